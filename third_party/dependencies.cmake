@@ -1,0 +1,50 @@
+# Finds or generates primlab's dependencies from Debian's packages; no third-party source is copied here.
+#   imgui   - libimgui-dev (core + GLFW and OpenGL3 backends in libimgui.a), through pkg-config
+#   glfw    - libglfw3-dev
+#   glad    - python3-glad, run at configure time to generate an OpenGL 3.3 core loader
+#   EGL     - libegl-dev (headless rendering)
+#   json    - nlohmann-json3-dev;  stb - libstb-dev (PNG);  gif - libgif-dev;  gtest - libgtest-dev
+find_package(PkgConfig REQUIRED)
+find_package(Threads REQUIRED)
+find_package(nlohmann_json 3 REQUIRED)
+
+# [SECTION] glad: generated into the build tree at configure time.
+find_program(PRIMLAB_GLAD glad REQUIRED)
+set(PRIMLAB_GLAD_DIR ${CMAKE_BINARY_DIR}/glad)
+if(NOT EXISTS ${PRIMLAB_GLAD_DIR}/src/gl.c)
+  execute_process(COMMAND ${PRIMLAB_GLAD} --quiet --reproducible --api gl:core=3.3
+                          --out-path ${PRIMLAB_GLAD_DIR} c
+                  RESULT_VARIABLE _glad_rc)
+  if(NOT _glad_rc EQUAL 0)
+    message(FATAL_ERROR "glad failed to generate the OpenGL loader (python3-glad installed?)")
+  endif()
+endif()
+add_library(glad STATIC ${PRIMLAB_GLAD_DIR}/src/gl.c)
+target_include_directories(glad SYSTEM PUBLIC ${PRIMLAB_GLAD_DIR}/include)
+set_target_properties(glad PROPERTIES POSITION_INDEPENDENT_CODE ON)
+
+# [SECTION] EGL for headless rendering (surfaceless Mesa or an NVIDIA device).
+find_library(PRIMLAB_EGL_LIB EGL REQUIRED)
+find_path(PRIMLAB_EGL_INCLUDE EGL/egl.h REQUIRED)
+add_library(primlab_egl INTERFACE)
+target_link_libraries(primlab_egl INTERFACE ${PRIMLAB_EGL_LIB})
+target_include_directories(primlab_egl SYSTEM INTERFACE ${PRIMLAB_EGL_INCLUDE})
+
+# [SECTION] Dear ImGui (core and OpenGL3 backend; the GLFW backend object links only into the app).
+pkg_check_modules(IMGUI REQUIRED IMPORTED_TARGET imgui)
+find_library(PRIMLAB_DL_LIB dl)
+add_library(primlab_imgui INTERFACE)
+target_link_libraries(primlab_imgui INTERFACE PkgConfig::IMGUI ${PRIMLAB_DL_LIB})
+
+# [SECTION] stb (PNG writing) and giflib (animated GIF export).
+find_path(PRIMLAB_STB_INCLUDE stb_image_write.h PATH_SUFFIXES stb REQUIRED)
+add_library(primlab_stb INTERFACE)
+target_include_directories(primlab_stb SYSTEM INTERFACE ${PRIMLAB_STB_INCLUDE})
+find_package(GIF REQUIRED)
+
+if(PRIMLAB_WITH_APP)
+  find_package(glfw3 3.3 REQUIRED)
+endif()
+if(PRIMLAB_WITH_TESTS)
+  find_package(GTest REQUIRED)
+endif()
