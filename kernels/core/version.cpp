@@ -1,0 +1,4 @@
+// primlab's version string.
+namespace primlab {
+const char* version() { return "0.1"; }
+}  // namespace primlab

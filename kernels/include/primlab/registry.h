@@ -1,0 +1,2 @@
+// The registry of algorithms (filled in by the foundation work).
+#pragma once
