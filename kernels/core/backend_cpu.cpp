@@ -1,0 +1,11 @@
+// Backend probe for builds without CUDA: always the CPU reference.
+#ifndef PRIMLAB_HAVE_CUDA
+#include "primlab/backend.h"
+
+namespace primlab {
+const BackendInfo& backend() {
+  static const BackendInfo info{false, "CPU reference \xe2\x80\x94 no CUDA device", "built without CUDA"};
+  return info;
+}
+}  // namespace primlab
+#endif

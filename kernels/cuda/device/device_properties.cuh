@@ -1,0 +1,16 @@
+// Cached device facts for sizing grids (internal to the library).
+#pragma once
+#include "primlab/status.h"
+
+namespace primlab::detail {
+
+struct DeviceFacts {
+  int sm_count = 0;
+  int l2_bytes = 0;
+  int max_smem_optin = 0;
+};
+
+// Facts of the current device, cached per thread and device.
+Status device_facts(DeviceFacts& out);
+
+}  // namespace primlab::detail
