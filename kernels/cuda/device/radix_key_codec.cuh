@@ -1,0 +1,59 @@
+// The radix-ordered unsigned image of a key (and back): sort and partition work on key bits
+// whose unsigned order is the key order (ascending) or its reverse (descending).
+#pragma once
+#include <cstdint>
+#include <type_traits>
+
+#include "primlab/radix_sort.h"
+
+namespace primlab::detail {
+
+enum class KeyKind { Unsigned, Signed, Float };
+
+template <class K> struct RadixKey;
+template <> struct RadixKey<std::uint32_t> { using Bits = std::uint32_t; static constexpr KeyKind kind = KeyKind::Unsigned; };
+template <> struct RadixKey<std::int32_t> { using Bits = std::uint32_t; static constexpr KeyKind kind = KeyKind::Signed; };
+template <> struct RadixKey<float> { using Bits = std::uint32_t; static constexpr KeyKind kind = KeyKind::Float; };
+template <> struct RadixKey<std::uint64_t> { using Bits = std::uint64_t; static constexpr KeyKind kind = KeyKind::Unsigned; };
+template <> struct RadixKey<std::int64_t> { using Bits = std::uint64_t; static constexpr KeyKind kind = KeyKind::Signed; };
+template <> struct RadixKey<double> { using Bits = std::uint64_t; static constexpr KeyKind kind = KeyKind::Float; };
+
+// The same-width unsigned type that carries a value through the sort untouched.
+template <class V> struct ValueBits {
+  static_assert(sizeof(V) == 4 || sizeof(V) == 8, "values are 4 or 8 bytes");
+  using type = std::conditional_t<sizeof(V) == 4, std::uint32_t, std::uint64_t>;
+};
+
+// b -> b ^ (top bit of b ? x1 : x0). Encoding and decoding are both of this form: for every
+// key kind and order the two sign classes map to distinct top bits, so the inverse is again
+// a pair of masks selected by the (encoded) top bit.
+template <class Bits> struct KeyCodec {
+  Bits enc0 = 0, enc1 = 0;  // applied to the original key, selected by its top bit
+  Bits dec0 = 0, dec1 = 0;  // applied to the encoded key, selected by its top bit
+};
+
+template <class Bits>
+__host__ __device__ __forceinline__ Bits xor_by_top(Bits b, Bits x0, Bits x1) {
+  return b ^ ((b >> (sizeof(Bits) * 8 - 1)) ? x1 : x0);
+}
+
+template <class K>
+KeyCodec<typename RadixKey<K>::Bits> make_codec(bool descending) {
+  using Bits = typename RadixKey<K>::Bits;
+  const Bits sign = Bits(1) << (sizeof(Bits) * 8 - 1);
+  const Bits all = ~Bits(0);
+  Bits e[2] = {0, 0};
+  if (RadixKey<K>::kind == KeyKind::Signed) e[0] = e[1] = sign;
+  if (RadixKey<K>::kind == KeyKind::Float) { e[0] = sign; e[1] = all; }
+  if (descending) { e[0] ^= all; e[1] ^= all; }
+  KeyCodec<Bits> c;
+  c.enc0 = e[0];
+  c.enc1 = e[1];
+  for (int s = 0; s < 2; ++s) {
+    const bool encoded_top = (s != 0) != ((e[s] & sign) != 0);
+    (encoded_top ? c.dec1 : c.dec0) = e[s];
+  }
+  return c;
+}
+
+}  // namespace primlab::detail

@@ -1,0 +1,389 @@
+// Onesweep LSD radix sort machinery (Adinets & Merrill 2022), shared by radix sort and radix
+// partition: an upfront histogram kernel (all digit histograms in one read of the keys), then
+// one kernel per 8-bit digit that ranks a tile by warp-level match, publishes its digit counts
+// for a decoupled look-back, and scatters the tile through shared memory so that same-digit keys
+// leave in runs.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "cuda/cuda_check.cuh"
+#include "cuda/device/device_properties.cuh"
+#include "cuda/device/radix_key_codec.cuh"
+#include "cuda/device/tuning_radix_sort.cuh"
+#include "primlab/status.h"
+
+namespace primlab::detail::onesweep {
+
+constexpr int kRadixBits = 8;
+constexpr int kRadix = 1 << kRadixBits;
+// Look-back word: 0 = not yet published; top bit set = inclusive prefix of the digit over all
+// tiles up to this one (31 bits: n <= 2^31 - 1); else the tile's own count + 1 (aggregate).
+constexpr std::uint32_t kInclusive = 0x80000000u;
+
+// [SECTION] device helpers
+
+__device__ __forceinline__ std::uint32_t ld_relaxed(const std::uint32_t* p) {
+  std::uint32_t v;
+  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void st_relaxed(std::uint32_t* p, std::uint32_t v) {
+  asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+__device__ __forceinline__ std::uint32_t lanemask_lt() {
+  std::uint32_t m;
+  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
+  return m;
+}
+template <class Bits>
+__device__ __forceinline__ std::uint32_t digit_of(Bits b, int shift, std::uint32_t mask) {
+  return static_cast<std::uint32_t>(b >> shift) & mask;
+}
+
+// Exclusive scans of two 256-entry columns held by threads 0..255 (others pass 0 and get 0).
+// s_tmp: 16 words of shared memory. Ends with the block synchronised.
+__device__ __forceinline__ void scan256_exclusive2(std::uint32_t a, std::uint32_t b,
+                                                   std::uint32_t& ea, std::uint32_t& eb,
+                                                   std::uint32_t* s_tmp) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  std::uint32_t ia = a, ib = b;
+#pragma unroll
+  for (int off = 1; off < 32; off <<= 1) {
+    const std::uint32_t ta = __shfl_up_sync(0xffffffffu, ia, off);
+    const std::uint32_t tb = __shfl_up_sync(0xffffffffu, ib, off);
+    if (lane >= off) { ia += ta; ib += tb; }
+  }
+  if (lane == 31 && warp < 8) { s_tmp[warp] = ia; s_tmp[8 + warp] = ib; }
+  __syncthreads();
+  std::uint32_t pa = 0, pb = 0;
+  if (warp < 8) {
+    for (int w = 0; w < warp; ++w) { pa += s_tmp[w]; pb += s_tmp[8 + w]; }
+  }
+  ea = pa + ia - a;
+  eb = pb + ib - b;
+}
+
+// [SECTION] upfront histogram: every pass's digit counts in one read of the keys
+
+// Each thread run-length-aggregates its digits before touching shared memory, so that sorted,
+// all-equal and few-distinct inputs do not serialise on one shared counter.
+template <class Bits, int THREADS, int ITEMS>
+__global__ void __launch_bounds__(THREADS)
+    histogram_kernel(const Bits* __restrict__ keys, std::int64_t n, int begin_bit, int passes,
+                     std::uint32_t last_mask, Bits enc0, Bits enc1, std::uint32_t* hist) {
+  constexpr int kMaxPasses = sizeof(Bits);
+  __shared__ std::uint32_t s_hist[kMaxPasses * kRadix];
+  for (int i = threadIdx.x; i < kMaxPasses * kRadix; i += THREADS) s_hist[i] = 0;
+  __syncthreads();
+  std::uint32_t cur[kMaxPasses], cnt[kMaxPasses];
+#pragma unroll
+  for (int p = 0; p < kMaxPasses; ++p) { cur[p] = 0; cnt[p] = 0; }
+  const std::int64_t chunk = std::int64_t(THREADS) * ITEMS;
+  for (std::int64_t base = blockIdx.x * chunk; base < n; base += std::int64_t(gridDim.x) * chunk) {
+    Bits k[ITEMS];
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+      const std::int64_t idx = base + i * THREADS + threadIdx.x;
+      k[i] = idx < n ? keys[idx] : Bits(0);
+    }
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+      if (base + i * THREADS + threadIdx.x >= n) break;
+      const Bits b = xor_by_top(k[i], enc0, enc1);
+#pragma unroll
+      for (int p = 0; p < kMaxPasses; ++p) {
+        if (p < passes) {
+          const std::uint32_t d = digit_of(b, begin_bit + kRadixBits * p, p == passes - 1 ? last_mask : 0xffu);
+          if (d != cur[p]) {
+            if (cnt[p]) atomicAdd(&s_hist[p * kRadix + cur[p]], cnt[p]);
+            cur[p] = d;
+            cnt[p] = 1;
+          } else {
+            ++cnt[p];
+          }
+        }
+      }
+    }
+  }
+#pragma unroll
+  for (int p = 0; p < kMaxPasses; ++p)
+    if (cnt[p]) atomicAdd(&s_hist[p * kRadix + cur[p]], cnt[p]);
+  __syncthreads();
+  for (int i = threadIdx.x; i < passes * kRadix; i += THREADS)
+    if (s_hist[i]) atomicAdd(&hist[i], s_hist[i]);
+}
+
+// [SECTION] digit pass
+
+template <class Bits, class VBits>
+struct PassArgs {
+  const Bits* keys_in;
+  Bits* keys_out;
+  const VBits* vals_in;
+  VBits* vals_out;
+  std::int64_t n;
+  int shift;
+  std::uint32_t mask;              // digit mask of this pass (0xff but for a narrow last pass)
+  const std::uint32_t* hist;       // this pass's digit counts over all keys
+  std::uint32_t* status;           // tiles x 256 look-back words, zeroed before the pass
+  std::uint32_t* tile_counter;     // zeroed before the pass: tiles are taken in launch order
+  Bits in0, in1;                   // encoding applied on load (first pass; else 0)
+  Bits out0, out1;                 // decoding applied on store (last pass; else 0)
+  std::uint32_t* offsets_out;      // mask + 2 digit offsets written by tile 0, or null
+};
+
+template <int THREADS, int ITEMS, class Bits, class VBits, bool PAIRS>
+constexpr std::size_t pass_smem_bytes() {
+  constexpr std::size_t wide = sizeof(Bits) > sizeof(VBits) || !PAIRS ? sizeof(Bits) : sizeof(VBits);
+  return (THREADS / 32) * kRadix * 4 + kRadix * 4 + 64 + std::size_t(THREADS) * ITEMS * wide;
+}
+
+template <class Bits, class VBits, bool PAIRS, int THREADS, int ITEMS>
+__global__ void __launch_bounds__(THREADS, RadixSortTuning::kPassMinBlocksPerSm) pass_kernel(PassArgs<Bits, VBits> a) {
+  constexpr int kWarps = THREADS / 32;
+  constexpr int kTile = THREADS * ITEMS;
+  static_assert(THREADS >= kRadix && THREADS % 32 == 0, "one thread per digit");
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  std::uint32_t* s_warp = reinterpret_cast<std::uint32_t*>(smem_raw);  // [warp][digit] counts
+  std::uint32_t* s_base = s_warp + kWarps * kRadix;                     // global pos - tile pos
+  std::uint32_t* s_tmp = s_base + kRadix;                               // 16 words
+  Bits* s_keys = reinterpret_cast<Bits*>(s_tmp + 16);                   // the tile exchange
+  VBits* s_vals = reinterpret_cast<VBits*>(s_tmp + 16);                 // same storage, later
+  __shared__ std::uint32_t s_tile;
+
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  if (tid == 0) s_tile = atomicAdd(a.tile_counter, 1u);
+  for (int i = tid; i < kWarps * kRadix; i += THREADS) s_warp[i] = 0;
+  __syncthreads();
+  const std::uint32_t tile = s_tile;
+  const std::int64_t tile_begin = std::int64_t(tile) * kTile;
+  const int valid = static_cast<int>(std::min<std::int64_t>(kTile, a.n - tile_begin));
+  const int warp_first = warp * 32 * ITEMS + lane;  // tile-local index of item 0 (warp-striped)
+
+  // Load: warp w takes the w-th run of 32 * ITEMS keys; item i of a lane is at i * 32 + lane.
+  Bits k[ITEMS];
+  if (valid == kTile) {
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i)
+      k[i] = xor_by_top(a.keys_in[tile_begin + warp_first + i * 32], a.in0, a.in1);
+  } else {
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+      const int li = warp_first + i * 32;
+      // Padding takes the largest digit, so it ranks after every real key of the tile.
+      k[i] = li < valid ? xor_by_top(a.keys_in[tile_begin + li], a.in0, a.in1) : ~Bits(0);
+    }
+  }
+
+  // Rank within the warp: the lanes holding the same digit find each other with match_any; the
+  // highest of them bumps the warp's counter. Items are visited in index order, so ranks are
+  // stable.
+  std::uint32_t rank[ITEMS];
+  std::uint32_t* wh = s_warp + warp * kRadix;
+  const std::uint32_t lt = lanemask_lt();
+#pragma unroll
+  for (int i = 0; i < ITEMS; ++i) {
+    const std::uint32_t d = digit_of(k[i], a.shift, a.mask);
+    const std::uint32_t peers = __match_any_sync(0xffffffffu, d);
+    const int leader = 31 - __clz(peers);
+    std::uint32_t before = 0;
+    if (lane == leader) {
+      before = wh[d];
+      wh[d] = before + __popc(peers);
+    }
+    before = __shfl_sync(0xffffffffu, before, leader);
+    rank[i] = before + __popc(peers & lt);
+    __syncwarp();
+  }
+  __syncthreads();
+
+  // Per digit: warp-exclusive counts, the tile count (published at once for the look-back),
+  // the tile-local and global digit starts.
+  std::uint32_t total = 0;
+  std::uint32_t* my_status = a.status + std::size_t(tile) * kRadix + tid;
+  if (tid < kRadix) {
+#pragma unroll
+    for (int w = 0; w < kWarps; ++w) {
+      const std::uint32_t c = s_warp[w * kRadix + tid];
+      s_warp[w * kRadix + tid] = total;
+      total += c;
+    }
+    st_relaxed(my_status, tile == 0 ? (kInclusive | total) : total + 1);
+  }
+  const std::uint32_t gcount = tid < kRadix ? a.hist[tid] : 0u;
+  std::uint32_t tile_excl, glob_excl;
+  scan256_exclusive2(total, gcount, tile_excl, glob_excl, s_tmp);
+  if (tid < kRadix) {
+    std::uint32_t excl = 0;
+    if (tile > 0) {
+      const std::uint32_t* p = my_status - kRadix;
+      for (;;) {
+        const std::uint32_t v = ld_relaxed(p);
+        if (v == 0) continue;
+        if (v & kInclusive) { excl += v & ~kInclusive; break; }
+        excl += v - 1;
+        p -= kRadix;
+      }
+      st_relaxed(my_status, kInclusive | (excl + total));
+    }
+    s_base[tid] = glob_excl + excl - tile_excl;
+#pragma unroll
+    for (int w = 0; w < kWarps; ++w) s_warp[w * kRadix + tid] += tile_excl;
+    if (a.offsets_out != nullptr && tile == 0 && tid <= static_cast<int>(a.mask)) {
+      a.offsets_out[tid] = glob_excl;
+      if (tid == static_cast<int>(a.mask)) a.offsets_out[tid + 1] = glob_excl + gcount;
+    }
+  }
+  __syncthreads();
+
+  // Exchange: keys to their tile position, then out in tile order, so that consecutive threads
+  // write consecutive addresses within each digit's run.
+#pragma unroll
+  for (int i = 0; i < ITEMS; ++i) {
+    rank[i] += wh[digit_of(k[i], a.shift, a.mask)];
+    s_keys[rank[i]] = k[i];
+  }
+  __syncthreads();
+  std::uint32_t dst[PAIRS ? ITEMS : 1];
+#pragma unroll
+  for (int s = 0; s < ITEMS; ++s) {
+    const int j = s * THREADS + tid;
+    const Bits key = s_keys[j];
+    const std::uint32_t g = s_base[digit_of(key, a.shift, a.mask)] + j;
+    if (j < valid) a.keys_out[g] = xor_by_top(key, a.out0, a.out1);
+    if constexpr (PAIRS) dst[s] = g;
+  }
+  if constexpr (PAIRS) {
+    VBits v[ITEMS];
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+      const int li = warp_first + i * 32;
+      v[i] = (valid == kTile || li < valid) ? a.vals_in[tile_begin + li] : VBits(0);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) s_vals[rank[i]] = v[i];
+    __syncthreads();
+#pragma unroll
+    for (int s = 0; s < ITEMS; ++s) {
+      const int j = s * THREADS + tid;
+      if (j < valid) a.vals_out[dst[s]] = s_vals[j];
+    }
+  }
+}
+
+// [SECTION] host side
+
+template <class Bits, class VBits, bool PAIRS>
+struct Config {
+  static constexpr int kThreads = RadixSortTuning::kPassThreads;
+  static constexpr int kItems = RadixSortTuning::items(sizeof(Bits), PAIRS ? sizeof(VBits) : 0);
+  static constexpr int kTile = kThreads * kItems;
+  static constexpr std::size_t kSmem = pass_smem_bytes<kThreads, kItems, Bits, VBits, PAIRS>();
+  static constexpr int kMaxPasses = sizeof(Bits);
+};
+
+constexpr std::size_t align256(std::size_t b) { return (b + 255) & ~std::size_t(255); }
+
+// Workspace: [alt keys][alt values][hist: passes x 256][tile counters: 64][status: passes x tiles x 256]
+template <class Bits, class VBits, bool PAIRS>
+std::size_t workspace_bytes(std::int64_t n) {
+  using C = Config<Bits, VBits, PAIRS>;
+  if (n <= 0) return 0;
+  const std::size_t tiles = (std::size_t(n) + C::kTile - 1) / C::kTile;
+  return align256(std::size_t(n) * sizeof(Bits)) + (PAIRS ? align256(std::size_t(n) * sizeof(VBits)) : 0) +
+         align256(C::kMaxPasses * kRadix * 4 + 64 * 4) + std::size_t(C::kMaxPasses) * tiles * kRadix * 4;
+}
+
+// Sorts n <= 2^31 - 1 keys (and values) by bits [begin_bit, end_bit) of their encoded image.
+// Arguments are checked by the caller; ws is at least workspace_bytes(n). When offsets_out is
+// set, the first pass's tile 0 writes the digit offsets (for a one-pass partition).
+template <class Bits, class VBits, bool PAIRS>
+Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* vals_out, std::int64_t n,
+           int begin_bit, int end_bit, const KeyCodec<Bits>& codec, void* ws, std::uint32_t* offsets_out,
+           cudaStream_t stream) {
+  using C = Config<Bits, VBits, PAIRS>;
+  using T = RadixSortTuning;
+  const int passes = (end_bit - begin_bit + kRadixBits - 1) / kRadixBits;
+  const std::size_t tiles = (std::size_t(n) + C::kTile - 1) / C::kTile;
+  unsigned char* w = static_cast<unsigned char*>(ws);
+  Bits* alt_keys = reinterpret_cast<Bits*>(w);
+  w += align256(std::size_t(n) * sizeof(Bits));
+  VBits* alt_vals = nullptr;
+  if (PAIRS) {
+    alt_vals = reinterpret_cast<VBits*>(w);
+    w += align256(std::size_t(n) * sizeof(VBits));
+  }
+  std::uint32_t* hist = reinterpret_cast<std::uint32_t*>(w);
+  std::uint32_t* counters = hist + C::kMaxPasses * kRadix;
+  std::uint32_t* status = reinterpret_cast<std::uint32_t*>(w + align256(C::kMaxPasses * kRadix * 4 + 64 * 4));
+  const std::size_t zero_bytes =
+      align256(C::kMaxPasses * kRadix * 4 + 64 * 4) + std::size_t(passes) * tiles * kRadix * 4;
+  PRIMLAB_CUDA_TRY(cudaMemsetAsync(hist, 0, zero_bytes, stream));
+
+  DeviceFacts facts;
+  {
+    const Status st = device_facts(facts);
+    if (st != Status::Success) return st;
+  }
+  const int last_bits = end_bit - begin_bit - kRadixBits * (passes - 1);
+  const std::uint32_t last_mask = (1u << last_bits) - 1u;
+  {
+    constexpr int kChunk = T::kHistThreads * T::kHistItems;
+    const std::int64_t chunks = (n + kChunk - 1) / kChunk;
+    const int grid = static_cast<int>(std::min<std::int64_t>(chunks, std::int64_t(facts.sm_count) * T::kHistBlocksPerSm));
+    histogram_kernel<Bits, T::kHistThreads, T::kHistItems><<<grid, T::kHistThreads, 0, stream>>>(
+        keys_in, n, begin_bit, passes, last_mask, codec.enc0, codec.enc1, hist);
+    PRIMLAB_LAUNCH_TRY();
+  }
+
+  auto kernel = pass_kernel<Bits, VBits, PAIRS, C::kThreads, C::kItems>;
+  static const cudaError_t attr_err =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(C::kSmem));
+  PRIMLAB_CUDA_TRY(attr_err);
+
+  // Ping-pong so that the last pass lands in keys_out. When the caller sorts in place and the
+  // pass count is odd, the passes end in the workspace and one copy brings the result back.
+  const bool aliased = (static_cast<const void*>(keys_in) == keys_out) ||
+                       (PAIRS && static_cast<const void*>(vals_in) == vals_out);
+  const bool copy_back = aliased && (passes % 2 == 1);
+  const Bits* src_k = keys_in;
+  const VBits* src_v = vals_in;
+  for (int p = 0; p < passes; ++p) {
+    const bool to_out = copy_back ? (p % 2 == 1) : ((passes - 1 - p) % 2 == 0);
+    Bits* dst_k = to_out ? keys_out : alt_keys;
+    VBits* dst_v = to_out ? vals_out : alt_vals;
+    PassArgs<Bits, VBits> a;
+    a.keys_in = src_k;
+    a.keys_out = dst_k;
+    a.vals_in = src_v;
+    a.vals_out = dst_v;
+    a.n = n;
+    a.shift = begin_bit + kRadixBits * p;
+    a.mask = p == passes - 1 ? last_mask : 0xffu;
+    a.hist = hist + p * kRadix;
+    a.status = status + std::size_t(p) * tiles * kRadix;
+    a.tile_counter = counters + p;
+    a.in0 = p == 0 ? codec.enc0 : Bits(0);
+    a.in1 = p == 0 ? codec.enc1 : Bits(0);
+    a.out0 = p == passes - 1 ? codec.dec0 : Bits(0);
+    a.out1 = p == passes - 1 ? codec.dec1 : Bits(0);
+    a.offsets_out = p == 0 ? offsets_out : nullptr;
+    kernel<<<static_cast<unsigned>(tiles), C::kThreads, C::kSmem, stream>>>(a);
+    PRIMLAB_LAUNCH_TRY();
+    src_k = dst_k;
+    src_v = dst_v;
+  }
+  if (copy_back) {
+    PRIMLAB_CUDA_TRY(cudaMemcpyAsync(keys_out, alt_keys, std::size_t(n) * sizeof(Bits), cudaMemcpyDeviceToDevice, stream));
+    if (PAIRS)
+      PRIMLAB_CUDA_TRY(cudaMemcpyAsync(vals_out, alt_vals, std::size_t(n) * sizeof(VBits), cudaMemcpyDeviceToDevice, stream));
+  }
+  return Status::Success;
+}
+
+}  // namespace primlab::detail::onesweep
