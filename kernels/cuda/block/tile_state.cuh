@@ -1,0 +1,142 @@
+// Decoupled look-back tile states (Merrill & Garland 2016): each tile publishes its aggregate,
+// then its inclusive prefix; a successor's one warp reads a window of 32 predecessors at a
+// time (ballot on the status) and folds aggregates until it meets an inclusive prefix.
+// Types of 4 bytes pack status and value in one 64-bit word (one load, one store); wider
+// types use a status word released after the value (acquire on the reader's side).
+#pragma once
+#include <cuda/atomic>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "cuda/warp/warp_scan.cuh"
+
+namespace primlab::detail {
+
+enum TileStatus : unsigned { kTileInvalid = 0, kTileAggregate = 1, kTileInclusive = 2 };
+
+template <class T, bool kPacked = (sizeof(T) <= 4)>
+struct TileState;
+
+// Packed: word = (value bits << 32) | status. The workspace is num_tiles words, zeroed.
+template <class T>
+struct TileState<T, true> {
+  std::uint64_t* words;
+  static constexpr std::size_t bytes_per_tile() { return 8; }
+  __device__ __forceinline__ void publish(std::int64_t tile, TileStatus s, T v) const {
+    std::uint32_t bits = 0;
+    memcpy(&bits, &v, sizeof(T));
+    cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> w(words[tile]);
+    w.store((std::uint64_t(bits) << 32) | s, cuda::memory_order_relaxed);
+  }
+  __device__ __forceinline__ unsigned read(std::int64_t tile, T* v) const {
+    cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> w(words[tile]);
+    std::uint64_t x = w.load(cuda::memory_order_relaxed);
+    std::uint32_t bits = std::uint32_t(x >> 32);
+    memcpy(v, &bits, sizeof(T));
+    return unsigned(x & 3u);
+  }
+};
+
+// Wide: status[num_tiles] (u32), then values[2 * num_tiles] (aggregate, inclusive).
+template <class T>
+struct TileState<T, false> {
+  std::uint32_t* status;
+  T* values;
+  static constexpr std::size_t bytes_per_tile() { return 4 + 2 * sizeof(T); }
+  __device__ __forceinline__ void publish(std::int64_t tile, TileStatus s, T v) const {
+    // A tile's aggregate and inclusive prefix go to separate slots, so a reader that saw the
+    // aggregate status never reads a half-written inclusive value.
+    values[2 * tile + (s == kTileInclusive ? 1 : 0)] = v;
+    cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device> f(status[tile]);
+    f.store(s, cuda::memory_order_release);
+  }
+  __device__ __forceinline__ unsigned read(std::int64_t tile, T* v) const {
+    cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device> f(status[tile]);
+    unsigned s = f.load(cuda::memory_order_acquire);
+    if (s != kTileInvalid) *v = *(volatile T*)&values[2 * tile + (s == kTileInclusive ? 1 : 0)];
+    return s;
+  }
+};
+
+// Bytes of tile state for num_tiles tiles (rounded to 256 for the next workspace slice).
+template <class T>
+constexpr std::size_t tile_state_bytes(std::int64_t num_tiles) {
+  return (std::size_t(num_tiles) * TileState<T>::bytes_per_tile() + 255) & ~std::size_t(255);
+}
+
+template <class T>
+__host__ __device__ inline TileState<T> make_tile_state(void* base, std::int64_t num_tiles) {
+  TileState<T> s;
+  if constexpr (sizeof(T) <= 4) {
+    s.words = static_cast<std::uint64_t*>(base);
+  } else {
+    s.status = static_cast<std::uint32_t*>(base);
+    std::size_t off = (std::size_t(num_tiles) * 4 + 15) & ~std::size_t(15);
+    s.values = reinterpret_cast<T*>(static_cast<char*>(base) + off);
+  }
+  return s;
+}
+
+// Bytes to zero before a launch (the status words only).
+template <class T>
+inline std::size_t tile_state_clear_bytes(std::int64_t num_tiles) {
+  return std::size_t(num_tiles) * (sizeof(T) <= 4 ? 8 : 4);
+}
+
+// A tile state for running counts (selection): word = (count << 2) | status, 62-bit counts.
+struct CountTileState {
+  std::uint64_t* words;
+  static constexpr std::size_t bytes_per_tile() { return 8; }
+  __device__ __forceinline__ void publish(std::int64_t tile, TileStatus s, std::int64_t v) const {
+    cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> w(words[tile]);
+    w.store((std::uint64_t(v) << 2) | s, cuda::memory_order_relaxed);
+  }
+  __device__ __forceinline__ unsigned read(std::int64_t tile, std::int64_t* v) const {
+    cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> w(words[tile]);
+    std::uint64_t x = w.load(cuda::memory_order_relaxed);
+    *v = std::int64_t(x >> 2);
+    return unsigned(x & 3u);
+  }
+};
+
+// Called by one full warp of tile `tile` (> 0) after it published its aggregate: returns the
+// exclusive prefix of the tile (op over all earlier tiles in order), in every lane.
+// Lane j looks at tile base - j; the warp waits until the whole window has published, then
+// folds the lanes up to the nearest inclusive prefix, farthest first.
+template <class T, class State, class Op>
+__device__ __forceinline__ T look_back(const State& st, std::int64_t tile, Op op) {
+  const int lane = threadIdx.x & 31;
+  T prefix{};
+  bool have_prefix = false;
+  std::int64_t base = tile - 1;
+  for (;;) {
+    const std::int64_t pred = base - lane;
+    T v = Op::template identity<T>();
+    unsigned s = kTileInclusive;
+    int spins = 0;
+    for (;;) {
+      if (pred >= 0) s = st.read(pred, &v);
+      if (__all_sync(kFullMask, s != kTileInvalid)) break;
+      if (++spins > 8) __nanosleep(20);
+    }
+    const unsigned incl = __ballot_sync(kFullMask, s == kTileInclusive);
+    const int stop = incl ? __ffs(incl) - 1 : 31;
+    T x = lane <= stop ? v : Op::template identity<T>();
+    // x[l] = x[l+d] op x[l]: lane 0 ends with v[31] op ... op v[0] (farthest tile first).
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+      T y = __shfl_down_sync(kFullMask, x, d);
+      if (lane + d < 32) x = op(y, x);
+    }
+    const T window = __shfl_sync(kFullMask, x, 0);
+    prefix = have_prefix ? op(window, prefix) : window;
+    have_prefix = true;
+    if (incl) break;
+    base -= 32;
+  }
+  return prefix;
+}
+
+}  // namespace primlab::detail

@@ -1,0 +1,262 @@
+// Histograms with even bins and digit histograms: lane-private shared-memory copies (no bank
+// conflicts among a warp's atomics), 16-byte loads, exact integer bin arithmetic.
+#include <cstdint>
+#include <type_traits>
+
+#include "cuda/cuda_check.cuh"
+#include "cuda/device/device_properties.cuh"
+#include "cuda/device/tuning_histogram.cuh"
+#include "primlab/histogram.h"
+
+namespace primlab {
+namespace detail {
+
+// [SECTION] Bin rules: operator() returns the bin of a sample, or -1 when it is not counted.
+
+// Integers: bin = floor(diff * bins / range) with diff = x - lower, exactly, by a shift when
+// range is a power of two and otherwise a 64-bit multiply-high by floor(2^64 / range) plus one
+// correction step (the estimate is at most one low because diff * bins < 2^48).
+template <class T>
+struct IntBinner {
+  std::int64_t lower;    // as a signed 64-bit value (uint32 levels fit)
+  std::uint64_t range;   // upper - lower, >= 1, <= 2^32
+  std::uint64_t magic;   // floor((2^64 - 1) / range) when range is not a power of two
+  int shift;             // log2(range) when range is a power of two, else -1
+  int bins;
+  __host__ __device__ int operator()(T x) const {
+    const std::uint64_t diff = std::uint64_t(std::int64_t(x) - lower);
+    if (diff >= range) return -1;  // also catches x < lower (wraps to a huge value)
+    const std::uint64_t v = diff * std::uint64_t(bins);
+    if (shift >= 0) return int(v >> shift);
+#if defined(__CUDA_ARCH__)
+    std::uint64_t q = __umul64hi(v, magic);
+#else
+    std::uint64_t q = std::uint64_t((unsigned __int128)v * magic >> 64);
+#endif
+    if ((q + 1) * range <= v) ++q;
+    return int(q);
+  }
+};
+
+template <class T>
+IntBinner<T> make_int_binner(std::int64_t lower, std::int64_t upper, int bins) {
+  IntBinner<T> b{};
+  b.lower = lower;
+  b.range = std::uint64_t(upper - lower);
+  b.bins = bins;
+  b.shift = -1;
+  if ((b.range & (b.range - 1)) == 0) {
+    int s = 0;
+    while ((std::uint64_t(1) << s) < b.range) ++s;
+    b.shift = s;
+  } else {
+    b.magic = ~std::uint64_t(0) / b.range;
+  }
+  return b;
+}
+
+// Floats: (x - lower) * (bins / (upper - lower)) in T, truncated, clamped to bins - 1.
+template <class T>
+struct FloatBinner {
+  T lower, upper, scale;
+  int bins;
+  __host__ __device__ int operator()(T x) const {
+    if (!(x >= lower && x < upper)) return -1;
+    int b = int((x - lower) * scale);
+    return b < bins - 1 ? b : bins - 1;
+  }
+};
+
+// Digits of the radix-ordered unsigned image of a key.
+template <class K>
+struct DigitBinner {
+  int begin_bit;
+  unsigned mask;
+  __host__ __device__ int operator()(K k) const {
+    using U = std::conditional_t<sizeof(K) == 8, std::uint64_t, std::uint32_t>;
+    constexpr U kSign = U(1) << (8 * sizeof(K) - 1);
+    U u;
+    memcpy(&u, &k, sizeof(K));
+    if constexpr (std::is_floating_point_v<K>) u = (u & kSign) ? ~u : (u | kSign);
+    else if constexpr (std::is_signed_v<K>) u ^= kSign;
+    return int((u >> begin_bit) & mask);
+  }
+};
+
+// [SECTION] Kernel
+// kMode: 0 lane-private [bin][32] copies, 1 one shared histogram, 2 global atomics.
+// For 1-byte samples the bin rule is first tabulated in shared memory (256 entries).
+template <int kMode, class T, class Binner>
+__global__ void __launch_bounds__(HistogramTuning::kThreads)
+histogram_kernel(const T* __restrict__ d_in, std::int64_t n, std::uint32_t* d_hist, int bins,
+                 Binner binner, bool vector_ok) {
+  using Tuning = HistogramTuning;
+  constexpr int kVec = 16 / int(sizeof(T));
+  constexpr bool kTable = sizeof(T) == 1;
+  extern __shared__ std::uint32_t s_hist[];
+  __shared__ int s_table[kTable ? 256 : 1];
+  const int lane = threadIdx.x & 31;
+  const int slots = kMode == 0 ? bins * 32 : (kMode == 1 ? bins : 0);
+  for (int i = threadIdx.x; i < slots; i += Tuning::kThreads) s_hist[i] = 0;
+  if constexpr (kTable) {
+    for (int i = threadIdx.x; i < 256; i += Tuning::kThreads) s_table[i] = binner(T(i));
+  }
+  __syncthreads();
+
+  auto count = [&](T x) {
+    int b;
+    if constexpr (kTable) b = s_table[x];
+    else b = binner(x);
+    if (b < 0) return;
+    if (kMode == 0) atomicAdd(&s_hist[b * 32 + lane], 1u);
+    else if (kMode == 1) atomicAdd(&s_hist[b], 1u);
+    else atomicAdd(&d_hist[b], 1u);
+  };
+
+  union Vec {
+    uint4 u;
+    T t[kVec];
+  };
+  const std::int64_t workers = std::int64_t(gridDim.x) * Tuning::kThreads;
+  const std::int64_t w = std::int64_t(blockIdx.x) * Tuning::kThreads + threadIdx.x;
+  std::int64_t done = 0;
+  if (vector_ok) {
+    const std::int64_t nvec = n / kVec;
+    const uint4* v_in = reinterpret_cast<const uint4*>(d_in);
+    std::int64_t i = w;
+    constexpr int kU = Tuning::kUnroll;
+    for (; i + (kU - 1) * workers < nvec; i += kU * workers) {
+      Vec v[kU];
+#pragma unroll
+      for (int u = 0; u < kU; ++u) v[u].u = __ldcs(v_in + i + u * workers);
+#pragma unroll
+      for (int u = 0; u < kU; ++u)
+#pragma unroll
+        for (int j = 0; j < kVec; ++j) count(v[u].t[j]);
+    }
+    for (; i < nvec; i += workers) {
+      Vec v;
+      v.u = __ldcs(v_in + i);
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) count(v.t[j]);
+    }
+    done = nvec * kVec;
+  }
+  for (std::int64_t i = done + w; i < n; i += workers) count(d_in[i]);
+
+  if (kMode == 2) return;
+  __syncthreads();
+  for (int b = threadIdx.x; b < bins; b += Tuning::kThreads) {
+    std::uint32_t sum = 0;
+    if (kMode == 0) {
+#pragma unroll 8
+      for (int l = 0; l < 32; ++l) sum += s_hist[b * 32 + ((l + b) & 31)];
+    } else {
+      sum = s_hist[b];
+    }
+    if (sum) atomicAdd(&d_hist[b], sum);
+  }
+}
+
+// [SECTION] Dispatch
+template <class T, class Binner>
+Status histogram_run(const T* d_in, std::uint32_t* d_hist, int bins, std::int64_t n,
+                     const Binner& binner, cudaStream_t stream) {
+  using Tuning = HistogramTuning;
+  PRIMLAB_CUDA_TRY(cudaMemsetAsync(d_hist, 0, std::size_t(bins) * sizeof(std::uint32_t), stream));
+  if (n == 0) return Status::Success;
+  DeviceFacts facts;
+  Status s = device_facts(facts);
+  if (s != Status::Success) return s;
+  const bool vector_ok = reinterpret_cast<std::uintptr_t>(d_in) % 16 == 0;
+  const std::int64_t per_block = std::int64_t(Tuning::kThreads) * (16 / sizeof(T)) * Tuning::kUnroll;
+  std::int64_t grid = (n + per_block - 1) / per_block;
+  const std::int64_t cap = std::int64_t(facts.sm_count) * Tuning::kBlocksPerSm;
+  if (grid > cap) grid = cap;
+  if (bins <= Tuning::kLaneBins) {
+    histogram_kernel<0><<<unsigned(grid), Tuning::kThreads, bins * 32 * 4, stream>>>(
+        d_in, n, d_hist, bins, binner, vector_ok);
+  } else if (bins <= Tuning::kBlockBins) {
+    histogram_kernel<1><<<unsigned(grid), Tuning::kThreads, bins * 4, stream>>>(
+        d_in, n, d_hist, bins, binner, vector_ok);
+  } else {
+    histogram_kernel<2><<<unsigned(grid), Tuning::kThreads, 0, stream>>>(d_in, n, d_hist, bins,
+                                                                        binner, vector_ok);
+  }
+  PRIMLAB_LAUNCH_TRY();
+  return Status::Success;
+}
+
+template <class T>
+Status check_histogram_args(const T* d_in, std::uint32_t* d_hist, std::int64_t n, Workspace ws) {
+  (void)ws;
+  if (n < 0 || !d_hist) return Status::InvalidArgument;
+  if (n > 0 && !d_in) return Status::InvalidArgument;
+  if (n > std::int64_t(0xffffffffu)) return Status::Unsupported;
+  return Status::Success;
+}
+
+}  // namespace detail
+
+// [SECTION] Public entry points
+template <class T>
+std::size_t histogram_even_workspace_bytes(int, std::int64_t) { return 0; }
+
+template <class T>
+Status histogram_even(const T* d_samples, std::uint32_t* d_histogram, int num_bins,
+                      histogram_level_t<T> lower, histogram_level_t<T> upper, std::int64_t n,
+                      Workspace ws, cudaStream_t stream) {
+  Status s = detail::check_histogram_args(d_samples, d_histogram, n, ws);
+  if (s != Status::Success) return s;
+  if (num_bins < 1 || num_bins > 65536) return Status::InvalidArgument;
+  if constexpr (std::is_floating_point_v<T>) {
+    if (!(lower < upper)) return Status::InvalidArgument;  // also NaN levels
+    if (!(upper - lower < std::numeric_limits<T>::infinity())) return Status::InvalidArgument;
+    detail::FloatBinner<T> b{lower, upper, T(num_bins) / (upper - lower), num_bins};
+    return detail::histogram_run(d_samples, d_histogram, num_bins, n, b, stream);
+  } else {
+    if (!(lower < upper)) return Status::InvalidArgument;
+    const std::int64_t lo = std::int64_t(lower), hi = std::int64_t(upper);
+    if (std::uint64_t(hi - lo) > (std::uint64_t(1) << 32)) return Status::InvalidArgument;
+    return detail::histogram_run(d_samples, d_histogram, num_bins, n,
+                                 detail::make_int_binner<T>(lo, hi, num_bins), stream);
+  }
+}
+
+template <class K>
+std::size_t histogram_digits_workspace_bytes(int, std::int64_t) { return 0; }
+
+template <class K>
+Status histogram_digits(const K* d_keys, std::uint32_t* d_histogram, int begin_bit, int num_bits,
+                        std::int64_t n, Workspace ws, cudaStream_t stream) {
+  Status s = detail::check_histogram_args(d_keys, d_histogram, n, ws);
+  if (s != Status::Success) return s;
+  if (num_bits < 1 || num_bits > 8 || begin_bit < 0 || begin_bit + num_bits > int(8 * sizeof(K)))
+    return Status::InvalidArgument;
+  detail::DigitBinner<K> b{begin_bit, (1u << num_bits) - 1};
+  return detail::histogram_run(d_keys, d_histogram, 1 << num_bits, n, b, stream);
+}
+
+#define PRIMLAB_HISTOGRAM_EVEN_INSTANTIATE(T)                                                  \
+  template std::size_t histogram_even_workspace_bytes<T>(int, std::int64_t);                   \
+  template Status histogram_even<T>(const T*, std::uint32_t*, int, histogram_level_t<T>,       \
+                                    histogram_level_t<T>, std::int64_t, Workspace,             \
+                                    cudaStream_t);
+#define PRIMLAB_HISTOGRAM_DIGITS_INSTANTIATE(K)                                                \
+  template std::size_t histogram_digits_workspace_bytes<K>(int, std::int64_t);                 \
+  template Status histogram_digits<K>(const K*, std::uint32_t*, int, int, std::int64_t,        \
+                                      Workspace, cudaStream_t);
+
+PRIMLAB_HISTOGRAM_EVEN_INSTANTIATE(std::uint8_t)
+PRIMLAB_HISTOGRAM_EVEN_INSTANTIATE(std::int32_t)
+PRIMLAB_HISTOGRAM_EVEN_INSTANTIATE(std::uint32_t)
+PRIMLAB_HISTOGRAM_EVEN_INSTANTIATE(float)
+PRIMLAB_HISTOGRAM_EVEN_INSTANTIATE(double)
+PRIMLAB_HISTOGRAM_DIGITS_INSTANTIATE(std::uint32_t)
+PRIMLAB_HISTOGRAM_DIGITS_INSTANTIATE(std::int32_t)
+PRIMLAB_HISTOGRAM_DIGITS_INSTANTIATE(float)
+PRIMLAB_HISTOGRAM_DIGITS_INSTANTIATE(std::uint64_t)
+PRIMLAB_HISTOGRAM_DIGITS_INSTANTIATE(std::int64_t)
+PRIMLAB_HISTOGRAM_DIGITS_INSTANTIATE(double)
+
+}  // namespace primlab
