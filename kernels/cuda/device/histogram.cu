@@ -5,83 +5,12 @@
 
 #include "cuda/cuda_check.cuh"
 #include "cuda/device/device_properties.cuh"
+#include "cuda/device/histogram_bins.cuh"
 #include "cuda/device/tuning_histogram.cuh"
 #include "primlab/histogram.h"
 
 namespace primlab {
 namespace detail {
-
-// [SECTION] Bin rules: operator() returns the bin of a sample, or -1 when it is not counted.
-
-// Integers: bin = floor(diff * bins / range) with diff = x - lower, exactly, by a shift when
-// range is a power of two and otherwise a 64-bit multiply-high by floor(2^64 / range) plus one
-// correction step (the estimate is at most one low because diff * bins < 2^48).
-template <class T>
-struct IntBinner {
-  std::int64_t lower;    // as a signed 64-bit value (uint32 levels fit)
-  std::uint64_t range;   // upper - lower, >= 1, <= 2^32
-  std::uint64_t magic;   // floor((2^64 - 1) / range) when range is not a power of two
-  int shift;             // log2(range) when range is a power of two, else -1
-  int bins;
-  __host__ __device__ int operator()(T x) const {
-    const std::uint64_t diff = std::uint64_t(std::int64_t(x) - lower);
-    if (diff >= range) return -1;  // also catches x < lower (wraps to a huge value)
-    const std::uint64_t v = diff * std::uint64_t(bins);
-    if (shift >= 0) return int(v >> shift);
-#if defined(__CUDA_ARCH__)
-    std::uint64_t q = __umul64hi(v, magic);
-#else
-    std::uint64_t q = std::uint64_t((unsigned __int128)v * magic >> 64);
-#endif
-    if ((q + 1) * range <= v) ++q;
-    return int(q);
-  }
-};
-
-template <class T>
-IntBinner<T> make_int_binner(std::int64_t lower, std::int64_t upper, int bins) {
-  IntBinner<T> b{};
-  b.lower = lower;
-  b.range = std::uint64_t(upper - lower);
-  b.bins = bins;
-  b.shift = -1;
-  if ((b.range & (b.range - 1)) == 0) {
-    int s = 0;
-    while ((std::uint64_t(1) << s) < b.range) ++s;
-    b.shift = s;
-  } else {
-    b.magic = ~std::uint64_t(0) / b.range;
-  }
-  return b;
-}
-
-// Floats: (x - lower) * (bins / (upper - lower)) in T, truncated, clamped to bins - 1.
-template <class T>
-struct FloatBinner {
-  T lower, upper, scale;
-  int bins;
-  __host__ __device__ int operator()(T x) const {
-    if (!(x >= lower && x < upper)) return -1;
-    int b = int((x - lower) * scale);
-    return b < bins - 1 ? b : bins - 1;
-  }
-};
-
-// Digits of the radix-ordered unsigned image of a key.
-template <class K>
-struct DigitBinner {
-  int begin_bit;
-  unsigned mask;
-  __host__ __device__ int operator()(K k) const {
-    using U = std::conditional_t<sizeof(K) == 8, std::uint64_t, std::uint32_t>;
-    constexpr U kSign = U(1) << (8 * sizeof(K) - 1);
-    U u;
-    memcpy(&u, &k, sizeof(K));
-    if constexpr (std::is_floating_point_v<K>) u = (u & kSign) ? ~u : (u | kSign);
-    else if constexpr (std::is_signed_v<K>) u ^= kSign;
-    return int((u >> begin_bit) & mask);
-  }
-};
 
 // [SECTION] Kernel
 // kMode: 0 lane-private [bin][32] copies, 1 one shared histogram, 2 global atomics.
