@@ -9,3 +9,12 @@ const BackendInfo& backend() {
 }
 }  // namespace primlab
 #endif
+
+#ifndef PRIMLAB_HAVE_CUDA
+#include "primlab/algorithm.h"
+namespace primlab {
+std::string build_trace_cuda(const Algorithm&, const StepConfig&, const std::vector<std::uint32_t>&, Trace&) {
+  return "this build has no CUDA backend";
+}
+}  // namespace primlab
+#endif

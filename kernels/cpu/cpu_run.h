@@ -1,0 +1,91 @@
+// CpuRun: the CPU reference's side of a trace. It holds the state of one step (every row), records
+// each thread's operations, and emulates the warp-level counters (bank-conflict degree,
+// divergent warps) the way the CUDA steppers measure them, so both traces agree bit for bit.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "primlab/algorithm.h"
+#include "primlab/trace.h"
+
+namespace primlab::cpu {
+
+class CpuRun {
+ public:
+  explicit CpuRun(Trace& t) : t_(t), state_(t.step_words(), 0u) {}
+
+  std::uint32_t* row(int r) { return state_.data() + std::size_t(r) * t_.width; }
+  const Trace& trace() const { return t_; }
+
+  // Step 0 holds the initial state (no ops, no counters).
+  void snapshot_initial() {
+    std::fill(row(kRowOwner), row(kRowOwner) + t_.width, 0xffffffffu);
+    std::copy(state_.begin(), state_.end(), t_.values.begin());
+    s_ = 0;
+  }
+  // Starts step s: clears touch flags and owners.
+  void begin(std::size_t s) {
+    s_ = s;
+    std::fill(row(kRowTouch), row(kRowTouch) + t_.width, 0u);
+    std::fill(row(kRowOwner), row(kRowOwner) + t_.width, 0xffffffffu);
+    count().launches = 1;
+  }
+  // Copies the state into step s.
+  void end() { std::copy(state_.begin(), state_.end(), t_.values.begin() + s_ * t_.step_words()); }
+
+  Counters& count() { return t_.steps[s_].counters; }
+  const Step& step() const { return t_.steps[s_]; }
+
+  // Records op slot `slot` of a global thread, and marks touch flags and the owner on rows whose
+  // index space is the elements'.
+  void op(std::int64_t thread, int slot, OpKind k, int src_row, std::int32_t src, int dst_row, std::int32_t dst) {
+    const Step& st = t_.steps[s_];
+    Op& o = t_.ops[std::size_t(st.op_begin + thread * st.ops_per_thread + slot)];
+    o.thread = std::int32_t(thread);
+    o.kind = pack_kind(k, src_row, dst_row);
+    o.src = src;
+    o.dst = dst;
+    std::uint32_t* touch = row(kRowTouch);
+    if (src >= 0 && t_.rows[src_row].element_space) touch[src] |= kTouchRead;
+    if (dst >= 0 && t_.rows[dst_row].element_space) {
+      touch[dst] |= kTouchWrite | (k == OpKind::Add || k == OpKind::Atomic ? kTouchRead : 0u);
+      row(kRowOwner)[dst] = std::uint32_t(thread);
+    }
+  }
+
+  // One warp-wide shared-memory access: addrs[l] is lane l's word address, < 0 when inactive.
+  void shared_access(const std::int32_t* addrs, int lanes) {
+    int active = 0;
+    for (int l = 0; l < lanes; ++l) active += addrs[l] >= 0;
+    count().shared_accesses += active;
+    count().bank_conflict = std::max<std::int64_t>(count().bank_conflict, bank_conflict_degree(addrs, lanes));
+  }
+  // One warp-wide branch: a warp whose live lanes take different paths is divergent.
+  void branch(const int* paths, int lanes) {
+    for (int l = 1; l < lanes; ++l)
+      if (paths[l] != paths[0]) {
+        ++count().divergent_warps;
+        return;
+      }
+  }
+
+ private:
+  Trace& t_;
+  std::vector<std::uint32_t> state_;
+  std::size_t s_ = 0;
+};
+
+// Calls f(block, first_thread_in_block, lanes) for each warp of a launch.
+template <class F>
+void for_each_warp(const LaunchShape& l, F f) {
+  for (std::int32_t b = 0; b < l.blocks; ++b)
+    for (std::int32_t w = 0; w * 32 < l.threads; ++w) f(b, w * 32, std::min(32, l.threads - w * 32));
+}
+
+inline std::uint32_t add_words(std::uint32_t a, std::uint32_t b, ElemType t) {
+  if (t == ElemType::F32) return to_word(word_to_float(a) + word_to_float(b));
+  return a + b;  // two's-complement wrap for int32 and uint32
+}
+
+}  // namespace primlab::cpu

@@ -1,0 +1,136 @@
+// The trace: one vocabulary for the CPU reference and the CUDA traced steppers (DESIGN.md).
+// A trace is a list of steps taken at grid- or block-wide barriers. Each step holds the state of
+// every row (the main array, touch flags, owners, and the algorithm's auxiliary arrays), the
+// operations of the step, its launch shape and its counters. Values are raw 32-bit words, so a
+// CPU and a CUDA trace compare bit for bit; the same flat layout is what the GL buffers hold.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace primlab {
+
+enum class ElemType : std::int32_t { I32 = 0, F32 = 1, U32 = 2 };
+const char* elem_type_name(ElemType t);
+
+// Kinds of operation a thread does in a step (stored as int32 for the GL buffers).
+enum class OpKind : std::int32_t {
+  None = 0,      // an unused slot: thread inactive in this step
+  Read = 1,      // thread read src (dst unused, = src)
+  Write = 2,     // thread wrote dst from a register or constant (src = -1)
+  Add = 3,       // dst = dst + src (or dst = a + b: src is the partner operand)
+  Move = 4,      // dst = src (copy, load to shared, scatter)
+  CompareSwap = 5,
+  Atomic = 6,    // atomic read-modify-write of dst (a histogram bin, an offset)
+};
+const char* op_kind_name(OpKind k);
+
+// One operation; 16 bytes, the record layout of the GL ops buffer.
+struct Op {
+  std::int32_t thread = -1;  // global thread index (block * blockDim + threadIdx)
+  std::int32_t kind = 0;     // OpKind
+  std::int32_t src = -1;     // element index read (in the row's index space), -1 if none
+  std::int32_t dst = -1;     // element index written, -1 if none
+  bool operator==(const Op& o) const {
+    return thread == o.thread && kind == o.kind && src == o.src && dst == o.dst;
+  }
+};
+static_assert(sizeof(Op) == 16, "Op is the GL ops-buffer record");
+
+// Op::kind packs the OpKind with the rows of its source and destination (bits 8-15, 16-23), so
+// one op can move a value between rows (global array to shared memory, element to bin).
+constexpr std::int32_t pack_kind(OpKind k, int src_row, int dst_row) {
+  return std::int32_t(k) | (src_row << 8) | (dst_row << 16);
+}
+constexpr OpKind kind_of(std::int32_t packed) { return OpKind(packed & 0xff); }
+constexpr int src_row_of(std::int32_t packed) { return (packed >> 8) & 0xff; }
+constexpr int dst_row_of(std::int32_t packed) { return (packed >> 16) & 0xff; }
+
+struct LaunchShape {
+  std::int32_t blocks = 0;
+  std::int32_t threads = 0;  // per block
+  std::int32_t active = 0;   // threads that did work in this step
+  std::int64_t launched() const { return std::int64_t(blocks) * threads; }
+  bool operator==(const LaunchShape& o) const {
+    return blocks == o.blocks && threads == o.threads && active == o.active;
+  }
+};
+
+// Counters of one step, measured by the executing backend.
+struct Counters {
+  std::int64_t adds = 0;                // arithmetic combine operations
+  std::int64_t global_read_bytes = 0;
+  std::int64_t global_write_bytes = 0;
+  std::int64_t shared_accesses = 0;     // thread-level shared-memory loads and stores
+  std::int64_t bank_conflict = 0;       // worst conflict degree of one warp access (1 = none)
+  std::int64_t divergent_warps = 0;     // warp-branches where only some live lanes took the path
+  std::int64_t atomics = 0;
+  std::int64_t launches = 0;
+  bool operator==(const Counters& o) const;
+  Counters& operator+=(const Counters& o);  // bank_conflict takes the max
+};
+
+// Standard rows every trace has; algorithm rows follow.
+enum StdRow : int { kRowMain = 0, kRowTouch = 1, kRowOwner = 2, kStdRows = 3 };
+// Touch flags (row kRowTouch).
+enum TouchBits : std::uint32_t { kTouchRead = 1u, kTouchWrite = 2u };
+
+enum class RowKind : std::int32_t { Values = 0, Flags = 1, Index = 2, Bits = 3 };
+
+struct RowInfo {
+  std::string name;
+  RowKind kind = RowKind::Values;
+  std::int32_t length = 0;       // meaningful prefix of the row (<= width)
+  ElemType type = ElemType::I32; // how to read its words
+  bool element_space = true;     // index i is element i (touch flags and ownership apply)
+};
+
+struct Step {
+  std::string label;   // "up-sweep d=2: x[k+3] += x[k+1]"
+  std::string phase;   // "up-sweep", "down-sweep", "load", ...
+  int code_line = -1;  // line of Trace::code highlighted for this step
+  int focus_row = 0;   // the row drawn as bars in this step
+  LaunchShape launch;
+  Counters counters;
+  int ops_per_thread = 0;  // op slots per launched thread
+  std::int64_t op_begin = 0;  // first op slot of this step in Trace::ops
+  std::int64_t op_count() const { return launch.launched() * ops_per_thread; }
+};
+
+struct Trace {
+  std::string algo;            // registry name
+  std::string title;           // human name
+  ElemType type = ElemType::I32;
+  std::int32_t n = 0;          // real elements
+  std::int32_t width = 0;      // row width (n, or n padded to a power of two)
+  std::int32_t block = 0;      // threads per block
+  std::int32_t elems_per_thread = 1;  // for drawing block/warp ownership
+  std::vector<RowInfo> rows;
+  std::vector<Step> steps;
+  std::vector<std::uint32_t> values;  // steps x rows x width words
+  std::vector<Op> ops;                // all steps' op slots, None where a thread was idle
+  std::vector<std::string> code;      // the kernel listing
+
+  std::size_t step_words() const { return rows.size() * std::size_t(width); }
+  std::uint32_t* row(std::size_t s, std::size_t r) { return values.data() + s * step_words() + r * width; }
+  const std::uint32_t* row(std::size_t s, std::size_t r) const {
+    return values.data() + s * step_words() + r * width;
+  }
+  // Allocates values and ops for the steps already planned (op_begin is filled in).
+  void allocate();
+  Counters totals(std::size_t upto_step) const;  // sum of counters of steps [0, upto_step]
+};
+
+// Worst bank-conflict degree of one warp-wide shared-memory access: the most distinct 4-byte
+// words that fall in one of the 32 banks (1 = conflict-free). addrs[l] < 0: lane l inactive.
+int bank_conflict_degree(const std::int32_t* addrs, int lanes);
+
+// Value words <-> numbers.
+std::uint32_t to_word(float v);
+float word_to_float(std::uint32_t w);
+std::string format_word(std::uint32_t w, ElemType t);
+
+// First difference between two traces, or "" when they are equal bit for bit.
+std::string compare_traces(const Trace& a, const Trace& b, bool compare_ops = true);
+
+}  // namespace primlab
