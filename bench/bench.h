@@ -116,7 +116,8 @@ double measure_copy_gbps(std::size_t bytes, cudaStream_t stream);
 // Writes {gpu, cuda, driver, commit, date, copy_gbps, results: [...]} to path.
 bool write_json(const SweepResult& result, const std::string& path, std::string* error);
 
-// A fixed-width text table of the rows (with the ratio to CUB).
+// A fixed-width text table of the rows (with the ratio to CUB), and one row of it.
 std::string format_table(const SweepResult& result);
+std::string format_row(const Row& row);
 
 }  // namespace primlab::bench
