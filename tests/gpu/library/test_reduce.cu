@@ -21,6 +21,7 @@ void check_reduce(Op op, const char* op_name) {
   for (std::int64_t n : {small_max - 1, small_max, small_max + 1, 3 * small_max + 7}) sizes.push_back(n);
   primlab::DeviceBuffer<T> d_out(1);
   for (std::int64_t n : sizes) {
+    if (n > max_test_n()) continue;
     for (Pattern p : all_patterns()) {
       if (std::is_floating_point_v<T> && std::is_same_v<Op, primlab::Sum> &&
           (p == Pattern::Extremes || n > (1 << 20) + 1))
@@ -49,6 +50,7 @@ TYPED_TEST(ReduceTest, Max) { check_reduce<TypeParam>(primlab::Max{}, "max"); }
 TYPED_TEST(ReduceTest, UnalignedInput) {
   using T = TypeParam;
   const std::int64_t n = (1 << 21) + 3;
+  PART1_SKIP_ABOVE(n);
   const std::vector<T> h_in = make_input<T>(Pattern::Uniform, n + 1, 12);
   auto d_in = to_device(h_in);
   primlab::DeviceBuffer<T> d_out(1);
@@ -86,6 +88,7 @@ TEST(ReduceErrors, BadArguments) {
 
 TEST(ReduceLarge, SumU32TwoToThe28) {
   const std::int64_t n = std::int64_t(1) << 28;
+  PART1_SKIP_ABOVE(n);
   std::vector<std::uint32_t> h(static_cast<std::size_t>(n));
   std::uint32_t want = 0;
   std::uint64_t x = 1234567;

@@ -30,6 +30,7 @@ TYPED_TEST(TeachingTest, Scans) {
   WorkspaceHolder wsh;
   for (int block : {32, 128, 256, 1024}) {
     for (std::int64_t n : kSizes) {
+      if (n > max_test_n()) continue;
       const std::vector<T> h_in = make_input<T>(Pattern::Uniform, n, 51);
       const std::vector<T> want = ref_exclusive_sum(h_in);
       auto d_in = to_device(h_in);
@@ -55,6 +56,7 @@ TYPED_TEST(TeachingTest, Reductions) {
   primlab::DeviceBuffer<T> d_out(1);
   for (int block : {64, 256, 1024}) {
     for (std::int64_t n : kSizes) {
+      if (n > max_test_n()) continue;
       const std::vector<T> h_in = make_input<T>(Pattern::Uniform, n, 52);
       T want = T(0);
       for (const T& x : h_in) want = ref_op(primlab::Sum{}, want, x);
@@ -75,6 +77,7 @@ TYPED_TEST(TeachingTest, Reductions) {
 TEST(TeachingHistogram, AtomicVariants) {
   primlab::DeviceBuffer<std::uint32_t> d_hist(256), d_ref(256);
   for (std::int64_t n : kSizes) {
+    if (n > max_test_n()) continue;
     const auto h8 = make_input<std::uint8_t>(Pattern::Uniform, n, 53);
     const auto h32 = make_input<std::uint32_t>(Pattern::Uniform, n, 54);
     std::vector<std::uint32_t> want8(256, 0), want32(256, 0);
