@@ -30,17 +30,29 @@ add_library(primlab_egl INTERFACE)
 target_link_libraries(primlab_egl INTERFACE ${PRIMLAB_EGL_LIB})
 target_include_directories(primlab_egl SYSTEM INTERFACE ${PRIMLAB_EGL_INCLUDE})
 
-# [SECTION] Dear ImGui (core and OpenGL3 backend; the GLFW backend object links only into the app).
-pkg_check_modules(IMGUI REQUIRED IMPORTED_TARGET imgui)
+# [SECTION] Dear ImGui (core and backends in Debian's static libimgui.a, which needs stb).
+# Linked statically and without pkg-config's -lglfw, so that the headless tools carry no GLFW
+# dependency (a GPU server has no GLFW); the app adds glfw itself.
+pkg_check_modules(IMGUI REQUIRED imgui)
+find_library(PRIMLAB_IMGUI_LIB NAMES libimgui.a imgui REQUIRED)
+find_library(PRIMLAB_STB_LIB NAMES libstb.a stb REQUIRED)
 find_library(PRIMLAB_DL_LIB dl)
 add_library(primlab_imgui INTERFACE)
-target_link_libraries(primlab_imgui INTERFACE PkgConfig::IMGUI ${PRIMLAB_DL_LIB})
+target_include_directories(primlab_imgui SYSTEM INTERFACE ${IMGUI_INCLUDE_DIRS})
+target_link_libraries(primlab_imgui INTERFACE ${PRIMLAB_IMGUI_LIB} ${PRIMLAB_STB_LIB} ${PRIMLAB_DL_LIB})
 
-# [SECTION] stb (PNG writing) and giflib (animated GIF export).
+# [SECTION] stb (PNG writing, from the same libstb) and giflib (animated GIF export), static.
 find_path(PRIMLAB_STB_INCLUDE stb_image_write.h PATH_SUFFIXES stb REQUIRED)
 add_library(primlab_stb INTERFACE)
 target_include_directories(primlab_stb SYSTEM INTERFACE ${PRIMLAB_STB_INCLUDE})
-find_package(GIF REQUIRED)
+target_link_libraries(primlab_stb INTERFACE ${PRIMLAB_STB_LIB})
+find_path(PRIMLAB_GIF_INCLUDE gif_lib.h REQUIRED)
+find_library(PRIMLAB_GIF_LIB NAMES libgif.a gif REQUIRED)
+add_library(primlab_gif INTERFACE)
+target_include_directories(primlab_gif SYSTEM INTERFACE ${PRIMLAB_GIF_INCLUDE})
+target_link_libraries(primlab_gif INTERFACE ${PRIMLAB_GIF_LIB})
+
+find_package(CLI11 REQUIRED)
 
 if(PRIMLAB_WITH_APP)
   find_package(glfw3 3.3 REQUIRED)

@@ -4,7 +4,7 @@
 
 namespace primlab {
 const BackendInfo& backend() {
-  static const BackendInfo info{false, "CPU reference \xe2\x80\x94 no CUDA device", "built without CUDA"};
+  static const BackendInfo info{false, "CPU reference - no CUDA device", "built without CUDA"};
   return info;
 }
 }  // namespace primlab

@@ -47,9 +47,9 @@ class CpuRun {
     o.src = src;
     o.dst = dst;
     std::uint32_t* touch = row(kRowTouch);
-    if (src >= 0 && t_.rows[src_row].element_space) touch[src] |= kTouchRead;
+    if (src >= 0 && t_.rows[src_row].element_space) touch[src] |= touch_bits(kTouchRead, src_row);
     if (dst >= 0 && t_.rows[dst_row].element_space) {
-      touch[dst] |= kTouchWrite | (k == OpKind::Add || k == OpKind::Atomic ? kTouchRead : 0u);
+      touch[dst] |= touch_bits(kTouchWrite | (k == OpKind::Add || k == OpKind::Atomic ? kTouchRead : 0u), dst_row);
       row(kRowOwner)[dst] = std::uint32_t(thread);
     }
   }

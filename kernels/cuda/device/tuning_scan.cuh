@@ -16,6 +16,9 @@ struct ScanTuning {
   // tile 3072): enough bytes in flight per SM (2 blocks x 16 KB) to cover DRAM latency.
   static constexpr int kVectors = sizeof(T) <= 4 ? 4 : 6;
   static constexpr int kMinBlocksPerSm = 2;
+  // Streaming (evict-first) hints on the 16-byte loads and on the stores.
+  static constexpr bool kStreamingLoads = true;
+  static constexpr bool kStreamingStores = true;
   static constexpr int kVec = 16 / int(sizeof(T));
   static constexpr int kWarps = kThreads / 32;
   static constexpr int kWarpItems = 32 * kVectors * kVec;

@@ -12,6 +12,9 @@ struct SelectTuning {
   static constexpr int kThreads = 256;
   static constexpr int kVectors = sizeof(T) <= 4 ? 4 : 6;
   static constexpr int kMinBlocksPerSm = 2;
+  // Streaming (evict-first) hints on the 16-byte loads and on the stores.
+  static constexpr bool kStreamingLoads = true;
+  static constexpr bool kStreamingStores = true;
   static constexpr int kVec = 16 / int(sizeof(T));
   static constexpr int kWarps = kThreads / 32;
   static constexpr int kWarpItems = 32 * kVectors * kVec;

@@ -14,7 +14,7 @@ const BackendInfo& backend() {
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {
       cudaGetLastError();
-      b.name = "CPU reference \xe2\x80\x94 no CUDA device";
+      b.name = "CPU reference - no CUDA device";
       b.reason = e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device found";
       return b;
     }

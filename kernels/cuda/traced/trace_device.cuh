@@ -36,9 +36,10 @@ struct StepCtx {
                      std::int32_t dst) const {
     ops[thread * ops_per_thread + slot] = Op{std::int32_t(thread), pack_kind(k, src_row, dst_row), src, dst};
     std::uint32_t* touch = row(kRowTouch);
-    if (src >= 0 && (element_rows >> src_row & 1u)) atomicOr(touch + src, unsigned(kTouchRead));
+    if (src >= 0 && (element_rows >> src_row & 1u)) atomicOr(touch + src, touch_bits(kTouchRead, src_row));
     if (dst >= 0 && (element_rows >> dst_row & 1u)) {
-      atomicOr(touch + dst, unsigned(kTouchWrite) | (k == OpKind::Add || k == OpKind::Atomic ? kTouchRead : 0u));
+      atomicOr(touch + dst,
+               touch_bits(kTouchWrite | (k == OpKind::Add || k == OpKind::Atomic ? kTouchRead : 0u), dst_row));
       row(kRowOwner)[dst] = std::uint32_t(thread);
     }
   }

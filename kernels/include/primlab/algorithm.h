@@ -57,6 +57,7 @@ struct Algorithm {
   std::int32_t min_block, max_block;
   bool block_pow2;          // block size must be a power of two
   bool deterministic;       // CPU and CUDA traces equal bit for bit (else final state and counts)
+  const char* variant_names;  // kOptVariant: the names of cfg.variant's values, NUL-separated, ending in two NULs
   // Fills trace metadata: rows, steps (labels, launch shapes, op slots), listing. Returns "" or
   // a user-facing error for a config the algorithm cannot run.
   std::string (*plan)(const StepConfig& cfg, Trace& trace);

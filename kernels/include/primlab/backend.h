@@ -6,7 +6,7 @@ namespace primlab {
 
 struct BackendInfo {
   bool cuda = false;        // a CUDA device is present and usable
-  std::string name;         // "NVIDIA H200 (sm_90)" or "CPU reference — no CUDA device"
+  std::string name;         // "NVIDIA H200 (sm_90)" or "CPU reference - no CUDA device"
   std::string reason;       // why CUDA is not used, when it is not
 };
 

@@ -72,8 +72,10 @@ struct Counters {
 
 // Standard rows every trace has; algorithm rows follow.
 enum StdRow : int { kRowMain = 0, kRowTouch = 1, kRowOwner = 2, kStdRows = 3 };
-// Touch flags (row kRowTouch).
+// Touch flags (row kRowTouch): two bits per row, for the first 16 rows: element i of row r was
+// read (bit 2r) or written (bit 2r+1) in this step.
 enum TouchBits : std::uint32_t { kTouchRead = 1u, kTouchWrite = 2u };
+constexpr std::uint32_t touch_bits(std::uint32_t bits, int row) { return row < 16 ? bits << (2 * row) : 0u; }
 
 enum class RowKind : std::int32_t { Values = 0, Flags = 1, Index = 2, Bits = 3 };
 

@@ -1,0 +1,53 @@
+// trace: prints a stepped algorithm's trace as text, or JSON with --json; --list names every
+// algorithm. Needs no display and no GL.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "cli/step_choice.h"
+#include "primlab/backend.h"
+#include "primlab/trace_io.h"
+
+int main(int argc, char** argv) {
+  using namespace primlab;
+  CLI::App app{"trace: print every step of a stepped algorithm"};
+  ui::StepOptions opt;
+  bool list = false, json = false, all_rows = false;
+  add_step_options(app, opt);
+  app.add_flag("--list", list, "list the algorithms and exit");
+  app.add_flag("--json", json, "print JSON instead of text");
+  app.add_flag("--rows", all_rows, "print every row of every step");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  if (list) {
+    for (const Algorithm& a : algorithms())
+      std::cout << a.name << "  [" << a.family << "]  " << a.title << ": " << a.description << "\n";
+    return 0;
+  }
+  ui::StepChoice c;
+  std::string error;
+  if (!ui::resolve_step_options(opt, c, error)) {
+    std::cerr << "trace: " << error << "\n";
+    return 2;
+  }
+  std::vector<std::uint32_t> in;
+  ui::make_choice_input(c, in, error);
+  const Algorithm& a = *find_algorithm(c.algo);
+  const bool cuda = opt.backend == "cuda" || (opt.backend == "auto" && backend().cuda && a.run_cuda);
+  if (opt.backend == "cuda" && !backend().cuda) {
+    std::cerr << "trace: --backend cuda: " << backend().reason << "\n";
+    return 2;
+  }
+  Trace t;
+  error = cuda ? build_trace_cuda(a, c.cfg, in, t) : build_trace_cpu(a, c.cfg, in, t);
+  if (!error.empty()) {
+    std::cerr << "trace: " << error << "\n";
+    return 1;
+  }
+  const std::string used = cuda ? "CUDA: " + backend().name : "CPU reference";
+  if (json) write_trace_json(std::cout, t, used);
+  else write_trace_text(std::cout, t, used, all_rows);
+  return 0;
+}

@@ -1,0 +1,28 @@
+// The whole app frame as immediate-mode UI over plain state: the Step tab (controls, transport,
+// the trace view, code and counters). The window and headless `render` both call draw_frame().
+#pragma once
+#include <string>
+
+#include "ui/step_session.h"
+#include "view/trace_view.h"
+
+namespace primlab::ui {
+
+struct AppState {
+  StepSession step;
+  view::TraceView view;
+  view::Framebuffer view_fb;
+  bool view_ready = false;
+  std::string view_error;
+  int tab = 0;  // 0 Step
+};
+
+// Initialises GL resources (shaders). Returns false with state.view_error set.
+bool init_app(AppState& s);
+// Lays out one frame into the current ImGui context (between NewFrame and Render), drawing the
+// trace view into its framebuffer on the way. dt: seconds since the last frame.
+void draw_frame(AppState& s, float width, float height, double dt);
+// Keyboard: space play/pause, arrows step, Home/End first/last (when no text field is active).
+void handle_keys(AppState& s);
+
+}  // namespace primlab::ui

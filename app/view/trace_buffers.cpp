@@ -1,0 +1,90 @@
+// TraceBuffers: allocation and CPU upload of the trace's GL buffers.
+#include "view/trace_buffers.h"
+
+#include <cmath>
+
+namespace primlab::view {
+
+TraceBuffers::~TraceBuffers() { release(); }
+
+void TraceBuffers::release() {
+  if (values_tex_) glDeleteTextures(1, &values_tex_);
+  if (ops_tex_) glDeleteTextures(1, &ops_tex_);
+  if (values_buf_) glDeleteBuffers(1, &values_buf_);
+  if (ops_buf_) glDeleteBuffers(1, &ops_buf_);
+  values_tex_ = ops_tex_ = values_buf_ = ops_buf_ = 0;
+  words_ = slots_ = 0;
+}
+
+bool TraceBuffers::allocate(const Trace& meta, std::string& error) {
+  release();
+  words_ = meta.steps.size() * meta.step_words();
+  slots_ = 0;
+  for (const Step& s : meta.steps) slots_ += std::size_t(s.op_count());
+  GLint max_texels = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &max_texels);
+  if (words_ > std::size_t(max_texels) || slots_ > std::size_t(max_texels)) {
+    error = "the trace is too large for this OpenGL's texture buffers (" + std::to_string(words_) + " words, limit " +
+            std::to_string(max_texels) + ")";
+    return false;
+  }
+  glGenBuffers(1, &values_buf_);
+  glBindBuffer(GL_TEXTURE_BUFFER, values_buf_);
+  glBufferData(GL_TEXTURE_BUFFER, GLsizeiptr(std::max<std::size_t>(words_, 1) * 4), nullptr, GL_DYNAMIC_DRAW);
+  glGenBuffers(1, &ops_buf_);
+  glBindBuffer(GL_TEXTURE_BUFFER, ops_buf_);
+  glBufferData(GL_TEXTURE_BUFFER, GLsizeiptr(std::max<std::size_t>(slots_, 1) * sizeof(Op)), nullptr, GL_DYNAMIC_DRAW);
+  glGenTextures(1, &values_tex_);
+  glBindTexture(GL_TEXTURE_BUFFER, values_tex_);
+  glTexBuffer(GL_TEXTURE_BUFFER, GL_R32UI, values_buf_);
+  glGenTextures(1, &ops_tex_);
+  glBindTexture(GL_TEXTURE_BUFFER, ops_tex_);
+  glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32I, ops_buf_);
+  glBindTexture(GL_TEXTURE_BUFFER, 0);
+  glBindBuffer(GL_TEXTURE_BUFFER, 0);
+  if (GLenum e = glGetError(); e != GL_NO_ERROR) {
+    error = "OpenGL error " + std::to_string(e) + " allocating the trace buffers";
+    release();
+    return false;
+  }
+  return true;
+}
+
+bool TraceBuffers::upload(const Trace& t, std::string& error) {
+  if (!allocate(t, error)) return false;
+  glBindBuffer(GL_TEXTURE_BUFFER, values_buf_);
+  if (!t.values.empty()) glBufferSubData(GL_TEXTURE_BUFFER, 0, GLsizeiptr(t.values.size() * 4), t.values.data());
+  glBindBuffer(GL_TEXTURE_BUFFER, ops_buf_);
+  if (!t.ops.empty()) glBufferSubData(GL_TEXTURE_BUFFER, 0, GLsizeiptr(t.ops.size() * sizeof(Op)), t.ops.data());
+  glBindBuffer(GL_TEXTURE_BUFFER, 0);
+  ranges = host_ranges(t);
+  if (GLenum e = glGetError(); e != GL_NO_ERROR) {
+    error = "OpenGL error " + std::to_string(e) + " uploading the trace";
+    return false;
+  }
+  return true;
+}
+
+std::vector<RowRange> host_ranges(const Trace& t) {
+  std::vector<RowRange> r(t.rows.size());
+  for (std::size_t row = 0; row < t.rows.size(); ++row) {
+    float lo = INFINITY, hi = -INFINITY;
+    const std::int32_t len = t.rows[row].element_space ? std::min(t.n, t.rows[row].length) : t.rows[row].length;
+    for (std::size_t s = 0; s < t.steps.size(); ++s) {
+      const std::uint32_t* v = t.row(s, row);
+      for (std::int32_t i = 0; i < len; ++i) {
+        float f = t.rows[row].type == ElemType::F32 ? word_to_float(v[i])
+                  : t.rows[row].type == ElemType::U32 ? float(v[i])
+                                                      : float(std::int32_t(v[i]));
+        if (!std::isfinite(f)) continue;
+        lo = std::min(lo, f);
+        hi = std::max(hi, f);
+      }
+    }
+    if (lo > hi) lo = 0, hi = 1;
+    r[row] = {lo, hi};
+  }
+  return r;
+}
+
+}  // namespace primlab::view

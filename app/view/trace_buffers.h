@@ -1,0 +1,50 @@
+// TraceBuffers: a whole trace in OpenGL buffer objects (values: steps x rows x width words as a
+// R32UI texture buffer; ops: slots as an RGBA32I texture buffer). The CPU backend fills them with
+// glBufferSubData; the CUDA backend writes them through interop (interop/interop.h). Scrubbing
+// changes a uniform, not a buffer.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "primlab/trace.h"
+#include "view/gl.h"
+
+namespace primlab::view {
+
+struct RowRange {
+  float lo = 0.f, hi = 1.f;
+};
+
+class TraceBuffers {
+ public:
+  TraceBuffers() = default;
+  ~TraceBuffers();
+  TraceBuffers(const TraceBuffers&) = delete;
+  TraceBuffers& operator=(const TraceBuffers&) = delete;
+
+  // Sizes both buffers for a planned trace (contents undefined). False with a message on GL errors.
+  bool allocate(const Trace& meta, std::string& error);
+  // CPU backend: uploads the host trace's values and ops.
+  bool upload(const Trace& t, std::string& error);
+
+  GLuint values_buffer() const { return values_buf_; }
+  GLuint ops_buffer() const { return ops_buf_; }
+  GLuint values_texture() const { return values_tex_; }
+  GLuint ops_texture() const { return ops_tex_; }
+  std::size_t value_words() const { return words_; }
+  std::size_t op_slots() const { return slots_; }
+
+  // Per-row value ranges over the whole trace (for bar heights and strip colours).
+  std::vector<RowRange> ranges;
+
+ private:
+  void release();
+  GLuint values_buf_ = 0, values_tex_ = 0, ops_buf_ = 0, ops_tex_ = 0;
+  std::size_t words_ = 0, slots_ = 0;
+};
+
+// Ranges of each row over all steps of a host trace (CPU backend).
+std::vector<RowRange> host_ranges(const Trace& t);
+
+}  // namespace primlab::view

@@ -1,0 +1,231 @@
+// TraceView: layout, shader programs and the draw calls of the trace view.
+#include "view/trace_view.h"
+
+#include <algorithm>
+
+namespace primlab::view {
+
+ViewLayout layout_view(const Trace& meta, int step, Rect rect) {
+  ViewLayout l;
+  const int focus = meta.steps.empty() ? 0 : meta.steps[std::size_t(step)].focus_row;
+  const float name_w = std::min(120.f, rect.w * 0.2f), arc_room = 44.f, label_h = 14.f;
+  l.strip_h = 20.f;
+  int strips = 0;
+  for (std::size_t r = kStdRows; r < meta.rows.size(); ++r) strips += int(r) != focus;
+  if (focus != kRowMain) ++strips;
+  const float strips_h = strips * (l.strip_h + 6.f);
+  l.bars = {rect.x + name_w, rect.y + arc_room, rect.w - name_w - 8.f,
+            std::max(20.f, rect.h - arc_room - label_h - 6.f - strips_h - 8.f)};
+  l.label_y = l.bars.y + l.bars.h + 3.f;
+  l.label_h = label_h;
+  l.row_y.assign(meta.rows.size(), -1.f);
+  float y = l.label_y + label_h + 6.f;
+  for (std::size_t r = 0; r < meta.rows.size(); ++r) {
+    if (int(r) == focus || r == kRowTouch || r == kRowOwner) continue;
+    l.row_y[r] = y;
+    y += l.strip_h + 6.f;
+  }
+  l.bottom = y;
+  return l;
+}
+
+TraceView::~TraceView() {
+  for (Program* p : {&bands_, &bars_, &ops_, &labels_})
+    if (p->id) glDeleteProgram(p->id);
+  if (vao_) glDeleteVertexArrays(1, &vao_);
+}
+
+namespace {
+GLuint compile(GLenum kind, const std::string& src, std::string& error) {
+  GLuint s = glCreateShader(kind);
+  const char* p = src.c_str();
+  glShaderSource(s, 1, &p, nullptr);
+  glCompileShader(s);
+  GLint ok = 0;
+  glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+  if (!ok) {
+    char log[2048];
+    glGetShaderInfoLog(s, sizeof log, nullptr, log);
+    error = log;
+    glDeleteShader(s);
+    return 0;
+  }
+  return s;
+}
+}  // namespace
+
+bool TraceView::build(Program& p, const char* vert, const char* frag, std::string& error) {
+  const std::string head = std::string("#version 330 core\n") + shader_source("common.glsl");
+  GLuint vs = compile(GL_VERTEX_SHADER, head + shader_source(vert), error);
+  if (!vs) {
+    error = std::string(vert) + ": " + error;
+    return false;
+  }
+  GLuint fs = compile(GL_FRAGMENT_SHADER, head + shader_source(frag), error);
+  if (!fs) {
+    error = std::string(frag) + ": " + error;
+    glDeleteShader(vs);
+    return false;
+  }
+  p.id = glCreateProgram();
+  glAttachShader(p.id, vs);
+  glAttachShader(p.id, fs);
+  glLinkProgram(p.id);
+  glDeleteShader(vs);
+  glDeleteShader(fs);
+  GLint ok = 0;
+  glGetProgramiv(p.id, GL_LINK_STATUS, &ok);
+  if (!ok) {
+    char log[2048];
+    glGetProgramInfoLog(p.id, sizeof log, nullptr, log);
+    error = std::string(vert) + " + " + frag + ": " + log;
+    return false;
+  }
+  return true;
+}
+
+bool TraceView::init(std::string& error) {
+  if (!build(bands_, "bands.vert", "bands.frag", error) || !build(bars_, "bars.vert", "bars.frag", error) ||
+      !build(ops_, "ops.vert", "ops.frag", error) || !build(labels_, "labels.vert", "labels.frag", error))
+    return false;
+  glGenVertexArrays(1, &vao_);
+  return true;
+}
+
+void TraceView::set_common(GLuint prog, const Trace& meta, const TraceBuffers& buf, int step, const ViewLayout& l,
+                           float fb_w, float fb_h) {
+  auto loc = [&](const char* n) { return glGetUniformLocation(prog, n); };
+  glUniform2f(loc("u_viewport"), fb_w, fb_h);
+  glUniform4f(loc("u_bars"), l.bars.x, l.bars.y, l.bars.w, l.bars.h);
+  glUniform1i(loc("u_values"), 0);
+  glUniform1i(loc("u_ops"), 1);
+  glUniform1i(loc("u_width"), meta.width);
+  glUniform1i(loc("u_n"), meta.n);
+  glUniform1i(loc("u_step"), step);
+  glUniform1i(loc("u_step_words"), GLint(meta.step_words()));
+  glUniform1i(loc("u_focus"), meta.steps[std::size_t(step)].focus_row);
+  glUniform1i(loc("u_block"), meta.block);
+  glUniform1i(loc("u_ept"), meta.elems_per_thread);
+  glUniform1f(loc("u_strip_h"), l.strip_h);
+  const std::size_t rows = std::min<std::size_t>(meta.rows.size(), 16);
+  float row_y[16], range[32];
+  GLint type[16], len[16], elem[16];
+  for (std::size_t r = 0; r < 16; ++r) {
+    const bool have = r < rows;
+    row_y[r] = have ? l.row_y[r] : -1.f;
+    type[r] = have ? GLint(meta.rows[r].type == ElemType::F32 ? 1 : meta.rows[r].type == ElemType::U32 ? 2 : 0) : 0;
+    len[r] = have ? meta.rows[r].length : 0;
+    elem[r] = have ? meta.rows[r].element_space : 0;
+    range[2 * r] = have && r < buf.ranges.size() ? buf.ranges[r].lo : 0.f;
+    range[2 * r + 1] = have && r < buf.ranges.size() ? buf.ranges[r].hi : 1.f;
+  }
+  glUniform1fv(loc("u_row_y"), 16, row_y);
+  glUniform1iv(loc("u_row_type"), 16, type);
+  glUniform1iv(loc("u_row_len"), 16, len);
+  glUniform1iv(loc("u_row_elem"), 16, elem);
+  glUniform2fv(loc("u_range"), 16, range);
+}
+
+void TraceView::draw(const Trace& meta, const TraceBuffers& buf, int step, const ViewOptions& opt, float fb_w,
+                     float fb_h, Rect rect) {
+  if (meta.steps.empty() || step < 0 || step >= int(meta.steps.size()) || meta.width <= 0) return;
+  const ViewLayout l = layout_view(meta, step, rect);
+  glBindVertexArray(vao_);
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_BUFFER, buf.values_texture());
+  glActiveTexture(GL_TEXTURE1);
+  glBindTexture(GL_TEXTURE_BUFFER, buf.ops_texture());
+  glDisable(GL_DEPTH_TEST);
+  glEnable(GL_BLEND);
+  glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+
+  if (opt.bands) {
+    glUseProgram(bands_.id);
+    set_common(bands_.id, meta, buf, step, l, fb_w, fb_h);
+    glUniform4f(glGetUniformLocation(bands_.id, "u_area"), l.bars.x, l.bars.y, l.bars.w, l.bars.h);
+    glDrawArrays(GL_TRIANGLES, 0, 6);
+  }
+
+  glUseProgram(bars_.id);
+  set_common(bars_.id, meta, buf, step, l, fb_w, fb_h);
+  const GLint bars_mode = glGetUniformLocation(bars_.id, "u_mode"), bars_row = glGetUniformLocation(bars_.id, "u_row");
+  glUniform1i(bars_mode, 0);
+  glDrawArraysInstanced(GL_TRIANGLES, 0, 6, meta.width);
+  glUniform1i(bars_mode, 1);
+  for (std::size_t r = 0; r < meta.rows.size() && r < 16; ++r) {
+    if (l.row_y[r] < 0) continue;
+    glUniform1i(bars_row, GLint(r));
+    glDrawArraysInstanced(GL_TRIANGLES, 0, 6, meta.rows[r].length);
+  }
+
+  if (opt.labels) {
+    glUseProgram(labels_.id);
+    set_common(labels_.id, meta, buf, step, l, fb_w, fb_h);
+    const GLint mode = glGetUniformLocation(labels_.id, "u_mode"), row = glGetUniformLocation(labels_.id, "u_row");
+    glUniform1f(glGetUniformLocation(labels_.id, "u_label_y"), l.label_y);
+    glUniform1f(glGetUniformLocation(labels_.id, "u_label_h"), l.label_h);
+    glUniform3f(glGetUniformLocation(labels_.id, "u_ink"), 0.92f, 0.92f, 0.95f);
+    glUniform1i(mode, 0);
+    glDrawArraysInstanced(GL_TRIANGLES, 0, 6, meta.width);
+    glUniform3f(glGetUniformLocation(labels_.id, "u_ink"), 0.05f, 0.05f, 0.1f);
+    glUniform1i(mode, 1);
+    for (std::size_t r = 0; r < meta.rows.size() && r < 16; ++r) {
+      if (l.row_y[r] < 0) continue;
+      glUniform1i(row, GLint(r));
+      glDrawArraysInstanced(GL_TRIANGLES, 0, 6, meta.rows[r].length);
+    }
+  }
+
+  const Step& st = meta.steps[std::size_t(step)];
+  if (opt.arrows && st.op_count() > 0) {
+    glUseProgram(ops_.id);
+    set_common(ops_.id, meta, buf, step, l, fb_w, fb_h);
+    glUniform1i(glGetUniformLocation(ops_.id, "u_op_begin"), GLint(st.op_begin));
+    glUniform1i(glGetUniformLocation(ops_.id, "u_highlight_thread"), opt.highlight_thread);
+    glDrawArraysInstanced(GL_TRIANGLES, 0, 12 * 6 + 3, GLsizei(st.op_count()));
+  }
+  glUseProgram(0);
+  glBindVertexArray(0);
+}
+
+Framebuffer::~Framebuffer() {
+  if (fbo_) glDeleteFramebuffers(1, &fbo_);
+  if (tex_) glDeleteTextures(1, &tex_);
+}
+
+bool Framebuffer::resize(int w, int h) {
+  if (w == w_ && h == h_ && fbo_) return true;
+  if (!fbo_) glGenFramebuffers(1, &fbo_);
+  if (!tex_) glGenTextures(1, &tex_);
+  glBindTexture(GL_TEXTURE_2D, tex_);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, tex_, 0);
+  const bool ok = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  w_ = w;
+  h_ = h;
+  return ok;
+}
+
+void Framebuffer::bind() const {
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
+  glViewport(0, 0, w_, h_);
+}
+
+std::vector<unsigned char> Framebuffer::read_rgba() const {
+  std::vector<unsigned char> px(std::size_t(w_) * h_ * 4), flipped(px.size());
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, w_, h_, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  const std::size_t stride = std::size_t(w_) * 4;
+  for (int y = 0; y < h_; ++y)
+    std::copy(px.begin() + std::ptrdiff_t(y * stride), px.begin() + std::ptrdiff_t((y + 1) * stride),
+              flipped.begin() + std::ptrdiff_t((h_ - 1 - y) * stride));
+  return flipped;
+}
+
+}  // namespace primlab::view

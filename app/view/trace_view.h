@@ -1,0 +1,73 @@
+// TraceView: draws one step of a trace from its GL buffers with the shaders in shaders/ (block
+// bands and warp outlines, bars of the focus row, strips for the other rows, the step's
+// operations as arrows, value labels). Used by the window and by headless `render` alike.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "primlab/trace.h"
+#include "view/gl.h"
+#include "view/trace_buffers.h"
+
+namespace primlab::view {
+
+struct Rect {
+  float x = 0, y = 0, w = 0, h = 0;  // px, y down
+};
+
+struct ViewOptions {
+  bool arrows = true;
+  bool labels = true;     // drawn only where they fit
+  bool bands = true;
+  int highlight_thread = -1;
+};
+
+// Where things are, for overlays drawn by the UI (row names, hover readouts).
+struct ViewLayout {
+  Rect bars;
+  float label_y = 0, label_h = 0;
+  float strip_h = 0;
+  std::vector<float> row_y;  // per row; < 0 when the row is not drawn as a strip
+  float bottom = 0;
+};
+
+ViewLayout layout_view(const Trace& meta, int step, Rect rect);
+
+class TraceView {
+ public:
+  ~TraceView();
+  bool init(std::string& error);
+  void draw(const Trace& meta, const TraceBuffers& buf, int step, const ViewOptions& opt, float fb_w, float fb_h,
+            Rect rect);
+
+ private:
+  struct Program {
+    GLuint id = 0;
+  };
+  bool build(Program& p, const char* vert, const char* frag, std::string& error);
+  void set_common(GLuint prog, const Trace& meta, const TraceBuffers& buf, int step, const ViewLayout& l,
+                  float fb_w, float fb_h);
+  Program bands_, bars_, ops_, labels_;
+  GLuint vao_ = 0;
+};
+
+// An offscreen colour target (the app shows it as an ImGui image; `render` reads it back).
+class Framebuffer {
+ public:
+  ~Framebuffer();
+  bool resize(int w, int h);
+  void bind() const;
+  GLuint texture() const { return tex_; }
+  int width() const { return w_; }
+  int height() const { return h_; }
+  std::vector<unsigned char> read_rgba() const;  // top row first
+
+ private:
+  GLuint fbo_ = 0, tex_ = 0;
+  int w_ = 0, h_ = 0;
+};
+
+// Embedded shader sources (generated from shaders/ at build time).
+const char* shader_source(const std::string& name);
+
+}  // namespace primlab::view

@@ -1,0 +1,126 @@
+// The single-pass scan kernel (decoupled look-back), templated on its tuning so that the
+// tuner (bench/tune/) can instantiate variants.
+#pragma once
+#include <cstdint>
+#include <type_traits>
+
+#include "cuda/block/tile_state.cuh"
+#include "cuda/warp/vector_io.cuh"
+#include "cuda/warp/warp_scan.cuh"
+#include "primlab/ops.h"
+
+namespace primlab::detail {
+
+// [SECTION] Kernel
+template <class Tuning, class T, class Op, bool kExclusive>
+__global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocksPerSm)
+scan_kernel(const T* __restrict__ d_in, T* d_out, std::int64_t n, T init, Op op,
+            TileState<T> state, bool vector_ok) {
+  constexpr int kVec = Tuning::kVec;
+  constexpr int kK = Tuning::kVectors;
+  constexpr int kWarps = Tuning::kWarps;
+  union Vec {
+    uint4 u;
+    T t[kVec];
+  };
+  __shared__ T s_warp[kWarps];
+
+  const std::int64_t tile = blockIdx.x;
+  const std::int64_t tile_base = tile * Tuning::kTileItems;
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  const std::int64_t wbase = tile_base + std::int64_t(warp) * Tuning::kWarpItems;
+  const bool full = tile_base + Tuning::kTileItems <= n;
+  const T ident = Op::template identity<T>();
+
+  T x[kK][kVec];
+  if (full && vector_ok) {
+#pragma unroll
+    for (int k = 0; k < kK; ++k) {
+      Vec v;
+      v.u = load16<Tuning::kStreamingLoads>(d_in + wbase + (k * 32 + lane) * kVec);
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) x[k][j] = v.t[j];
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < kK; ++k)
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) {
+        const std::int64_t i = wbase + (k * 32 + lane) * kVec + j;
+        x[k][j] = i < n ? d_in[i] : ident;
+      }
+  }
+
+  // Row k of a warp = 32 consecutive vectors. Scan each vector in registers, the vector totals
+  // across the warp, and carry the row totals down the rows.
+  T row_prefix[kK];
+  T carry = ident;
+#pragma unroll
+  for (int k = 0; k < kK; ++k) {
+#pragma unroll
+    for (int j = 1; j < kVec; ++j) x[k][j] = op(x[k][j - 1], x[k][j]);
+    const T inc = warp_inclusive_scan(x[k][kVec - 1], op);
+    T exc = __shfl_up_sync(kFullMask, inc, 1);
+    if (lane == 0) exc = ident;
+    row_prefix[k] = k == 0 ? exc : op(carry, exc);
+    const T row_total = __shfl_sync(kFullMask, inc, 31);
+    carry = k == 0 ? row_total : op(carry, row_total);
+  }
+  if (lane == 0) s_warp[warp] = carry;
+  __syncthreads();
+
+  if (warp == 0) {
+    const T w = lane < kWarps ? s_warp[lane] : ident;
+    const T winc = warp_inclusive_scan(w, op);
+    const T tile_total = __shfl_sync(kFullMask, winc, kWarps - 1);
+    T wexc = __shfl_up_sync(kFullMask, winc, 1);
+    T tile_prefix;
+    bool has_prefix;
+    if (tile == 0) {
+      tile_prefix = kExclusive ? init : ident;
+      has_prefix = kExclusive;
+      if (lane == 0 && gridDim.x > 1)
+        state.publish(0, kTileInclusive, has_prefix ? op(tile_prefix, tile_total) : tile_total);
+    } else {
+      if (lane == 0) state.publish(tile, kTileAggregate, tile_total);
+      tile_prefix = look_back<T>(state, tile, op);
+      has_prefix = true;
+      if (lane == 0) state.publish(tile, kTileInclusive, op(tile_prefix, tile_total));
+    }
+    __syncwarp();
+    if (lane < kWarps) {
+      T p;
+      if (lane == 0) p = tile_prefix;
+      else p = has_prefix ? op(tile_prefix, wexc) : wexc;
+      s_warp[lane] = p;  // a warp's exclusive prefix in the whole array
+    }
+  }
+  __syncthreads();
+  const T wprefix = s_warp[warp];
+  // Warp 0 of tile 0 of an inclusive scan has no prefix: identity keeps the code uniform.
+
+#pragma unroll
+  for (int k = 0; k < kK; ++k) {
+    const T run = op(wprefix, row_prefix[k]);
+    T y[kVec];
+#pragma unroll
+    for (int j = 0; j < kVec; ++j) {
+      if (kExclusive) y[j] = j == 0 ? run : op(run, x[k][j - 1]);
+      else y[j] = op(run, x[k][j]);
+    }
+    if (full && vector_ok) {
+      Vec v;
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) v.t[j] = y[j];
+      store16<Tuning::kStreamingStores>(d_out + wbase + (k * 32 + lane) * kVec, v.u);
+    } else {
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) {
+        const std::int64_t i = wbase + (k * 32 + lane) * kVec + j;
+        if (i < n) d_out[i] = y[j];
+      }
+    }
+  }
+}
+
+}  // namespace primlab::detail

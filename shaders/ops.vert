@@ -1,0 +1,43 @@
+// The operations of the step as arrows: an arc between two bars of the focus row (the tree edges
+// of a sweep level), a straight arrow between rows. One instance per op slot; empty slots vanish.
+uniform int u_op_begin;
+uniform int u_highlight_thread;   // -1: none
+flat out int v_kind;
+flat out int v_hi;
+const int kSegments = 12;
+vec2 bezier(vec2 a, vec2 b, vec2 c, float t) { return mix(mix(a, b, t), mix(b, c, t), t); }
+void main() {
+  ivec4 op = texelFetch(u_ops, u_op_begin + gl_InstanceID);
+  int kind = op.y & 255, src_row = (op.y >> 8) & 255, dst_row = (op.y >> 16) & 255;
+  v_kind = kind;
+  v_hi = int(op.x == u_highlight_thread);
+  bool hidden = kind == 0 || op.w < 0 || (src_row != u_focus && u_row_y[src_row] < 0.0) ||
+                (dst_row != u_focus && u_row_y[dst_row] < 0.0);
+  if (hidden) { gl_Position = vec4(2.0, 2.0, 2.0, 1.0); return; }
+  vec2 q = anchor(dst_row, op.w);
+  vec2 p = op.z >= 0 ? anchor(src_row, op.z) : q - vec2(0.0, 14.0);
+  vec2 mid = 0.5 * (p + q);
+  if (src_row == dst_row && op.z >= 0) mid.y = min(p.y, q.y) - (0.30 * abs(q.x - p.x) + 8.0);
+  int v = gl_VertexID;
+  vec2 pos;
+  float width = v_hi == 1 ? 2.5 : 1.3;
+  if (v < kSegments * 6) {
+    int seg = v / 6, corner = v % 6;
+    float t = float(seg + (corner == 1 || corner == 2 || corner == 4 ? 1 : 0)) / float(kSegments);
+    t = min(t, 0.93);
+    vec2 a = bezier(p, mid, q, t);
+    vec2 tan = normalize(bezier(p, mid, q, min(t + 0.01, 1.0)) - bezier(p, mid, q, max(t - 0.01, 0.0)) + vec2(1e-6));
+    vec2 nrm = vec2(-tan.y, tan.x);
+    float side = (corner == 2 || corner == 4 || corner == 5) ? 1.0 : -1.0;
+    pos = a + nrm * side * width;
+  } else {
+    vec2 tip = q;
+    vec2 back = bezier(p, mid, q, 0.90);
+    vec2 dir = normalize(tip - back + vec2(1e-6));
+    vec2 nrm = vec2(-dir.y, dir.x);
+    float head = v_hi == 1 ? 8.0 : 6.0;
+    int k = v - kSegments * 6;
+    pos = k == 0 ? tip : tip - dir * head + nrm * (k == 1 ? 0.5 : -0.5) * head;
+  }
+  gl_Position = to_ndc(pos);
+}

@@ -1,0 +1,10 @@
+# Writes OUT: a C++ file with every shader of DIR as a string, and primlab::view::shader_source().
+file(GLOB FILES ${DIR}/*.glsl ${DIR}/*.vert ${DIR}/*.frag)
+set(body "// Generated from shaders/ by third_party/embed_shaders.cmake; do not edit.\n#include <string>\n#include <cstring>\nnamespace primlab::view {\nnamespace {\nstruct Src { const char* name; const char* text; };\nconst Src kShaders[] = {\n")
+foreach(f ${FILES})
+  get_filename_component(name ${f} NAME)
+  file(READ ${f} text)
+  set(body "${body}  {\"${name}\", R\"primlab_glsl(${text})primlab_glsl\"},\n")
+endforeach()
+set(body "${body}};\n}  // namespace\nconst char* shader_source(const std::string& name) {\n  for (const Src& s : kShaders)\n    if (name == s.name) return s.text;\n  return \"\";\n}\n}  // namespace primlab::view\n")
+file(WRITE ${OUT} "${body}")
