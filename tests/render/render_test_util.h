@@ -1,0 +1,50 @@
+// Helpers for the headless rendering tests: an EGL context with ImGui, and pixel statistics.
+#pragma once
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "headless/egl_context.h"
+#include "ui/app_ui.h"
+
+namespace primlab::testing {
+
+// One EGL context and ImGui context for the whole test program.
+inline bool headless_gl(std::string& error) {
+  static headless::EglContext* egl = nullptr;
+  static std::string first_error;
+  if (!egl) {
+    egl = new headless::EglContext;
+    if (!egl->create(first_error)) return error = first_error, false;
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;
+    if (!ImGui_ImplOpenGL3_Init("#version 330 core")) return error = "ImGui OpenGL3 backend failed", false;
+  }
+  error = first_error;
+  return first_error.empty();
+}
+
+struct Rgb {
+  int r, g, b;
+};
+
+inline std::size_t count_near(const std::vector<unsigned char>& px, Rgb c, int tol = 6) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i + 3 < px.size(); i += 4)
+    n += std::abs(px[i] - c.r) <= tol && std::abs(px[i + 1] - c.g) <= tol && std::abs(px[i + 2] - c.b) <= tol;
+  return n;
+}
+
+inline std::size_t distinct_colours(const std::vector<unsigned char>& px) {
+  std::set<unsigned> s;
+  for (std::size_t i = 0; i + 3 < px.size(); i += 4) s.insert(px[i] << 16 | px[i + 1] << 8 | px[i + 2]);
+  return s.size();
+}
+
+// The colours of bars.frag.
+constexpr Rgb kIdle{92, 140, 204}, kRead{250, 194, 56}, kWritten{240, 92, 66}, kPadding{82, 82, 82};
+
+}  // namespace primlab::testing
