@@ -1,30 +1,23 @@
 // The registry: one table of every stepped algorithm, read by the app, the tests and the CLI.
 // Adding an algorithm is one stepper file per backend and one row here.
 #include "primlab/algorithm.h"
-#include "steppers.h"
+#include "registry/families.h"
 
 namespace primlab {
 namespace {
 
-#ifdef PRIMLAB_HAVE_CUDA
-#define PRIMLAB_CUDA_STEPPER(name) &steppers::cuda_##name
-#else
-#define PRIMLAB_CUDA_STEPPER(name) nullptr
-#endif
-
-#define PRIMLAB_STEPPERS(name) &steppers::plan_##name, &steppers::cpu_##name, PRIMLAB_CUDA_STEPPER(name)
-
-const std::vector<Algorithm> kAlgorithms = {
-    {"scan-naive", "scan", "Naive scan (Hillis-Steele)",
-     "Every element adds its neighbour at offset 1, 2, 4, ...: O(n log n) adds, log n launches, ping-pong buffers.",
-     kOptInclusive | kOptFloat, 4096, 1, 1024, false, true, nullptr, PRIMLAB_STEPPERS(scan_naive)},
-    {"scan-blelloch", "scan", "Work-efficient scan (Blelloch)",
-     "Up-sweep builds a sum tree in place, down-sweep turns it into prefix sums: O(n) adds, 2 log n launches.",
-     kOptInclusive | kOptFloat, 4096, 1, 1024, false, true, nullptr, PRIMLAB_STEPPERS(scan_blelloch)},
-    {"scan-shared", "scan", "Shared-memory scan (bank-conflict offsets)",
-     "Each block scans 2B elements in shared memory (GPU Gems 3 ch. 39), then block sums are scanned and added.",
-     kOptInclusive | kOptFloat | kOptConflictOffsets, 4096, 1, 1024, true, true, nullptr, PRIMLAB_STEPPERS(scan_shared)},
-};
+// One registration function per family, in menu order (kernels/registry/<family>.cpp).
+const std::vector<Algorithm> kAlgorithms = [] {
+  std::vector<Algorithm> v;
+  registry::add_scans(v);
+  registry::add_reductions(v);
+  registry::add_compaction(v);
+  registry::add_histograms(v);
+  registry::add_bitonic(v);
+  registry::add_radix_sorts(v);
+  registry::add_partitions(v);
+  return v;
+}();
 
 }  // namespace
 

@@ -1,5 +1,5 @@
-// Internal declarations of every stepped algorithm's plan, CPU reference and CUDA stepper; the
-// registry (registry.cpp) puts them in one table.
+// Declares a stepped algorithm's plan, CPU reference and CUDA stepper (defined in
+// kernels/cpu/<name>.cpp and kernels/cuda/traced/<name>.cu); its family's registry file lists it.
 #pragma once
 #include <string>
 #include <vector>
@@ -11,9 +11,3 @@
   void cpu_##name(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t);           \
   std::string cuda_##name(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t,   \
                           DeviceTraceView out);
-
-namespace primlab::steppers {
-PRIMLAB_DECLARE_STEPPER(scan_naive)
-PRIMLAB_DECLARE_STEPPER(scan_blelloch)
-PRIMLAB_DECLARE_STEPPER(scan_shared)
-}  // namespace primlab::steppers

@@ -1,0 +1,6 @@
+// The bitonic family's stepped algorithms (registered here; none yet).
+#include "registry/families.h"
+
+namespace primlab::registry {
+void add_bitonic(std::vector<Algorithm>&) {}
+}  // namespace primlab::registry
