@@ -24,6 +24,7 @@ struct StepConfig {
   bool key_value = false;
   std::int32_t variant = 0;        // algorithm-specific sub-variant
   std::uint32_t seed = 1;          // for algorithms with a random element (atomic order)
+  std::int32_t digit_start = 0;    // radix partition: lowest bit of the digit (bits [digit_start, +log2(bins)))
 };
 
 // Which StepConfig fields an algorithm reads (the UI shows only those).
