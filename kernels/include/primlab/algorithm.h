@@ -24,6 +24,7 @@ struct StepConfig {
   bool key_value = false;
   std::int32_t variant = 0;        // algorithm-specific sub-variant
   std::uint32_t seed = 1;          // for algorithms with a random element (atomic order)
+  const std::vector<std::uint32_t>* input = nullptr;  // plan(): the input when known (radix-split sizes its bit passes from the max)
   std::int32_t digit_start = 0;    // radix partition: lowest bit of the digit (bits [digit_start, +log2(bins)))
 };
 
