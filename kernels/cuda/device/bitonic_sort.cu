@@ -176,6 +176,7 @@ Status sort_array(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_
     bool flip = true;
     while (steps > 0) {
       const int f = std::min(steps, Tuning::kGlobalFuse);
+      if (f == 4) st = launch_global<Bits, VB, PAIRS, 4>(keys, vals, unsigned(n), N, size, hi, flip, stream);
       if (f == 3) st = launch_global<Bits, VB, PAIRS, 3>(keys, vals, unsigned(n), N, size, hi, flip, stream);
       if (f == 2) st = launch_global<Bits, VB, PAIRS, 2>(keys, vals, unsigned(n), N, size, hi, flip, stream);
       if (f == 1) st = launch_global<Bits, VB, PAIRS, 1>(keys, vals, unsigned(n), N, size, hi, flip, stream);

@@ -39,6 +39,19 @@ __device__ __forceinline__ std::uint32_t lanemask_lt() {
   asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
   return m;
 }
+// The lanes of the warp whose digit equals d: one ballot per digit bit. __match_any_sync costs
+// about one pass per distinct value in the warp on sm_90 (v1 measured 2.9 ms per 2^28-key pass on
+// uniform keys against 1.2 ms on all-equal ones); 8 ballots cost the same on any input.
+__device__ __forceinline__ std::uint32_t match_digit(std::uint32_t d) {
+  std::uint32_t peers = 0xffffffffu;
+#pragma unroll
+  for (int b = 0; b < kRadixBits; ++b) {
+    const bool bit = (d >> b) & 1u;
+    const std::uint32_t vote = __ballot_sync(0xffffffffu, bit);
+    peers &= bit ? vote : ~vote;
+  }
+  return peers;
+}
 template <class Bits>
 __device__ __forceinline__ std::uint32_t digit_of(Bits b, int shift, std::uint32_t mask) {
   return static_cast<std::uint32_t>(b >> shift) & mask;
@@ -188,7 +201,7 @@ __global__ void __launch_bounds__(THREADS, RadixSortTuning::kPassMinBlocksPerSm)
 #pragma unroll
   for (int i = 0; i < ITEMS; ++i) {
     const std::uint32_t d = digit_of(k[i], a.shift, a.mask);
-    const std::uint32_t peers = __match_any_sync(0xffffffffu, d);
+    const std::uint32_t peers = match_digit(d);
     const int leader = 31 - __clz(peers);
     std::uint32_t before = 0;
     if (lane == leader) {

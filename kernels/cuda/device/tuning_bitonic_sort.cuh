@@ -4,17 +4,18 @@
 namespace primlab::detail {
 
 struct BitonicSortTuning {
-  // Elements per thread held in registers for the strides below 8 (3 of every stage's steps
-  // need no shared memory). First guess; 16 doubles the registers of the pairs kernels.
-  static constexpr int kItems = 8;
-  // Shared-memory tile of the one-array sort: 4096 elements (512 threads), the stages up to
-  // 4096 and every stride below 4096 run in shared memory. 64 KB for u64 pairs. First guess.
-  static constexpr int kTile = 4096;
-  static constexpr int kMaxThreads = 512;  // = kBitonicMaxSegment / kItems, = kTile / kItems
-  // Global passes: 256 threads, each fusing 3 strides (8 elements): 36 global steps at 2^20
-  // become 15 passes. First guess.
+  // Elements per thread held in registers for the strides below 16 (4 of every stage's steps
+  // need no shared memory). v1 had 8: 2^18 segments of 1024 u32 took 3.94 ms (5.14 x CUB),
+  // bound by shared-memory steps (28 per segment); 16 leaves 21.
+  static constexpr int kItems = 16;
+  // Shared-memory tile of the one-array sort: 8192 elements (512 threads). v1's 4096-element
+  // tile and 3-stride global passes took 24 launches and 146 us for 2^20 u32 (0.65 x merge
+  // sort); 8192 and 4 strides per pass make it 18 launches. 128 KB for u64 pairs.
+  static constexpr int kTile = 8192;
+  static constexpr int kMaxThreads = 512;  // = kTile / kItems
+  // Global passes: 256 threads, each fusing 4 strides (16 elements).
   static constexpr int kGlobalThreads = 256;
-  static constexpr int kGlobalFuse = 3;
+  static constexpr int kGlobalFuse = 4;
   // Batched segments: a block holds at least 1024 elements (several short segments).
   static constexpr int kSegmentMinTile = 1024;
 };
