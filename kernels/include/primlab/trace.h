@@ -112,6 +112,7 @@ struct Trace {
   std::vector<std::uint32_t> values;  // steps x rows x width words
   std::vector<Op> ops;                // all steps' op slots, None where a thread was idle
   std::vector<std::string> code;      // the kernel listing
+  bool network = false;               // view: also draw the comparator network of all steps (sorting networks)
 
   std::size_t step_words() const { return rows.size() * std::size_t(width); }
   std::uint32_t* row(std::size_t s, std::size_t r) { return values.data() + s * step_words() + r * width; }
