@@ -11,6 +11,7 @@
 #include "cli/step_choice.h"
 #include "headless/egl_context.h"
 #include "headless/frame.h"
+#include "headless/gif.h"
 #include "headless/png.h"
 #include "ui/app_ui.h"
 
@@ -19,14 +20,16 @@ int main(int argc, char** argv) {
   CLI::App app{"render: draw steps of a trace to PNG, headless"};
   ui::StepOptions opt;
   add_step_options(app, opt);
-  std::string out = "step.png", size = "1280x800";
-  int step = -1;
+  std::string out = "step.png", size = "1280x800", gif;
+  int step = -1, delay = 60;
   bool all = false, view_only = false;
   app.add_option("--out", out, "PNG path; with --all a pattern with %d or a folder");
   app.add_option("--step", step, "the step to draw (default: the last)");
   app.add_flag("--all", all, "draw every step");
   app.add_option("--size", size, "WIDTHxHEIGHT in pixels");
   app.add_flag("--view-only", view_only, "draw the trace view without the UI around it");
+  app.add_option("--gif", gif, "also write every step as an animated GIF to this path");
+  app.add_option("--delay", delay, "GIF frame delay in hundredths of a second");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -64,6 +67,19 @@ int main(int argc, char** argv) {
   if (step >= steps || step < -1) {
     std::cerr << "render: --step must be between 0 and " << steps - 1 << "\n";
     return 2;
+  }
+  if (!gif.empty()) {
+    std::vector<std::vector<unsigned char>> frames;
+    for (int s = 0; s < steps; ++s) {
+      state.step.go(s);
+      frames.push_back(view_only ? headless::render_view(state, w, h) : headless::render_app(state, w, h));
+    }
+    if (!headless::write_gif(gif, w, h, frames, delay, error)) {
+      std::cerr << "render: " << error << "\n";
+      return 1;
+    }
+    std::cout << gif << "\n";
+    if (!all && step < 0) return 0;
   }
   std::vector<int> which;
   if (all)

@@ -3,6 +3,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/presets.h"
+
 namespace primlab::ui {
 
 bool make_choice_input(const StepChoice& c, std::vector<std::uint32_t>& out, std::string& error) {
@@ -25,6 +27,7 @@ bool make_choice_input(const StepChoice& c, std::vector<std::uint32_t>& out, std
 }
 
 void add_step_options(CLI::App& app, StepOptions& o) {
+  app.add_option("--preset", o.preset, "a named example input with its settings (see --list)");
   app.add_option("--algo", o.algo, "algorithm (see --list)");
   app.add_option("--input", o.input, "a typed list of values, e.g. \"3 1 7 0 4 1 6 3\" (sets n)");
   app.add_option("--n", o.n, "number of elements, 1..4096 (ignored with --input)");
@@ -44,7 +47,13 @@ void add_step_options(CLI::App& app, StepOptions& o) {
   app.add_option("--backend", o.backend, "auto, cpu or cuda");
 }
 
-bool resolve_step_options(const StepOptions& o, StepChoice& out, std::string& error) {
+bool resolve_step_options(const StepOptions& given, StepChoice& out, std::string& error) {
+  const Preset* preset = given.preset.empty() ? nullptr : find_preset(given.preset);
+  if (!given.preset.empty() && !preset) {
+    error = "unknown preset '" + given.preset + "' (trace --list names them)";
+    return false;
+  }
+  const StepOptions& o = preset ? preset->options : given;
   StepChoice c;
   const Algorithm* a = find_algorithm(o.algo);
   if (!a) {

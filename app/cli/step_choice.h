@@ -28,6 +28,7 @@ bool make_choice_input(const StepChoice& c, std::vector<std::uint32_t>& out, std
 
 // Command-line options for a StepChoice (raw strings, checked by resolve_step_options).
 struct StepOptions {
+  std::string preset;          // a named preset (assets/presets.json): replaces the options below
   std::string algo = "scan-blelloch";
   std::string input;           // a typed list; sets n
   std::string n = "16";

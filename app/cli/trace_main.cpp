@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "cli/presets.h"
 #include "cli/step_choice.h"
 #include "primlab/backend.h"
 #include "primlab/trace_io.h"
@@ -24,6 +25,8 @@ int main(int argc, char** argv) {
   if (list) {
     for (const Algorithm& a : algorithms())
       std::cout << a.name << "  [" << a.family << "]  " << a.title << ": " << a.description << "\n";
+    std::cout << "\npresets (--preset NAME):\n";
+    for (const ui::Preset& p : ui::presets()) std::cout << p.name << "  " << p.description << "\n";
     return 0;
   }
   ui::StepChoice c;
