@@ -83,9 +83,12 @@ void for_each_warp(const LaunchShape& l, F f) {
     for (std::int32_t w = 0; w * 32 < l.threads; ++w) f(b, w * 32, std::min(32, l.threads - w * 32));
 }
 
+// The GPU's add: floats round to nearest, and a NaN result is the GPU's canonical NaN
+// (0x7fffffff; x86 would give 0xffc00000 or propagate a payload); int32/uint32 wrap around.
 inline std::uint32_t add_words(std::uint32_t a, std::uint32_t b, ElemType t) {
-  if (t == ElemType::F32) return to_word(word_to_float(a) + word_to_float(b));
-  return a + b;  // two's-complement wrap for int32 and uint32
+  if (t != ElemType::F32) return a + b;
+  const float r = word_to_float(a) + word_to_float(b);
+  return r != r ? 0x7fffffffu : to_word(r);
 }
 
 }  // namespace primlab::cpu
