@@ -1,0 +1,76 @@
+// The Performance tab drawn headless through EGL with a CPU sweep's results: the plot shows its
+// axes and at least two series in their colours; the plot's PNG export leaves the app's ImGui
+// context and GL state as they were.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "perf/cpu_backend.h"
+#include "perf/perf_render.h"
+#include "perf/perf_tab.h"
+#include "render_test_util.h"
+
+using namespace primlab;
+using namespace primlab::testing;
+
+namespace {
+
+Rgb rgb(ImU32 c) { return Rgb{int(c & 255), int((c >> 8) & 255), int((c >> 16) & 255)}; }
+
+perf::PerfState& cpu_sweep() {
+  static perf::PerfState* s = nullptr;
+  if (s) return *s;
+  s = new perf::PerfState;
+  perf::init_perf(*s, std::make_shared<perf::CpuBackend>(4));
+  s->plan.primitive = "scan_exclusive";
+  s->plan.type = "u32";
+  s->plan.impls = {"cpu", "cpu-par"};
+  s->plan.log2_min = 10;
+  s->plan.log2_max = 18;
+  EXPECT_TRUE(perf::start_sweep(*s)) << s->message;
+  for (int i = 0; i < 3000 && s->progress.running; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    perf::poll_sweep(*s);
+  }
+  s->worker->join();
+  perf::poll_sweep(*s);
+  EXPECT_EQ(s->results.rows.size(), 18u);
+  return *s;
+}
+
+}  // namespace
+
+TEST(PerfRender, TheTabDrawsAPlotWithAxesAndTwoSeries) {
+  std::string err;
+  ASSERT_TRUE(headless_gl(err)) << err;
+  perf::PerfState& s = cpu_sweep();
+  s.view_request = perf::kTimeVsN;
+  const auto px = perf::render_perf_tab(s, 1280, 800);
+  ASSERT_EQ(px.size(), 1280u * 800u * 4u);
+  std::string e2;
+  headless::write_png("perf_tab_render_test.png", 1280, 800, px, e2);
+  EXPECT_GT(count_near(px, rgb(perf::series_colour("cpu")), 8), 150u);
+  EXPECT_GT(count_near(px, rgb(perf::series_colour("cpu-par")), 8), 150u);
+  EXPECT_GT(count_near(px, Rgb{60, 60, 68}, 2), 1500u);  // the grid of the log axes
+  EXPECT_GT(distinct_colours(px), 40u);                    // text, controls, lines
+}
+
+TEST(PerfRender, ThroughputPlotDrawsTheCeilingAndTheExportKeepsTheAppContext) {
+  std::string err;
+  ASSERT_TRUE(headless_gl(err)) << err;
+  perf::PerfState& s = cpu_sweep();
+  s.view_request = perf::kTimeVsN;
+  const auto before = perf::render_perf_tab(s, 1024, 700);
+  // The export runs in its own ImGui context; the app's frame is unchanged afterwards.
+  const auto plot = perf::render_plot(s, perf::kThroughputVsN, 900, 500);
+  ASSERT_EQ(plot.size(), 900u * 500u * 4u);
+  EXPECT_GT(count_near(plot, Rgb{235, 235, 235}, 25), 100u);  // the copy-bandwidth ceiling (dashed)
+  EXPECT_GT(count_near(plot, rgb(perf::series_colour("cpu-par")), 8), 100u);
+  s.view_request = perf::kTimeVsN;
+  const auto after = perf::render_perf_tab(s, 1024, 700);
+  EXPECT_EQ(distinct_colours(before) > 40u, distinct_colours(after) > 40u);
+  EXPECT_GT(distinct_colours(after), 40u);
+  std::string path = ::testing::TempDir() + "perf_plot.png";
+  EXPECT_TRUE(perf::export_plot_png(s, perf::kTimeVsN, path, 800, 450, &err)) << err;
+}
