@@ -316,7 +316,9 @@ void counters_panel(const Trace& t, int step) {
     row("shared accesses", c.shared_accesses, tot.shared_accesses);
     row("worst bank conflict (n-way)", c.bank_conflict, tot.bank_conflict);
     row("divergent warps", c.divergent_warps, tot.divergent_warps);
-    row("idle threads", st.launch.launched() - st.launch.active, 0);
+    long long idle_total = 0;
+    for (int s = 0; s <= step; ++s) idle_total += t.steps[std::size_t(s)].launch.launched() - t.steps[std::size_t(s)].launch.active;
+    row("idle threads", st.launch.launched() - st.launch.active, idle_total);
     row("atomics", c.atomics, tot.atomics);
     row("launches", c.launches, tot.launches);
     ImGui::EndTable();

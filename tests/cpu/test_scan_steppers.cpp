@@ -2,6 +2,7 @@
 // shape (steps, padding, op slots) and counters that must follow from the algorithm.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <numeric>
 
 #include "primlab/algorithm.h"
@@ -148,6 +149,23 @@ TEST(ScanTrace, OpsRecordTheThreadThatDidThem) {
   EXPECT_EQ(t.row(2, kRowOwner)[5], 5u);
   EXPECT_EQ(t.row(2, kRowTouch)[5] & 3u, unsigned(kTouchRead | kTouchWrite));      // row 0: added into
   EXPECT_EQ(t.row(2, kRowTouch)[5] >> 6 & 3u, unsigned(kTouchRead));              // row 3: read by thread 6
+}
+
+TEST(ScanTrace, FloatNaNIsTheGpusCanonicalNaN) {
+  std::vector<std::uint32_t> in;
+  std::string err;
+  ASSERT_TRUE(parse_input_list("inf -inf 1 -0.0", ElemType::F32, in, err));
+  StepConfig cfg;
+  cfg.n = 4;
+  cfg.block = 2;
+  cfg.type = ElemType::F32;
+  cfg.inclusive = true;
+  Trace t;
+  ASSERT_EQ(build_trace_cpu(*find_algorithm("scan-naive"), cfg, in, t), "");
+  const std::uint32_t* out = t.row(t.steps.size() - 1, kRowMain);
+  EXPECT_EQ(out[0], to_word(INFINITY));
+  EXPECT_EQ(out[1], 0x7fffffffu);  // inf + -inf: CUDA's canonical NaN, not x86's 0xffc00000
+  EXPECT_EQ(out[3], 0x7fffffffu);  // NaN stays NaN
 }
 
 TEST(ScanTrace, BadConfigsAreRejectedWithAMessage) {
