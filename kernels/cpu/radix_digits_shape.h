@@ -1,0 +1,42 @@
+// The multi-bit radix sort's shape and rows, shared by its plan, its CPU reference
+// (radix_digits.cpp) and its CUDA traced stepper (cuda/traced/radix_digits.cu).
+#pragma once
+#include <algorithm>
+#include <cstdint>
+
+#include "primlab/trace.h"
+
+namespace primlab::radix {
+
+// R = 2^D bins; tiles of T = max(B, R) keys (T / B = ept contiguous keys a thread); W = n padded to a
+// power of two and to at least one tile; nb = W / T blocks; C = R * nb counts (a power of two <= W).
+struct DigitShape {
+  std::int32_t D, R, T, ept, W, nb, C, passes;
+  DigitShape(std::int32_t n, std::int32_t block, std::int32_t digit_bits)
+      : D(digit_bits), R(1 << digit_bits), T(std::max(block, R)), ept(T / block), W(1), nb(0), C(0),
+        passes((32 + digit_bits - 1) / digit_bits) {
+    while (W < n) W <<= 1;
+    W = std::max(W, T);
+    nb = W / T;
+    C = R * nb;
+  }
+};
+
+// Rows: keys A (main), keys B, [values A, values B], sortable key, digit, counts, offsets, destination.
+struct DigitRows {
+  int keys_b = kStdRows, values_a = -1, values_b = -1, sortable, digit, counts, offsets, dest;
+  explicit DigitRows(bool kv) {
+    int r = kStdRows + 1;
+    if (kv) {
+      values_a = r++;
+      values_b = r++;
+    }
+    sortable = r++;
+    digit = r++;
+    counts = r++;
+    offsets = r++;
+    dest = r++;
+  }
+};
+
+}  // namespace primlab::radix
