@@ -199,19 +199,18 @@ void transport_bar(StepSession& ss) {
 }
 
 // [SECTION] View
-void view_panel(AppState& app, ImVec2 size) {
-  StepSession& ss = app.step;
+void view_panel(AppState& app, StepSession& ss, view::Framebuffer& fb, ImVec2 size) {
   const Trace& t = ss.trace();
   const int w = std::max(16, int(size.x)), h = std::max(16, int(size.y));
   if (!app.view_ready || !ss.has_trace()) {
     ImGui::TextColored(kError, "%s", app.view_error.empty() ? "no trace" : app.view_error.c_str());
     return;
   }
-  app.view_fb.resize(w, h);
+  fb.resize(w, h);
   GLint prev_fb = 0, vp[4];
   glGetIntegerv(GL_FRAMEBUFFER_BINDING, &prev_fb);
   glGetIntegerv(GL_VIEWPORT, vp);
-  app.view_fb.bind();
+  fb.bind();
   glClearColor(0.10f, 0.105f, 0.12f, 1.f);
   glClear(GL_COLOR_BUFFER_BIT);
   const view::Rect rect{0, 0, float(w), float(h)};
@@ -220,7 +219,7 @@ void view_panel(AppState& app, ImVec2 size) {
   glViewport(vp[0], vp[1], vp[2], vp[3]);
 
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(app.view_fb.texture())), ImVec2(float(w), float(h)),
+  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(fb.texture())), ImVec2(float(w), float(h)),
                ImVec2(0, 1), ImVec2(1, 0));
   // Row names beside the bars and strips.
   const Step& st = t.steps[std::size_t(ss.transport.step)];
@@ -349,7 +348,7 @@ void step_tab(AppState& app) {
                          elem_type_name(t.type));
       legend();
       const float bottom_h = std::max(180.f, ImGui::GetContentRegionAvail().y * 0.34f);
-      view_panel(app, ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetContentRegionAvail().y - bottom_h));
+      view_panel(app, ss, app.view_fb, ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetContentRegionAvail().y - bottom_h));
       if (ImGui::BeginTable("bottom", 2, ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV)) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
@@ -369,7 +368,160 @@ void step_tab(AppState& app) {
   }
 }
 
+// [SECTION] Race mode
+struct RacePair {
+  const char* label;
+  const char* a;
+  const char* b;
+};
+const RacePair kRacePairs[] = {
+    {"Hillis-Steele vs Blelloch", "scan-naive", "scan-blelloch"},
+    {"Blelloch vs shared-memory scan", "scan-blelloch", "scan-shared"},
+    {"reduce1 vs reduce5", "reduce1", "reduce5"},
+    {"1-bit split vs 4-bit digits", "radix-split", "radix-digits"},
+};
+
+// Copies the shared input of the race (input, n, type, block, seed) from a to b.
+void share_input(const StepChoice& from, StepChoice& to) {
+  to.input = from.input;
+  to.typed = from.typed;
+  to.seed = from.seed;
+  to.cfg.n = from.cfg.n;
+  to.cfg.type = from.cfg.type;
+  to.cfg.block = from.cfg.block;
+  to.prefer_cuda = from.prefer_cuda;
+}
+
+void sync_race(RaceState& r) {
+  for (StepSession* s : {&r.a, &r.b}) s->go(r.transport.step);
+}
+
+void race_counters(RaceState& r) {
+  const Trace& ta = r.a.trace();
+  const Trace& tb = r.b.trace();
+  const int sa = r.a.transport.step, sb = r.b.transport.step;
+  const Counters ca = ta.steps[std::size_t(sa)].counters, cb = tb.steps[std::size_t(sb)].counters;
+  const Counters tota = ta.totals(std::size_t(sa)), totb = tb.totals(std::size_t(sb));
+  const Counters alla = ta.totals(ta.steps.size()), allb = tb.totals(tb.steps.size());
+  ImGui::Text("Whole trace: work (adds + atomics) %lld vs %lld, depth %d vs %d steps (%lld vs %lld launches)",
+              (long long)(alla.adds + alla.atomics), (long long)(allb.adds + allb.atomics), int(ta.steps.size()) - 1,
+              int(tb.steps.size()) - 1, (long long)alla.launches, (long long)allb.launches);
+  if (ImGui::BeginTable("race_counters", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
+    ImGui::TableSetupColumn("counter");
+    ImGui::TableSetupColumn("A this step");
+    ImGui::TableSetupColumn("B this step");
+    ImGui::TableSetupColumn("A so far");
+    ImGui::TableSetupColumn("B so far");
+    ImGui::TableHeadersRow();
+    auto row = [](const char* name, long long a, long long b, long long ta, long long tb) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(name);
+      for (long long v : {a, b, ta, tb}) {
+        ImGui::TableNextColumn();
+        ImGui::Text("%lld", v);
+      }
+    };
+    row("adds", ca.adds, cb.adds, tota.adds, totb.adds);
+    row("global bytes read", ca.global_read_bytes, cb.global_read_bytes, tota.global_read_bytes, totb.global_read_bytes);
+    row("global bytes written", ca.global_write_bytes, cb.global_write_bytes, tota.global_write_bytes,
+        totb.global_write_bytes);
+    row("shared accesses", ca.shared_accesses, cb.shared_accesses, tota.shared_accesses, totb.shared_accesses);
+    row("worst bank conflict", ca.bank_conflict, cb.bank_conflict, tota.bank_conflict, totb.bank_conflict);
+    row("divergent warps", ca.divergent_warps, cb.divergent_warps, tota.divergent_warps, totb.divergent_warps);
+    row("atomics", ca.atomics, cb.atomics, tota.atomics, totb.atomics);
+    row("launches", ca.launches, cb.launches, tota.launches, totb.launches);
+    ImGui::EndTable();
+  }
+}
+
+void race_tab(AppState& app) {
+  RaceState& r = app.race;
+  if (!r.started) start_race(app, kRacePairs[0].a, kRacePairs[0].b);
+  if (ImGui::BeginTable("race_layout", 2, ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV)) {
+    ImGui::TableSetupColumn("race_controls", ImGuiTableColumnFlags_WidthFixed, 300.f);
+    ImGui::TableSetupColumn("race_views", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::BeginChild("race_controls_child", ImVec2(0, 0), false);
+    ImGui::TextUnformatted("Race two variants on one input");
+    for (const RacePair& p : kRacePairs) {
+      const bool have = find_algorithm(p.a) && find_algorithm(p.b);
+      if (!have) continue;
+      if (ImGui::Button(p.label, ImVec2(-1, 0))) start_race(app, p.a, p.b);
+    }
+    ImGui::Separator();
+    bool changed = false;
+    ImGui::PushID("A");
+    ImGui::TextUnformatted("A");
+    changed |= algorithm_combo(r.a.choice);
+    if (const Algorithm* a = find_algorithm(r.a.choice.algo)) changed |= options(r.a.choice, *a);
+    ImGui::PopID();
+    ImGui::PushID("B");
+    ImGui::TextUnformatted("B");
+    changed |= algorithm_combo(r.b.choice);
+    if (const Algorithm* b = find_algorithm(r.b.choice.algo)) changed |= options(r.b.choice, *b);
+    ImGui::PopID();
+    ImGui::Separator();
+    ImGui::TextUnformatted("Shared input");
+    if (const Algorithm* a = find_algorithm(r.a.choice.algo)) changed |= block_choice(r.a.choice, *a);
+    changed |= input_controls(r.a.choice);
+    if (changed) start_race(app, r.a.choice.algo, r.b.choice.algo);
+    for (StepSession* s : {&r.a, &r.b})
+      if (!s->message.empty()) ImGui::TextColored(kError, "%s: %s", s == &r.a ? "A" : "B", s->message.c_str());
+    ImGui::EndChild();
+    ImGui::TableNextColumn();
+    if (r.a.has_trace() && r.b.has_trace()) {
+      const int last = std::max(int(r.a.trace().steps.size()), int(r.b.trace().steps.size())) - 1;
+      Transport& t = r.transport;
+      if (ImGui::Button("|<")) t.step = 0;
+      ImGui::SameLine();
+      if (ImGui::Button("<")) t.step = std::max(0, t.step - 1);
+      ImGui::SameLine();
+      if (ImGui::Button(t.playing ? "Pause" : "Play", ImVec2(56, 0))) {
+        if (!t.playing && t.step >= last) t.step = 0;
+        t.playing = !t.playing;
+      }
+      ImGui::SameLine();
+      if (ImGui::Button(">")) t.step = std::min(last, t.step + 1);
+      ImGui::SameLine();
+      if (ImGui::Button(">|")) t.step = last;
+      ImGui::SameLine();
+      ImGui::SetNextItemWidth(-1);
+      ImGui::SliderInt("##race_scrub", &t.step, 0, last, "step %d");
+      sync_race(r);
+      const float view_h = std::max(120.f, (ImGui::GetContentRegionAvail().y - 230.f) / 2.f);
+      for (StepSession* s : {&r.a, &r.b}) {
+        const Step& st = s->trace().steps[std::size_t(s->transport.step)];
+        ImGui::TextColored(ImVec4(1, 0.9f, 0.5f, 1), "%s  %s: step %d/%d  %s", s == &r.a ? "A" : "B",
+                           s->trace().title.c_str(), s->transport.step, int(s->trace().steps.size()) - 1,
+                           st.label.c_str());
+        view_panel(app, *s, s == &r.a ? r.fb_a : r.fb_b, ImVec2(ImGui::GetContentRegionAvail().x, view_h));
+      }
+      race_counters(r);
+    }
+    ImGui::EndTable();
+  }
+}
+
 }  // namespace
+
+bool start_race(AppState& s, const std::string& algo_a, const std::string& algo_b) {
+  RaceState& r = s.race;
+  r.started = true;
+  r.a.choice.algo = algo_a;
+  r.b.choice.algo = algo_b;
+  if (r.a.choice.input == InputKind::Random && r.a.choice.cfg.n == StepConfig{}.n) r.a.choice.cfg.n = 32;
+  // A power-of-two block suits every variant of a pair.
+  int b = 1;
+  while (b * 2 <= r.a.choice.cfg.block) b *= 2;
+  r.a.choice.cfg.block = b;
+  share_input(r.a.choice, r.b.choice);
+  const bool ok = r.a.rebuild() & r.b.rebuild();
+  r.transport.step = 0;
+  sync_race(r);
+  return ok;
+}
 
 bool init_app(AppState& s) {
   s.view_ready = s.view.init(s.view_error);
@@ -393,6 +545,17 @@ void handle_keys(AppState& s) {
 
 void draw_frame(AppState& s, float width, float height, double dt) {
   s.step.tick(dt);
+  if (s.race.transport.playing) {
+    // Lockstep: advance the shared step at the race's speed until both sides are done.
+    Transport& t = s.race.transport;
+    t.accum += dt;
+    const int last = std::max(int(s.race.a.trace().steps.size()), int(s.race.b.trace().steps.size())) - 1;
+    while (t.accum >= 1.0 / t.speed && t.playing) {
+      t.accum -= 1.0 / t.speed;
+      if (t.step >= last) t.playing = false;
+      else ++t.step;
+    }
+  }
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::SetNextWindowSize(ImVec2(width, height));
   ImGui::Begin("primlab", nullptr,
@@ -402,6 +565,11 @@ void draw_frame(AppState& s, float width, float height, double dt) {
     if (ImGui::BeginTabItem("Step")) {
       s.tab = 0;
       step_tab(s);
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Race")) {
+      s.tab = 1;
+      race_tab(s);
       ImGui::EndTabItem();
     }
     ImGui::EndTabBar();
