@@ -17,15 +17,18 @@ using namespace primlab::detail;
 
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { std::printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__); std::exit(1); } } while (0)
 
-template <int kT, int kK, bool kSL, bool kSS, int kMinB = 1>
+template <int kT, int kK, bool kSL, bool kSS, int kMinB = 1, int kLW = 1, int kSleep = 0, int kInit = 0>
 struct Tu {
-  static constexpr int kThreads = kT, kVectors = kK, kMinBlocksPerSm = kMinB;
+  static constexpr int kLookbackInitialDelayNs = kInit;
+  static constexpr int kThreads = kT, kVectors = kK, kMinBlocksPerSm = kMinB, kLookbackWords = kLW;
+  static constexpr int kLookbackSleepNs = kSleep;
   static constexpr bool kStreamingLoads = kSL, kStreamingStores = kSS;
   static constexpr int kVec = 4, kWarps = kT / 32, kWarpItems = 32 * kK * 4, kTileItems = kWarps * kWarpItems;
 };
-template <int kT, int kB, int kU>
+template <int kT, int kB, int kU, bool kTab = true>
 struct HTu {
   static constexpr int kThreads = kT, kBlocksPerSm = kB, kUnroll = kU;
+  static constexpr bool kByteTable = kTab;
 };
 
 __global__ void fill(std::uint32_t* p, std::int64_t n) {
@@ -80,6 +83,22 @@ void scan_variant(const char* name, const std::uint32_t* in, std::uint32_t* out,
   CK(cudaGetLastError());
   const unsigned long long bad = ref ? diff(out, ref, n, d_c) : 0;
   std::printf("scan   %-28s %8.4f ms %7.1f GB/s  mismatches %llu\n", name, ms, 8.0 * n / ms / 1e6, bad);
+}
+
+template <class Tuning>
+void scan_persistent_variant(const char* name, const std::uint32_t* in, std::uint32_t* out, const std::uint32_t* ref, std::int64_t n, void* ws, unsigned long long* d_c) {
+  const std::int64_t tiles = (n + Tuning::kTileItems - 1) / Tuning::kTileItems;
+  int per_sm = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, scan_persistent_kernel<Tuning, std::uint32_t, Sum, true>, Tuning::kThreads, 0));
+  const std::int64_t grid = std::min<std::int64_t>(tiles, std::int64_t(per_sm) * g_sms);
+  auto run = [&] {
+    cudaMemsetAsync(ws, 0, tiles * 8);
+    scan_persistent_kernel<Tuning, std::uint32_t, Sum, true><<<unsigned(grid), Tuning::kThreads>>>(in, out, n, tiles, 0u, Sum{}, make_tile_state<std::uint32_t>(ws, tiles), true);
+  };
+  const float ms = median_ms(run);
+  CK(cudaGetLastError());
+  const unsigned long long bad = ref ? diff(out, ref, n, d_c) : 0;
+  std::printf("scanP  %-28s %8.4f ms %7.1f GB/s  mismatches %llu  (%d blocks/SM)\n", name, ms, 8.0 * n / ms / 1e6, bad, per_sm);
 }
 
 template <class Tuning>
@@ -140,40 +159,49 @@ int main() {
     CK(cudaFree(tmp));
   }
   scan_variant<Tu<256, 4, true, true, 2>>("256x16 ldcs stcs (current)", in, ref, nullptr, n, ws, d_c);
-  scan_variant<Tu<256, 4, false, false>>("256x16 plain", in, out, ref, n, ws, d_c);
-  scan_variant<Tu<256, 4, true, false>>("256x16 ldcs", in, out, ref, n, ws, d_c);
-  scan_variant<Tu<128, 6, true, true>>("128x24 ldcs stcs", in, out, ref, n, ws, d_c);
-  scan_variant<Tu<128, 6, false, false>>("128x24 plain", in, out, ref, n, ws, d_c);
-  scan_variant<Tu<256, 6, true, true>>("256x24 ldcs stcs", in, out, ref, n, ws, d_c);
-  scan_variant<Tu<256, 6, false, false>>("256x24 plain", in, out, ref, n, ws, d_c);
-  scan_variant<Tu<256, 8, true, true>>("256x32 ldcs stcs", in, out, ref, n, ws, d_c);
-  scan_variant<Tu<128, 8, true, true>>("128x32 ldcs stcs", in, out, ref, n, ws, d_c);
-  scan_variant<Tu<512, 4, true, true>>("512x16 ldcs stcs", in, out, ref, n, ws, d_c);
-  scan_variant<Tu<512, 6, true, true>>("512x24 ldcs stcs", in, out, ref, n, ws, d_c);
-  scan_variant<Tu<384, 6, true, true>>("384x24 ldcs stcs", in, out, ref, n, ws, d_c);
-  scan_variant<Tu<128, 12, true, true>>("128x48 ldcs stcs", in, out, ref, n, ws, d_c);
-
-  select_variant<Tu<256, 4, true, true, 2>>("256x16 ldcs stcs (current)", in, ref, d_count, nullptr, n, ws, d_c);
-  select_variant<Tu<256, 4, false, false>>("256x16 plain", in, out, d_count, ref, n, ws, d_c);
-  select_variant<Tu<128, 6, true, true>>("128x24 ldcs stcs", in, out, d_count, ref, n, ws, d_c);
-  select_variant<Tu<128, 6, false, false>>("128x24 plain", in, out, d_count, ref, n, ws, d_c);
-  select_variant<Tu<256, 6, true, true>>("256x24 ldcs stcs", in, out, d_count, ref, n, ws, d_c);
-  select_variant<Tu<256, 8, true, true>>("256x32 ldcs stcs", in, out, d_count, ref, n, ws, d_c);
-  select_variant<Tu<512, 4, true, true>>("512x16 ldcs stcs", in, out, d_count, ref, n, ws, d_c);
-  select_variant<Tu<128, 8, true, true>>("128x32 ldcs stcs", in, out, d_count, ref, n, ws, d_c);
-
+  {  // the reference itself against the host
+    std::vector<std::uint32_t> h_in(n), h_ref(n);
+    CK(cudaMemcpy(h_in.data(), in, n * 4, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(h_ref.data(), ref, n * 4, cudaMemcpyDeviceToHost));
+    std::uint32_t acc = 0;
+    long long bad = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+      bad += h_ref[i] != acc;
+      acc += h_in[i];
+    }
+    std::printf("scan   reference vs host: %lld mismatches\n", bad);
+  }
+#define SV(T, K, LW, SL, IN, NAME) scan_variant<Tu<T, K, true, true, 1, LW, SL, IN>>(NAME, in, out, ref, n, ws, d_c);
+#define SE(T, K, LW, SL, IN, NAME) select_variant<Tu<T, K, true, true, 1, LW, SL, IN>>(NAME, in, out, d_count, sref, n, ws, d_c);
+  SV(384, 6, 1, 100, 1200, "384x24 s100 i1200")
+  SV(384, 6, 1, 100, 1600, "384x24 s100 i1600")
+  SV(384, 6, 1, 100, 2000, "384x24 s100 i2000")
+  SV(384, 6, 1, 100, 2500, "384x24 s100 i2500")
+  SV(384, 6, 1, 100, 3000, "384x24 s100 i3000")
+  SV(384, 6, 1, 100, 4000, "384x24 s100 i4000")
+  SV(384, 6, 1, 500, 2000, "384x24 s500 i2000")
+  SV(256, 8, 1, 100, 2000, "256x32 s100 i2000")
+  SV(256, 8, 1, 100, 3000, "256x32 s100 i3000")
+  SV(128, 8, 1, 100, 2000, "128x32 s100 i2000")
+  SV(256, 6, 1, 100, 2000, "256x24 s100 i2000")
+  SV(256, 6, 1, 100, 3000, "256x24 s100 i3000")
+  SV(512, 6, 1, 100, 3000, "512x24 s100 i3000")
+  SV(256, 4, 1, 100, 2000, "256x16 s100 i2000")
+  std::uint32_t* sref = ref;
+  select_variant<Tu<256, 4, true, true, 2>>("256x16 (current)", in, ref, d_count, nullptr, n, ws, d_c);
+  SE(384, 6, 1, 100, 1200, "384x24 s100 i1200")
+  SE(384, 6, 1, 100, 2000, "384x24 s100 i2000")
+  SE(384, 6, 1, 100, 3000, "384x24 s100 i3000")
+  SE(384, 6, 1, 100, 4000, "384x24 s100 i4000")
+  SE(128, 8, 1, 100, 2000, "128x32 s100 i2000")
+  SE(128, 8, 1, 100, 3000, "128x32 s100 i3000")
+  SE(256, 6, 1, 100, 2000, "256x24 s100 i2000")
+  SE(256, 6, 1, 100, 3000, "256x24 s100 i3000")
+  SE(256, 4, 1, 100, 2000, "256x16 s100 i2000")
   const std::uint8_t* in8 = reinterpret_cast<const std::uint8_t*>(in);
   const std::int64_t n8 = n;  // 2^28 bytes
   hist_variant<HTu<512, 3, 2>, false, false>("lane 512x3 u2 table (current)", in8, ref, nullptr, n8, d_c);
-  hist_variant<HTu<512, 3, 2>, false, true>("lane 512x3 u2 identity", in8, out, ref, n8, d_c);
-  hist_variant<HTu<256, 6, 4>, false, true>("lane 256x6 u4 identity", in8, out, ref, n8, d_c);
+  hist_variant<HTu<1024, 2, 4>, false, true>("lane 1024x2 u4 identity", in8, out, ref, n8, d_c);
   hist_variant<HTu<1024, 2, 2>, false, true>("lane 1024x2 u2 identity", in8, out, ref, n8, d_c);
-  hist_variant<HTu<128, 3, 4>, true, true>("private 128x3 u4", in8, out, ref, n8, d_c);
-  hist_variant<HTu<128, 3, 8>, true, true>("private 128x3 u8", in8, out, ref, n8, d_c);
-  hist_variant<HTu<64, 6, 4>, true, true>("private 64x6 u4", in8, out, ref, n8, d_c);
-  hist_variant<HTu<64, 6, 8>, true, true>("private 64x6 u8", in8, out, ref, n8, d_c);
-  hist_variant<HTu<96, 4, 4>, true, true>("private 96x4 u4", in8, out, ref, n8, d_c);
-  hist_variant<HTu<32, 12, 8>, true, true>("private 32x12 u8", in8, out, ref, n8, d_c);
-  hist_variant<HTu<128, 3, 4>, true, false>("private 128x3 u4 table", in8, out, ref, n8, d_c);
   return 0;
 }

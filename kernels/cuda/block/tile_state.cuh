@@ -103,28 +103,60 @@ struct CountTileState {
 
 // Called by one full warp of tile `tile` (> 0) after it published its aggregate: returns the
 // exclusive prefix of the tile (op over all earlier tiles in order), in every lane.
-// Lane j looks at tile base - j; the warp waits until the whole window has published, then
-// folds the lanes up to the nearest inclusive prefix, farthest first.
-template <class T, class State, class Op>
+// The window is 32 * kWords predecessors: lane l reads tiles base - l * kWords - w, w < kWords
+// (w = 0 nearest). The warp waits until the whole window has published, folds everything up to
+// the nearest inclusive prefix, farthest first, and moves the window back if there is none.
+// The inclusive front therefore advances 32 * kWords tiles per L2 round trip.
+template <class T, int kWords = 1, int kSleepNs = 0, int kInitialDelayNs = 0,
+          int kDelayMinGrid = 512, class State, class Op>
 __device__ __forceinline__ T look_back(const State& st, std::int64_t tile, Op op) {
   const int lane = threadIdx.x & 31;
+  const T ident = Op::template identity<T>();
   T prefix{};
   bool have_prefix = false;
   std::int64_t base = tile - 1;
+  // Give the predecessors time to publish inclusive prefixes before the first poll (CUB's
+  // "L2 write latency" delay): fewer polls of the hot status lines near the inclusive front.
+  // Only on large grids, where it pays; small grids keep their latency.
+  if (kInitialDelayNs > 0 && gridDim.x >= kDelayMinGrid) __nanosleep(kInitialDelayNs);
   for (;;) {
-    const std::int64_t pred = base - lane;
-    T v = Op::template identity<T>();
-    unsigned s = kTileInclusive;
-    int spins = 0;
-    for (;;) {
-      if (pred >= 0) s = st.read(pred, &v);
-      if (__all_sync(kFullMask, s != kTileInvalid)) break;
-      if (++spins > 8) __nanosleep(20);
+    T v[kWords];
+    unsigned s[kWords];
+#pragma unroll
+    for (int w = 0; w < kWords; ++w) {
+      v[w] = ident;  // predecessors before tile 0 count as an inclusive identity
+      s[w] = base - lane * kWords - w >= 0 ? unsigned(kTileInvalid) : unsigned(kTileInclusive);
     }
-    const unsigned incl = __ballot_sync(kFullMask, s == kTileInclusive);
-    const int stop = incl ? __ffs(incl) - 1 : 31;
-    T x = lane <= stop ? v : Op::template identity<T>();
-    // x[l] = x[l+d] op x[l]: lane 0 ends with v[31] op ... op v[0] (farthest tile first).
+    for (;;) {
+      bool ok = true;
+#pragma unroll
+      for (int w = 0; w < kWords; ++w) {
+        const std::int64_t pred = base - lane * kWords - w;
+        if (pred >= 0 && s[w] != kTileInclusive) s[w] = st.read(pred, &v[w]);
+        ok = ok && s[w] != kTileInvalid;
+      }
+      if (__all_sync(kFullMask, ok)) break;
+      if (kSleepNs > 0) __nanosleep(kSleepNs);  // back off: fewer polls of the hot status lines
+    }
+    // This lane's nearest inclusive entry, and the first lane that has one.
+    int stop_w = kWords;
+#pragma unroll
+    for (int w = kWords - 1; w >= 0; --w)
+      if (s[w] == kTileInclusive) stop_w = w;
+    const unsigned incl = __ballot_sync(kFullMask, stop_w < kWords);
+    const int stop_lane = incl ? __ffs(incl) - 1 : 31;
+    // The lane's fold, farthest first: v[last] op ... op v[0], cut at its inclusive entry.
+    T x = ident;
+    bool has = false;
+#pragma unroll
+    for (int w = kWords - 1; w >= 0; --w) {
+      if (w <= stop_w || stop_w == kWords) {
+        x = has ? op(x, v[w]) : v[w];
+        has = true;
+      }
+    }
+    if (lane > stop_lane) x = ident;
+    // x[l] = x[l+d] op x[l]: lane 0 ends with the whole window, farthest tile first.
 #pragma unroll
     for (int d = 1; d < 32; d <<= 1) {
       T y = __shfl_down_sync(kFullMask, x, d);
@@ -134,7 +166,7 @@ __device__ __forceinline__ T look_back(const State& st, std::int64_t tile, Op op
     prefix = have_prefix ? op(window, prefix) : window;
     have_prefix = true;
     if (incl) break;
-    base -= 32;
+    base -= 32 * kWords;
   }
   return prefix;
 }

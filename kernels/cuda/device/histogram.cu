@@ -28,6 +28,19 @@ Status histogram_run(const T* d_in, std::uint32_t* d_hist, int bins, std::int64_
   std::int64_t grid = (n + per_block - 1) / per_block;
   const std::int64_t cap = std::int64_t(facts.sm_count) * Tuning::kBlocksPerSm;
   if (grid > cap) grid = cap;
+  if constexpr (sizeof(T) == 1 && std::is_same_v<Binner, IntBinner<T>>) {
+    if (bins == 256 && binner.lower == 0 && binner.range == 256) {
+      using Id = HistogramTuning::Identity;
+      std::int64_t g = (n + std::int64_t(Id::kThreads) * 16 * Id::kUnroll - 1) /
+                       (std::int64_t(Id::kThreads) * 16 * Id::kUnroll);
+      const std::int64_t cap_id = std::int64_t(facts.sm_count) * Id::kBlocksPerSm;
+      if (g > cap_id) g = cap_id;
+      histogram_kernel<0, Id, true><<<unsigned(g), Id::kThreads, 256 * 32 * 4, stream>>>(
+          d_in, n, d_hist, bins, binner, vector_ok);
+      PRIMLAB_LAUNCH_TRY();
+      return Status::Success;
+    }
+  }
   if (bins <= Tuning::kLaneBins) {
     histogram_kernel<0, Tuning, false><<<unsigned(grid), Tuning::kThreads, bins * 32 * 4, stream>>>(
         d_in, n, d_hist, bins, binner, vector_ok);

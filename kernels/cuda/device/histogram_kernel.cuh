@@ -18,7 +18,7 @@ __global__ void __launch_bounds__(Tuning::kThreads)
 histogram_kernel(const T* __restrict__ d_in, std::int64_t n, std::uint32_t* d_hist, int bins,
                  Binner binner, bool vector_ok) {
   constexpr int kVec = 16 / int(sizeof(T));
-  constexpr bool kTable = sizeof(T) == 1;
+  constexpr bool kTable = sizeof(T) == 1 && Tuning::kByteTable;
   extern __shared__ std::uint32_t s_hist[];
   __shared__ int s_table[kTable ? 256 : 1];
   const int lane = threadIdx.x & 31;

@@ -11,31 +11,25 @@
 
 namespace primlab::detail {
 
-// [SECTION] Kernel
-template <class Tuning, class T, class Op, bool kExclusive>
-__global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocksPerSm)
-scan_kernel(const T* __restrict__ d_in, T* d_out, std::int64_t n, T init, Op op,
-            TileState<T> state, bool vector_ok) {
+// [SECTION] Tile steps
+// A tile of kTileItems elements: warp w owns kWarpItems consecutive elements, laid out in rows
+// of 32 16-byte vectors (lane l of row k holds vector k * 32 + l): every load and store is a
+// coalesced 512-byte warp access.
+template <class Tuning, class T>
+__device__ __forceinline__ void scan_load_tile(T (&x)[Tuning::kVectors][Tuning::kVec],
+                                               const T* __restrict__ d_in, std::int64_t tile,
+                                               std::int64_t n, bool vector_ok, T ident) {
   constexpr int kVec = Tuning::kVec;
-  constexpr int kK = Tuning::kVectors;
-  constexpr int kWarps = Tuning::kWarps;
   union Vec {
     uint4 u;
     T t[kVec];
   };
-  __shared__ T s_warp[kWarps];
-
-  const std::int64_t tile = blockIdx.x;
-  const std::int64_t tile_base = tile * Tuning::kTileItems;
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  const std::int64_t tile_base = tile * Tuning::kTileItems;
   const std::int64_t wbase = tile_base + std::int64_t(warp) * Tuning::kWarpItems;
-  const bool full = tile_base + Tuning::kTileItems <= n;
-  const T ident = Op::template identity<T>();
-
-  T x[kK][kVec];
-  if (full && vector_ok) {
+  if (tile_base + Tuning::kTileItems <= n && vector_ok) {
 #pragma unroll
-    for (int k = 0; k < kK; ++k) {
+    for (int k = 0; k < Tuning::kVectors; ++k) {
       Vec v;
       v.u = load16<Tuning::kStreamingLoads>(d_in + wbase + (k * 32 + lane) * kVec);
 #pragma unroll
@@ -43,13 +37,34 @@ scan_kernel(const T* __restrict__ d_in, T* d_out, std::int64_t n, T init, Op op,
     }
   } else {
 #pragma unroll
-    for (int k = 0; k < kK; ++k)
+    for (int k = 0; k < Tuning::kVectors; ++k)
 #pragma unroll
       for (int j = 0; j < kVec; ++j) {
         const std::int64_t i = wbase + (k * 32 + lane) * kVec + j;
         x[k][j] = i < n ? d_in[i] : ident;
       }
   }
+}
+
+// Scans one loaded tile: registers, warp, block, then the look-back for the tile's prefix, and
+// stores it. s_warp: kWarps elements of shared memory (two __syncthreads inside).
+template <class Tuning, bool kExclusive, class T, class Op>
+__device__ __forceinline__ void scan_tile(T (&x)[Tuning::kVectors][Tuning::kVec], T* d_out,
+                                          std::int64_t tile, std::int64_t tiles, std::int64_t n,
+                                          T init, Op op, const TileState<T>& state,
+                                          bool vector_ok, T* s_warp) {
+  constexpr int kVec = Tuning::kVec;
+  constexpr int kK = Tuning::kVectors;
+  constexpr int kWarps = Tuning::kWarps;
+  union Vec {
+    uint4 u;
+    T t[kVec];
+  };
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  const std::int64_t tile_base = tile * Tuning::kTileItems;
+  const std::int64_t wbase = tile_base + std::int64_t(warp) * Tuning::kWarpItems;
+  const bool full = tile_base + Tuning::kTileItems <= n;
+  const T ident = Op::template identity<T>();
 
   // Row k of a warp = 32 consecutive vectors. Scan each vector in registers, the vector totals
   // across the warp, and carry the row totals down the rows.
@@ -79,11 +94,11 @@ scan_kernel(const T* __restrict__ d_in, T* d_out, std::int64_t n, T init, Op op,
     if (tile == 0) {
       tile_prefix = kExclusive ? init : ident;
       has_prefix = kExclusive;
-      if (lane == 0 && gridDim.x > 1)
+      if (lane == 0 && tiles > 1)
         state.publish(0, kTileInclusive, has_prefix ? op(tile_prefix, tile_total) : tile_total);
     } else {
       if (lane == 0) state.publish(tile, kTileAggregate, tile_total);
-      tile_prefix = look_back<T>(state, tile, op);
+      tile_prefix = look_back<T, Tuning::kLookbackWords, Tuning::kLookbackSleepNs, Tuning::kLookbackInitialDelayNs>(state, tile, op);
       has_prefix = true;
       if (lane == 0) state.publish(tile, kTileInclusive, op(tile_prefix, tile_total));
     }
@@ -120,6 +135,45 @@ scan_kernel(const T* __restrict__ d_in, T* d_out, std::int64_t n, T init, Op op,
         if (i < n) d_out[i] = y[j];
       }
     }
+  }
+}
+
+// [SECTION] Kernels
+// One tile per block (blockIdx.x order).
+template <class Tuning, class T, class Op, bool kExclusive>
+__global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocksPerSm)
+scan_kernel(const T* __restrict__ d_in, T* d_out, std::int64_t n, T init, Op op,
+            TileState<T> state, bool vector_ok) {
+  __shared__ T s_warp[Tuning::kWarps];
+  const T ident = Op::template identity<T>();
+  T x[Tuning::kVectors][Tuning::kVec];
+  scan_load_tile<Tuning>(x, d_in, blockIdx.x, n, vector_ok, ident);
+  scan_tile<Tuning, kExclusive>(x, d_out, blockIdx.x, gridDim.x, n, init, op, state, vector_ok,
+                                s_warp);
+}
+
+// Persistent: every block is resident (gridDim.x <= what fits) and walks tiles blockIdx.x,
+// + gridDim.x, ... in order, loading its next tile into a second register buffer before it
+// scans (and waits in the look-back for) the current one: the next loads stay in flight
+// through the look-back. Deadlock-free because each block takes its tiles in increasing order
+// and all blocks run at once.
+template <class Tuning, class T, class Op, bool kExclusive>
+__global__ void __launch_bounds__(Tuning::kThreads, 1)
+scan_persistent_kernel(const T* __restrict__ d_in, T* d_out, std::int64_t n, std::int64_t tiles,
+                       T init, Op op, TileState<T> state, bool vector_ok) {
+  __shared__ T s_warp[2][Tuning::kWarps];
+  const T ident = Op::template identity<T>();
+  const std::int64_t g = gridDim.x;
+  T xa[Tuning::kVectors][Tuning::kVec];
+  T xb[Tuning::kVectors][Tuning::kVec];
+  std::int64_t tile = blockIdx.x;
+  if (tile < tiles) scan_load_tile<Tuning>(xa, d_in, tile, n, vector_ok, ident);
+  for (; tile < tiles; tile += 2 * g) {
+    if (tile + g < tiles) scan_load_tile<Tuning>(xb, d_in, tile + g, n, vector_ok, ident);
+    scan_tile<Tuning, kExclusive>(xa, d_out, tile, tiles, n, init, op, state, vector_ok, s_warp[0]);
+    if (tile + g >= tiles) break;
+    if (tile + 2 * g < tiles) scan_load_tile<Tuning>(xa, d_in, tile + 2 * g, n, vector_ok, ident);
+    scan_tile<Tuning, kExclusive>(xb, d_out, tile + g, tiles, n, init, op, state, vector_ok, s_warp[1]);
   }
 }
 

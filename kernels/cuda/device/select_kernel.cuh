@@ -95,7 +95,7 @@ select_kernel(const T* __restrict__ d_in, const std::uint8_t* __restrict__ d_fla
       if (lane == 0 && gridDim.x > 1) state.publish(0, kTileInclusive, tile_count);
     } else {
       if (lane == 0) state.publish(tile, kTileAggregate, tile_count);
-      tile_prefix = look_back<std::int64_t>(state, tile, Sum{});
+      tile_prefix = look_back<std::int64_t, Tuning::kLookbackWords, Tuning::kLookbackSleepNs, Tuning::kLookbackInitialDelayNs>(state, tile, Sum{});
       if (lane == 0) state.publish(tile, kTileInclusive, tile_prefix + tile_count);
     }
     if (lane < kWarps) s_warp[lane] = winc - w;  // the warp's offset inside the tile

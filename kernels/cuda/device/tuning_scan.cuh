@@ -2,23 +2,33 @@
 // Each thread holds kVectors 16-byte vectors, laid out warp-striped (lane l of row k loads
 // vector k * 32 + l of its warp's slice) so that every load and store is a coalesced 512 B
 // warp access; a tile is kThreads * kVectors * (16 / sizeof(T)) elements.
+// Measurements: H200, CUDA 13.0, u32 exclusive sum of 2^28 random keys, bench/tune/tune_part1
+// (median of 15; run-to-run spread about 2 %); memcpy d2d 0.508 ms = 4226 GB/s; CUB 0.682 ms.
+// Details and the history in bench/NOTES-part1.md.
 #pragma once
 
 namespace primlab::detail {
 
 template <class T>
 struct ScanTuning {
-  // Threads per block. Starting point from CUB's SM90 policy (128 x 24 for 4-byte types);
-  // 256 threads halve the look-back chain length per element. H200 measurement: see
-  // bench/NOTES-part1.md (u32 exclusive sum, 2^28).
-  static constexpr int kThreads = 256;
-  // 16-byte vectors per thread: 4 (16 x 4-byte items, tile 4096) and 6 (12 x 8-byte items,
-  // tile 3072): enough bytes in flight per SM (2 blocks x 16 KB) to cover DRAM latency.
-  static constexpr int kVectors = sizeof(T) <= 4 ? 4 : 6;
-  static constexpr int kMinBlocksPerSm = 2;
-  // Streaming (evict-first) hints on the 16-byte loads and on the stores.
+  // 384 x 24 (tile 9216): 0.613 ms with the delays below; 256 x 16: 0.657; 256 x 32: 0.641;
+  // 128 x 32: 0.650; 512 x 24: 0.666 (same delays). Without the look-back (a broken variant
+  // that skipped it) 256 x 16 ran 0.529 ms: the look-back costs the rest.
+  static constexpr int kThreads = 384;
+  static constexpr int kVectors = 6;
+  static constexpr int kMinBlocksPerSm = 1;
+  // Streaming hints: 256 x 16 ldcs+stcs 0.764 ms, plain 0.829, ldcs only 0.821.
   static constexpr bool kStreamingLoads = true;
   static constexpr bool kStreamingStores = true;
+  // Look-back window: 32 lanes x kLookbackWords tiles per round trip. 2 or 4 words were slower
+  // (256 x 16: 1 word 0.776, 2 words 0.825, 4 words 0.938 ms).
+  static constexpr int kLookbackWords = 1;
+  // Back-off between polls of an incomplete window: 0-1000 ns made no difference (+-1 %).
+  static constexpr int kLookbackSleepNs = 100;
+  // Delay between publishing the tile's aggregate and the first poll (grids >= 512 tiles):
+  // 384 x 24 with 0 / 300 / 700 / 1200 / 2000 / 3000 / 4000 ns: 0.730 / 0.696 / 0.676 /
+  // 0.628-0.643 / 0.641 / 0.613 / 0.617 ms.
+  static constexpr int kLookbackInitialDelayNs = 3000;
   static constexpr int kVec = 16 / int(sizeof(T));
   static constexpr int kWarps = kThreads / 32;
   static constexpr int kWarpItems = 32 * kVectors * kVec;
