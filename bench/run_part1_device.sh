@@ -23,7 +23,13 @@ if [[ $what == all || $what == sanitize ]]; then
   echo "racecheck rc=$?"; grep -E "RACECHECK SUMMARY|ERROR SUMMARY|PASSED|FAILED" "$OUT/racecheck.log" | tail -3
 fi
 if [[ $what == all || $what == bench ]]; then
-  timeout 300 $B/bench ${BENCH_ARGS:---algo reduce_sum,scan_exclusive,select_if,histogram_even --type u8,u32 --n 2^16,2^28 --impl primlab,cub} \
+  ALGOS=reduce_sum,scan_exclusive,scan_inclusive,select_if,select_flagged,histogram_even
+  # The main table: u32 (u8 for the byte histogram), every implementation, 2^16..2^28.
+  timeout 330 $B/bench ${BENCH_ARGS:---algo $ALGOS --type u8,u32 --n 2^16,2^20,2^24,2^28} \
     --driver "$DRIVER" --commit "${PRIMLAB_COMMIT:-unknown}" --json "$OUT/bench.json" > "$OUT/bench.log" 2>&1
-  echo "bench rc=$?"; sed -n '/^gpu /,$p' "$OUT/bench.log"
+  echo "bench rc=$?"; sed -n '/^gpu /,$p' "$OUT/bench.log" | grep -E "^gpu|primlab|cub " | grep -v "cub  *u8 *65536"
+  # The other types at 2^28 against CUB and Thrust.
+  timeout 150 $B/bench --algo $ALGOS --type i32,f32,i64,f64 --n 2^28 --impl primlab,cub,thrust \
+    --driver "$DRIVER" --commit "${PRIMLAB_COMMIT:-unknown}" --json "$OUT/bench_types.json" > "$OUT/bench_types.log" 2>&1
+  echo "bench types rc=$?"; sed -n '/^gpu /,$p' "$OUT/bench_types.log" | grep -E "primlab"
 fi
