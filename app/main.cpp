@@ -61,6 +61,8 @@ int main(int argc, char** argv) {
   add_step_options(app, opt);
   int smoke_frames = 0, step = 0;
   std::string screenshot;
+  std::string race;
+  app.add_option("--race", race, "open the Race tab with two algorithms, e.g. scan-naive,scan-blelloch");
   app.add_option("--step", step, "the step to show first");
   app.add_option("--smoke-frames", smoke_frames, "run this many frames, then exit (tests)");
   app.add_option("--screenshot", screenshot, "with --smoke-frames: save the last frame to this PNG");
@@ -112,6 +114,12 @@ int main(int argc, char** argv) {
 
   ui::init_app(state);
   state.step.go(step);
+  if (!race.empty()) {
+    const auto comma = race.find(',');
+    if (comma != std::string::npos) ui::start_race(state, race.substr(0, comma), race.substr(comma + 1));
+    state.request_tab = 1;
+    state.race.transport.step = step;
+  }
   double last = glfwGetTime();
   int frame = 0;
   while (!glfwWindowShouldClose(win)) {

@@ -24,6 +24,8 @@ int main(int argc, char** argv) {
   int step = -1, delay = 60;
   bool all = false, view_only = false;
   app.add_option("--out", out, "PNG path; with --all a pattern with %d or a folder");
+  std::string race;
+  app.add_option("--race", race, "open the Race tab with two algorithms, e.g. scan-naive,scan-blelloch");
   app.add_option("--step", step, "the step to draw (default: the last)");
   app.add_flag("--all", all, "draw every step");
   app.add_option("--size", size, "WIDTHxHEIGHT in pixels");
@@ -63,6 +65,23 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::cerr << "render: backend " << state.step.backend << "\n";
+  if (!race.empty()) {
+    const auto comma = race.find(',');
+    if (comma == std::string::npos || !ui::start_race(state, race.substr(0, comma), race.substr(comma + 1))) {
+      std::cerr << "render: --race needs two algorithms A,B that run on the same input"
+                << (state.race.a.message.empty() ? "" : ": " + state.race.a.message) << "\n";
+      return 2;
+    }
+    state.request_tab = 1;
+    state.race.transport.step = step < 0 ? 0 : step;
+    auto px = headless::render_app(state, w, h, 3);
+    if (!headless::write_png(out, w, h, px, error)) {
+      std::cerr << "render: " << error << "\n";
+      return 1;
+    }
+    std::cout << out << "\n";
+    return 0;
+  }
   const int steps = int(state.step.trace().steps.size());
   if (step >= steps || step < -1) {
     std::cerr << "render: --step must be between 0 and " << steps - 1 << "\n";

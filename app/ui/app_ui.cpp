@@ -562,18 +562,20 @@ void draw_frame(AppState& s, float width, float height, double dt) {
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoBringToFrontOnFocus);
   if (ImGui::BeginTabBar("tabs")) {
-    if (ImGui::BeginTabItem("Step")) {
+    auto flags = [&](int tab) { return s.request_tab == tab ? ImGuiTabItemFlags_SetSelected : 0; };
+    if (ImGui::BeginTabItem("Step", nullptr, flags(0))) {
       s.tab = 0;
       step_tab(s);
       ImGui::EndTabItem();
     }
-    if (ImGui::BeginTabItem("Race")) {
+    if (ImGui::BeginTabItem("Race", nullptr, flags(1))) {
       s.tab = 1;
       race_tab(s);
       ImGui::EndTabItem();
     }
     ImGui::EndTabBar();
   }
+  if (s.request_tab == s.tab) s.request_tab = -1;
   ImGui::End();
 }
 

@@ -23,7 +23,8 @@ struct AppState {
   view::Framebuffer view_fb;
   bool view_ready = false;
   std::string view_error;
-  int tab = 0;  // 0 Step, 1 Race
+  int tab = 0;           // 0 Step, 1 Race
+  int request_tab = -1;  // select this tab on the next frame
 };
 
 // Initialises GL resources (shaders). Returns false with state.view_error set.

@@ -14,8 +14,10 @@ ViewLayout layout_view(const Trace& meta, int step, Rect rect) {
   for (std::size_t r = kStdRows; r < meta.rows.size(); ++r) strips += int(r) != focus;
   if (focus != kRowMain) ++strips;
   const float strips_h = strips * (l.strip_h + 6.f);
+  // [SECTION] Sorting network: a panel of about 40% of the height under the strips.
+  const float net_h = meta.network ? std::max(60.f, rect.h * 0.4f) : 0.f;
   l.bars = {rect.x + name_w, rect.y + arc_room, rect.w - name_w - 8.f,
-            std::max(20.f, rect.h - arc_room - label_h - 6.f - strips_h - 8.f)};
+            std::max(20.f, rect.h - arc_room - label_h - 6.f - strips_h - 8.f - net_h)};
   l.label_y = l.bars.y + l.bars.h + 3.f;
   l.label_h = label_h;
   l.row_y.assign(meta.rows.size(), -1.f);
@@ -25,12 +27,16 @@ ViewLayout layout_view(const Trace& meta, int step, Rect rect) {
     l.row_y[r] = y;
     y += l.strip_h + 6.f;
   }
+  if (meta.network) {
+    l.network = {l.bars.x, y + 2.f, l.bars.w, net_h - 8.f};
+    y += net_h;
+  }
   l.bottom = y;
   return l;
 }
 
 TraceView::~TraceView() {
-  for (Program* p : {&bands_, &bars_, &ops_, &labels_})
+  for (Program* p : {&bands_, &bars_, &ops_, &labels_, &network_})
     if (p->id) glDeleteProgram(p->id);
   if (vao_) glDeleteVertexArrays(1, &vao_);
 }
@@ -86,7 +92,8 @@ bool TraceView::build(Program& p, const char* vert, const char* frag, std::strin
 
 bool TraceView::init(std::string& error) {
   if (!build(bands_, "bands.vert", "bands.frag", error) || !build(bars_, "bars.vert", "bars.frag", error) ||
-      !build(ops_, "ops.vert", "ops.frag", error) || !build(labels_, "labels.vert", "labels.frag", error))
+      !build(ops_, "ops.vert", "ops.frag", error) || !build(labels_, "labels.vert", "labels.frag", error) ||
+      !build(network_, "network.vert", "network.frag", error))
     return false;
   glGenVertexArrays(1, &vao_);
   return true;
@@ -184,8 +191,50 @@ void TraceView::draw(const Trace& meta, const TraceBuffers& buf, int step, const
     glUniform1i(glGetUniformLocation(ops_.id, "u_highlight_thread"), opt.highlight_thread);
     glDrawArraysInstanced(GL_TRIANGLES, 0, 12 * 6 + 3, GLsizei(st.op_count()));
   }
+  if (meta.network && l.network.h > 0) draw_network(meta, buf, step, l, fb_w, fb_h);
   glUseProgram(0);
   glBindVertexArray(0);
+}
+
+// [SECTION] Sorting network
+// The passes of the network are the steps whose phase ends in "pass" (one CompareSwap op slot a
+// thread, as bitonic sort plans them); each gets a row of the panel, in step order.
+void TraceView::draw_network(const Trace& meta, const TraceBuffers& buf, int step, const ViewLayout& l, float fb_w,
+                             float fb_h) {
+  constexpr int kMaxPasses = 128;
+  GLint begin[kMaxPasses], steps[kMaxPasses], flags[kMaxPasses];
+  int passes = 0;
+  GLsizei comps = 0;
+  std::string prev_stage;
+  for (std::size_t s = 0; s < meta.steps.size() && passes < kMaxPasses; ++s) {
+    const Step& st = meta.steps[s];
+    const std::string& ph = st.phase;
+    if (ph.size() < 4 || ph.compare(ph.size() - 4, 4, "pass") != 0 || st.ops_per_thread != 1) continue;
+    const std::string stage = st.label.substr(0, st.label.find(','));
+    begin[passes] = GLint(st.op_begin);
+    steps[passes] = GLint(s);
+    flags[passes] = (stage != prev_stage ? 1 : 0) | (ph.rfind("global", 0) == 0 ? 2 : 0);
+    prev_stage = stage;
+    comps = std::max(comps, GLsizei(st.op_count()));
+    ++passes;
+  }
+  if (passes == 0) return;
+  const GLuint p = network_.id;
+  glUseProgram(p);
+  set_common(p, meta, buf, step, l, fb_w, fb_h);
+  auto loc = [&](const char* n) { return glGetUniformLocation(p, n); };
+  glUniform4f(loc("u_net"), l.network.x, l.network.y, l.network.w, l.network.h);
+  glUniform1i(loc("u_net_passes"), passes);
+  glUniform1i(loc("u_net_comps"), GLint(comps));
+  glUniform1iv(loc("u_net_begin"), passes, begin);
+  glUniform1iv(loc("u_net_step"), passes, steps);
+  glUniform1iv(loc("u_net_flags"), passes, flags);
+  glUniform1i(loc("u_mode"), 0);
+  glDrawArraysInstanced(GL_TRIANGLES, 0, 12, passes);
+  glUniform1i(loc("u_mode"), 1);
+  glDrawArraysInstanced(GL_TRIANGLES, 0, 6, meta.width);
+  glUniform1i(loc("u_mode"), 2);
+  glDrawArraysInstanced(GL_TRIANGLES, 0, 15, GLsizei(passes) * comps);
 }
 
 Framebuffer::~Framebuffer() {

@@ -29,6 +29,7 @@ struct ViewLayout {
   float strip_h = 0;
   std::vector<float> row_y;  // per row; < 0 when the row is not drawn as a strip
   float bottom = 0;
+  Rect network;              // [SECTION] Sorting network: the comparator panel under the strips (h = 0: none)
 };
 
 ViewLayout layout_view(const Trace& meta, int step, Rect rect);
@@ -48,6 +49,8 @@ class TraceView {
   void set_common(GLuint prog, const Trace& meta, const TraceBuffers& buf, int step, const ViewLayout& l,
                   float fb_w, float fb_h);
   Program bands_, bars_, ops_, labels_;
+  Program network_;  // [SECTION] Sorting network (Trace::network)
+  void draw_network(const Trace& meta, const TraceBuffers& buf, int step, const ViewLayout& l, float fb_w, float fb_h);
   GLuint vao_ = 0;
 };
 
