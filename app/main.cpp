@@ -116,6 +116,7 @@ int main(int argc, char** argv) {
   state.step.go(step);
   if (!race.empty()) {
     const auto comma = race.find(',');
+    state.race.a.choice = state.step.choice;
     if (comma != std::string::npos) ui::start_race(state, race.substr(0, comma), race.substr(comma + 1));
     state.request_tab = 1;
     state.race.transport.step = step;

@@ -67,6 +67,7 @@ int main(int argc, char** argv) {
   std::cerr << "render: backend " << state.step.backend << "\n";
   if (!race.empty()) {
     const auto comma = race.find(',');
+    state.race.a.choice = state.step.choice;
     if (comma == std::string::npos || !ui::start_race(state, race.substr(0, comma), race.substr(comma + 1))) {
       std::cerr << "render: --race needs two algorithms A,B that run on the same input"
                 << (state.race.a.message.empty() ? "" : ": " + state.race.a.message) << "\n";
