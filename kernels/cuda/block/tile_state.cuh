@@ -1,8 +1,8 @@
 // Decoupled look-back tile states (Merrill & Garland 2016): each tile publishes its aggregate,
 // then its inclusive prefix; a successor's one warp reads a window of 32 predecessors at a
 // time (ballot on the status) and folds aggregates until it meets an inclusive prefix.
-// Types of 4 bytes pack status and value in one 64-bit word (one load, one store); wider
-// types use a status word released after the value (acquire on the reader's side).
+// Types of 4 bytes pack status and value in one 64-bit word, 8-byte types in one 16-byte word
+// (one load per poll, one store per publication).
 #pragma once
 #include <cuda/atomic>
 #include <cuda_runtime.h>
@@ -39,24 +39,24 @@ struct TileState<T, true> {
   }
 };
 
-// Wide: status[num_tiles] (u32), then values[2 * num_tiles] (aggregate, inclusive).
+// 8-byte types: {status, value} in one 16-byte word, written and read with single 16-byte
+// L2 accesses (st.cg / ld.cg .v2.u64), as CUB's tile state does: one load per poll, and a
+// status is never seen without its value. The workspace is num_tiles 16-byte words, zeroed.
 template <class T>
 struct TileState<T, false> {
-  std::uint32_t* status;
-  T* values;
-  static constexpr std::size_t bytes_per_tile() { return 4 + 2 * sizeof(T); }
+  static_assert(sizeof(T) == 8, "tile states hold types of up to 8 bytes");
+  ulonglong2* words;
+  static constexpr std::size_t bytes_per_tile() { return 16; }
   __device__ __forceinline__ void publish(std::int64_t tile, TileStatus s, T v) const {
-    // A tile's aggregate and inclusive prefix go to separate slots, so a reader that saw the
-    // aggregate status never reads a half-written inclusive value.
-    values[2 * tile + (s == kTileInclusive ? 1 : 0)] = v;
-    cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device> f(status[tile]);
-    f.store(s, cuda::memory_order_release);
+    ulonglong2 w;
+    w.x = s;
+    memcpy(&w.y, &v, 8);
+    __stcg(words + tile, w);
   }
   __device__ __forceinline__ unsigned read(std::int64_t tile, T* v) const {
-    cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device> f(status[tile]);
-    unsigned s = f.load(cuda::memory_order_acquire);
-    if (s != kTileInvalid) *v = *(volatile T*)&values[2 * tile + (s == kTileInclusive ? 1 : 0)];
-    return s;
+    const ulonglong2 w = __ldcg(words + tile);
+    memcpy(v, &w.y, 8);
+    return unsigned(w.x);
   }
 };
 
@@ -68,21 +68,17 @@ constexpr std::size_t tile_state_bytes(std::int64_t num_tiles) {
 
 template <class T>
 __host__ __device__ inline TileState<T> make_tile_state(void* base, std::int64_t num_tiles) {
+  (void)num_tiles;
   TileState<T> s;
-  if constexpr (sizeof(T) <= 4) {
-    s.words = static_cast<std::uint64_t*>(base);
-  } else {
-    s.status = static_cast<std::uint32_t*>(base);
-    std::size_t off = (std::size_t(num_tiles) * 4 + 15) & ~std::size_t(15);
-    s.values = reinterpret_cast<T*>(static_cast<char*>(base) + off);
-  }
+  if constexpr (sizeof(T) <= 4) s.words = static_cast<std::uint64_t*>(base);
+  else s.words = static_cast<ulonglong2*>(base);
   return s;
 }
 
-// Bytes to zero before a launch (the status words only).
+// Bytes to zero before a launch.
 template <class T>
 inline std::size_t tile_state_clear_bytes(std::int64_t num_tiles) {
-  return std::size_t(num_tiles) * (sizeof(T) <= 4 ? 8 : 4);
+  return std::size_t(num_tiles) * TileState<T>::bytes_per_tile();
 }
 
 // A tile state for running counts (selection): word = (count << 2) | status, 62-bit counts.

@@ -17,7 +17,9 @@ struct ReduceTuning {
   // 16 KB each in flight cover it in about two DRAM round trips.
   static constexpr int kClusterBlocks = 8;
   static constexpr int kClusterThreads = 512;
-  static constexpr long long kClusterMaxItems = 1 << 20;
+  // H200 u32 sum: cluster 5.5 us at 2^16 (CUB 9.3 us) but 12.9 us at 2^20 (CUB 8.9 us, two
+  // passes about the same): the crossover is near 2^18.
+  static constexpr long long kClusterMaxItems = 1 << 18;
   static constexpr int kVec = 16 / int(sizeof(T));
 };
 
