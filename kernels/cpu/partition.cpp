@@ -259,7 +259,7 @@ std::vector<std::string> atomic_listing() {
   v.insert(v.end(), tail.begin(), tail.end());
   return v;
 }
-constexpr int kLineCount = 9, kLineFlush = 11, kLineScan = 13 + 4, kLineReorder = 13 + 13 + 3;
+constexpr int kLineCount = 9, kLineFlush = 11, kLineScan = 13 + 11, kLineReorder = 13 + 13 + 3;
 }  // namespace
 
 std::string plan_partition_atomic(const StepConfig& cfg, Trace& t) {
@@ -393,7 +393,7 @@ std::vector<std::string> stable_listing() {
   v.insert(v.end(), tail.begin(), tail.end());
   return v;
 }
-constexpr int kSLineCount = 7, kSLineScan = 11 + 4, kSLineReorder = 11 + 13 + 9;
+constexpr int kSLineCount = 7, kSLineScan = 11 + 11, kSLineReorder = 11 + 13 + 9;
 }  // namespace
 
 std::string plan_partition_stable(const StepConfig& cfg, Trace& t) {
