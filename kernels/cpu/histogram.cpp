@@ -85,6 +85,11 @@ void common_rows(const StepConfig& cfg, const Geometry& g, Trace& t, std::int32_
   plan::add_row(t, "bins", RowKind::Values, g.bins, ElemType::U32, false);
 }
 
+// Threads with a sample in round r.
+std::int32_t round_active(const Geometry& g, std::int32_t r) {
+  return std::int32_t(std::min<std::int64_t>(g.threads(), g.n - std::int64_t(r) * g.threads()));
+}
+
 std::string round_label(const Geometry& g, std::int32_t r, const std::string& what) {
   return "round " + std::to_string(r) + " (x[" + std::to_string(r * g.threads()) + ".." +
          std::to_string(std::min<std::int64_t>(std::int64_t(r + 1) * g.threads(), g.n) - 1) + "]): " + what;
@@ -187,9 +192,8 @@ std::string plan_histogram_atomic(const StepConfig& cfg, Trace& t) {
   common_rows(cfg, g, t, 0);
   plan::initial_step(t, kBins);
   for (std::int32_t r = 0; r < g.rounds; ++r)
-    plan::add_step(t, round_label(g, r, "atomicAdd(&bins[x[i] mod " + std::to_string(g.bins) + "], 1)"), "count",
-                   6, g.blocks, g.block, std::int32_t(std::min<std::int64_t>(g.threads(), g.n - std::int64_t(r) * g.threads())),
-                   1, kBins);
+    plan::add_step(t, round_label(g, r, "atomicAdd(&bins[x[i] mod " + std::to_string(g.bins) + "], 1)"), "count", 6,
+                   g.blocks, g.block, round_active(g, r), 1, kBins);
   return "";
 }
 
@@ -245,9 +249,7 @@ std::string plan_histogram_shared(const StepConfig& cfg, Trace& t) {
   plan::add_step(t, "clear: sh_hist[b] = 0 in every block", "clear", 3, g.blocks, g.block, active, iters, kBlockHist);
   for (std::int32_t r = 0; r < g.rounds; ++r)
     plan::add_step(t, round_label(g, r, "atomicAdd(&sh_hist[x[i] mod " + std::to_string(g.bins) + "], 1) in shared"),
-                   "count", 7, g.blocks, g.block,
-                   std::int32_t(std::min<std::int64_t>(g.threads(), g.n - std::int64_t(r) * g.threads())), 1,
-                   kBlockHist);
+                   "count", 7, g.blocks, g.block, round_active(g, r), 1, kBlockHist);
   plan::add_step(t, "merge: atomicAdd(&bins[b], sh_hist[b]), one global atomic per bin and block", "merge", 10,
                  g.blocks, g.block, active, iters, kBins);
   return "";
@@ -264,8 +266,7 @@ void cpu_histogram_shared(const StepConfig& cfg, const std::vector<std::uint32_t
     h.begin(s);
     const Step& st = t.steps[s];
     if (st.phase == "clear") {
-      h.block_loop(st, g.bins, [&](std::int64_t thread, std::int32_t b, std::int32_t j,
-                                                              std::int32_t k) {
+      h.block_loop(st, g.bins, [&](std::int64_t thread, std::int32_t b, std::int32_t j, std::int32_t k) {
         sh[b * g.bins + j] = 0;
         h.run.op(thread, k, OpKind::Write, kBlockHist, -1, kBlockHist, b * g.bins + j);
       });
@@ -283,8 +284,7 @@ void cpu_histogram_shared(const StepConfig& cfg, const std::vector<std::uint32_t
         }
       });
     } else {
-      h.block_loop(st, g.bins, [&](std::int64_t thread, std::int32_t b, std::int32_t j,
-                                                              std::int32_t k) {
+      h.block_loop(st, g.bins, [&](std::int64_t thread, std::int32_t b, std::int32_t j, std::int32_t k) {
         bins[j] += sh[b * g.bins + j];
         h.run.op(thread, k, OpKind::Atomic, kBlockHist, b * g.bins + j, kBins, j);
         h.run.count().atomics += 1;
@@ -361,14 +361,12 @@ std::string plan_histogram_tagged(const StepConfig& cfg, Trace& t) {
                  g.blocks, g.block, g.blocks * std::min(g.block, W * g.bins), ci, kSubCount);
   for (std::int32_t r = 0; r < g.rounds; ++r)
     plan::add_step(t, round_label(g, r, "addByte: read, tag | count+1, write, check, retry until it lands"), "count",
-                   kLineAdd, g.blocks, g.block,
-                   std::int32_t(std::min<std::int64_t>(g.threads(), g.n - std::int64_t(r) * g.threads())), 1,
-                   kSubCount);
+                   kLineAdd, g.blocks, g.block, round_active(g, r), 1, kSubCount);
   plan::add_step(t, "block merge: partial[block][bin] = sum of the warps' counts (tag masked off)", "block merge",
                  kLineBlockMerge, g.blocks, g.block, g.blocks * std::min(g.block, g.bins),
                  plan::div_up(g.bins, g.block) * W, kPartial);
-  plan::add_step(t, "merge kernel: bins[bin] = sum of the " + std::to_string(g.blocks) + " partial histograms",
-                 "merge", kLineMerge, 1, g.bins, g.bins, g.blocks, kBins);
+  plan::add_step(t, "merge kernel: bins[bin] = sum of the " + std::to_string(g.blocks) + " partial histograms", "merge",
+                 kLineMerge, 1, g.bins, g.bins, g.blocks, kBins);
   return "";
 }
 
@@ -387,8 +385,7 @@ void cpu_histogram_tagged(const StepConfig& cfg, const std::vector<std::uint32_t
     const Step& st = t.steps[s];
     Counters& c = h.run.count();
     if (st.phase == "clear") {
-      h.block_loop(st, W * P, [&](std::int64_t thread, std::int32_t b, std::int32_t j,
-                                                             std::int32_t k) {
+      h.block_loop(st, W * P, [&](std::int64_t thread, std::int32_t b, std::int32_t j, std::int32_t k) {
         cnt[b * W * P + j] = 0;
         tag[b * W * P + j] = 0;
         h.run.op(thread, k, OpKind::Write, kSubCount, -1, kSubCount, b * W * P + j);
@@ -428,8 +425,9 @@ void cpu_histogram_tagged(const StepConfig& cfg, const std::vector<std::uint32_t
             int group[32], k = 0;
             for (int m = l; m < w.lanes; ++m)
               if (pending[m] && w.bin[m] == w.bin[l]) group[k++] = m;
-            const int win = group[mix(cfg.seed, std::uint32_t(b * 1024 + first + r * 7919), iter,
-                                      std::uint32_t(w.bin[l])) % std::uint32_t(k)];
+            const int win =
+                group[mix(cfg.seed, std::uint32_t(b * 1024 + first + r * 7919), iter, std::uint32_t(w.bin[l])) %
+                      std::uint32_t(k)];
             const std::int32_t cell = b * W * P + wbase + w.bin[l];
             cnt[cell] = (cnt[cell] + 1) & 0x07FFFFFFu;
             tag[cell] = std::uint32_t((first + win) & 31);
@@ -461,8 +459,7 @@ void cpu_histogram_tagged(const StepConfig& cfg, const std::vector<std::uint32_t
             std::uint32_t sum = 0;
             for (std::int32_t wi = 0; wi < W; ++wi) {
               sum += cnt[b * W * P + wi * P + bin];
-              h.run.op(thread, k * W + wi, OpKind::Add, kSubCount, b * W * P + wi * P + bin, kPartial,
-                       b * P + bin);
+              h.run.op(thread, k * W + wi, OpKind::Add, kSubCount, b * W * P + wi * P + bin, kPartial, b * P + bin);
             }
             partial[b * P + bin] = sum;
             c.adds += W;

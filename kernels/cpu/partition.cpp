@@ -50,9 +50,7 @@ std::string check_config(const StepConfig& cfg) {
   return "";
 }
 
-std::uint32_t digit_of(std::uint32_t key, const Geometry& g) {
-  return (key >> g.start) & ((1u << g.bits) - 1u);
-}
+std::uint32_t digit_of(std::uint32_t key, const Geometry& g) { return (key >> g.start) & ((1u << g.bits) - 1u); }
 
 std::string digit_text(const Geometry& g) {
   return "bits [" + std::to_string(g.start) + ", " + std::to_string(g.start + g.bits) + ")";
@@ -214,8 +212,8 @@ void common_rows(const StepConfig& cfg, const Geometry& g, Trace& t, std::int32_
   t.width = std::max({cfg.n, cells});
   t.elems_per_thread = 1;
   plan::standard_rows(t, "keys", cfg.n, cfg.type);
-  plan::add_row(t, "digit = bfe(key, " + std::to_string(g.start) + ", " + std::to_string(g.bits) + ")",
-                RowKind::Index, cfg.n, ElemType::I32);
+  plan::add_row(t, "digit = bfe(key, " + std::to_string(g.start) + ", " + std::to_string(g.bits) + ")", RowKind::Index,
+                cfg.n, ElemType::I32);
 }
 
 Step& scan_step(Trace& t, const Geometry&, std::int32_t L, const std::string& what, int line, int focus) {
@@ -276,8 +274,8 @@ std::string plan_partition_atomic(const StepConfig& cfg, Trace& t) {
   plan::add_row(t, "output", RowKind::Values, cfg.n, cfg.type);
   plan::initial_step(t, kRowMain);
   const std::string dt = digit_text(g);
-  plan::add_step(t, "histogram: atomicAdd(&sh_hist[digit], 1) in shared memory, digit = " + dt + " (bfe.u32)",
-                 "count", kLineCount, g.blocks, g.block, g.n, g.rounds, kBlockHist);
+  plan::add_step(t, "histogram: atomicAdd(&sh_hist[digit], 1) in shared memory, digit = " + dt + " (bfe.u32)", "count",
+                 kLineCount, g.blocks, g.block, g.n, g.rounds, kBlockHist);
   const std::int32_t fi = plan::div_up(P, g.block);
   plan::add_step(t, "histogram: atomicAdd(&hist[d], sh_hist[d]), one global atomic per digit and block", "flush",
                  kLineFlush, g.blocks, g.block, g.blocks * std::min(g.block, P), fi, kHist);
@@ -329,11 +327,9 @@ void cpu_partition_atomic(const StepConfig& cfg, const std::vector<std::uint32_t
         std::vector<std::pair<std::uint32_t, std::int64_t>> order;  // (rank, thread)
         for (std::int64_t th = 0; th < std::int64_t(g.blocks) * g.block; ++th) {
           if (h.key_index(std::int32_t(th / g.block), r, std::int32_t(th % g.block)) < 0) continue;
-          order.push_back({cfg.seed == 0 ? std::uint32_t(th) : mix(cfg.seed, std::uint32_t(r), std::uint32_t(th)),
-                           th});
+          order.push_back({cfg.seed == 0 ? std::uint32_t(th) : mix(cfg.seed, std::uint32_t(r), std::uint32_t(th)), th});
         }
-        std::stable_sort(order.begin(), order.end(),
-                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
         for (const auto& o : order) {
           const std::int64_t th = o.second;
           const std::int32_t i = h.key_index(std::int32_t(th / g.block), r, std::int32_t(th % g.block));
@@ -407,9 +403,9 @@ std::string plan_partition_stable(const StepConfig& cfg, Trace& t) {
   plan::add_row(t, "offsets [digit][block] (exclusive scan)", RowKind::Values, L, ElemType::U32, false);
   plan::add_row(t, "output", RowKind::Values, cfg.n, cfg.type);
   plan::initial_step(t, kRowMain);
-  plan::add_step(t, "block histograms: count the tile's digits " + digit_text(g) +
-                        " in shared memory, store counts[digit][block]",
-                 "count", kSLineCount, g.blocks, g.block, g.n, g.rounds, kCounts);
+  plan::add_step(
+      t, "block histograms: count the tile's digits " + digit_text(g) + " in shared memory, store counts[digit][block]",
+      "count", kSLineCount, g.blocks, g.block, g.n, g.rounds, kCounts);
   scan_step(t, g, L, "prefix scan over [digit][block]: where block b's keys of digit d start", kSLineScan, kScanned);
   plan::add_step(t, "reorder (stable): each block writes its tile in order, warp after warp, lanes ranked by digit",
                  "reorder", kSLineReorder, g.blocks, g.block, g.n, g.rounds, kSOut);

@@ -129,8 +129,9 @@ std::vector<Case> cases() {
 INSTANTIATE_TEST_SUITE_P(AllHistograms, HistogramResult, ::testing::ValuesIn(cases()));
 
 TEST(HistogramTrace, ExtremesFallInTheirBins) {
-  const std::vector<std::uint32_t> in = {std::uint32_t(INT_MIN), std::uint32_t(INT_MAX), std::uint32_t(-1), 0u,
-                                         std::uint32_t(-7), 7u, std::uint32_t(INT_MIN + 1)};
+  const std::vector<std::uint32_t> in = {
+      std::uint32_t(INT_MIN),    std::uint32_t(INT_MAX), std::uint32_t(-1), 0u, std::uint32_t(-7), 7u,
+      std::uint32_t(INT_MIN + 1)};
   StepConfig cfg;
   cfg.n = int(in.size());
   cfg.block = 4;
@@ -209,8 +210,8 @@ TEST(HistogramTrace, SeedChangesTheWinnersNotTheCounts) {
     for (std::size_t s = 0; s < a.steps.size(); ++s) EXPECT_TRUE(a.steps[s].counters == b.steps[s].counters);
     const int tag = row_index(a, "warp sub-histograms: tag");
     const int cnt_step = 2;
-    tags_differ = tags_differ || !std::equal(a.row(cnt_step, tag), a.row(cnt_step, tag) + a.rows[tag].length,
-                                             b.row(cnt_step, tag));
+    tags_differ = tags_differ ||
+                  !std::equal(a.row(cnt_step, tag), a.row(cnt_step, tag) + a.rows[tag].length, b.row(cnt_step, tag));
   }
   EXPECT_TRUE(tags_differ) << "the seed should pick other lanes to land first";
 }

@@ -29,9 +29,8 @@ std::vector<std::uint32_t> final_row(const Trace& t, int r) {
 std::uint32_t digit(std::uint32_t key, int start, int parts) { return (key >> start) & std::uint32_t(parts - 1); }
 
 std::vector<std::uint32_t> stable_by_digit(std::vector<std::uint32_t> keys, int start, int parts) {
-  std::stable_sort(keys.begin(), keys.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return digit(a, start, parts) < digit(b, start, parts);
-  });
+  std::stable_sort(keys.begin(), keys.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return digit(a, start, parts) < digit(b, start, parts); });
   return keys;
 }
 
@@ -132,8 +131,10 @@ std::vector<Case> cases() {
 INSTANTIATE_TEST_SUITE_P(AllPartitions, PartitionResult, ::testing::ValuesIn(cases()));
 
 TEST(PartitionTrace, ExtremeKeysUseTheirBitPattern) {
-  const std::vector<std::uint32_t> in = {std::uint32_t(INT_MIN), std::uint32_t(INT_MAX), std::uint32_t(-1), 0u,
-                                         std::uint32_t(INT_MIN), 1u, std::uint32_t(-2), 0x40000000u};
+  const std::vector<std::uint32_t> in = {std::uint32_t(INT_MIN), std::uint32_t(INT_MAX),
+                                         std::uint32_t(-1),      0u,
+                                         std::uint32_t(INT_MIN), 1u,
+                                         std::uint32_t(-2),      0x40000000u};
   StepConfig cfg;
   cfg.n = int(in.size());
   cfg.block = 4;

@@ -205,8 +205,8 @@ __global__ void merge_warps(Hist p) {
     std::uint32_t sum = 0;
     for (int w = 0; w < W; ++w) {
       sum += sh[w * p.bins + bin] & kCountMask;
-      p.ctx.op(global_thread(), k * W + w, OpKind::Add, kSubCount, blockIdx.x * W * p.bins + w * p.bins + bin,
-               kPartial, blockIdx.x * p.bins + bin);
+      p.ctx.op(global_thread(), k * W + w, OpKind::Add, kSubCount, blockIdx.x * W * p.bins + w * p.bins + bin, kPartial,
+               blockIdx.x * p.bins + bin);
     }
     p.row(kPartial)[blockIdx.x * p.bins + bin] = sum;
     p.ctx.count(traced::kAdds, W);

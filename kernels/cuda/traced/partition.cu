@@ -211,8 +211,7 @@ std::string run_partition(bool stable, const StepConfig& cfg, const std::vector<
   const int P = cfg.bins, start = cfg.digit_start;
   int bits = 0;
   while ((1 << bits) < P) ++bits;
-  for (int i = 0; i < t.n; ++i)
-    state0[std::size_t(kDigit) * t.width + i] = (input[i] >> start) & std::uint32_t(P - 1);
+  for (int i = 0; i < t.n; ++i) state0[std::size_t(kDigit) * t.width + i] = (input[i] >> start) & std::uint32_t(P - 1);
   run.upload_initial(state0);
   const int B = t.block, blocks = t.steps[1].launch.blocks, rounds = t.steps[1].ops_per_thread;
   const std::size_t smem = std::size_t(P) * 4;

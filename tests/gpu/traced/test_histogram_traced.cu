@@ -100,7 +100,7 @@ TEST(HistogramTracedEdge, TaggedRetriesOfOneBin) {
   for (std::size_t r = 0; r < gpu.rows.size(); ++r)
     if (gpu.rows[r].name.rfind("this step", 0) == 0) stats = int(r);
   ASSERT_GE(stats, 0);
-  EXPECT_EQ(gpu.row(2, std::size_t(stats))[1], 64u);      // collisions
+  EXPECT_EQ(gpu.row(2, std::size_t(stats))[1], 64u);       // collisions
   EXPECT_EQ(gpu.row(2, std::size_t(stats))[2], 2u * 496);  // retries
   EXPECT_EQ(gpu.steps[2].counters.shared_accesses, 2 * 3 * 32 * 33 / 2);
 }

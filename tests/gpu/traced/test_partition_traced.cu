@@ -46,7 +46,8 @@ std::vector<std::uint32_t> final_row(const Trace& t, int r) {
 }
 
 void blank_row(Trace& t, int r) {
-  for (std::size_t s = 0; s < t.steps.size(); ++s) std::fill(t.row(s, std::size_t(r)), t.row(s, std::size_t(r)) + t.width, 0u);
+  for (std::size_t s = 0; s < t.steps.size(); ++s)
+    std::fill(t.row(s, std::size_t(r)), t.row(s, std::size_t(r)) + t.width, 0u);
 }
 
 class PartitionTraced : public ::testing::TestWithParam<Case> {};
@@ -114,8 +115,8 @@ std::vector<Case> cases() {
           ++seed;
           const int bits = __builtin_ctz(unsigned(parts));
           const int start = (seed % 4 == 0) ? 32 - bits : int(seed % 5);
-          v.push_back({algo, n, block, parts, std::min(start, 32 - bits),
-                       seed % 3 == 0 ? ElemType::U32 : ElemType::I32, kinds[seed % 5], seed});
+          v.push_back({algo, n, block, parts, std::min(start, 32 - bits), seed % 3 == 0 ? ElemType::U32 : ElemType::I32,
+                       kinds[seed % 5], seed});
         }
   return v;
 }
