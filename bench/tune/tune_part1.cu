@@ -85,6 +85,36 @@ void scan_variant(const char* name, const std::uint32_t* in, std::uint32_t* out,
   std::printf("scan   %-28s %8.4f ms %7.1f GB/s  mismatches %llu\n", name, ms, 8.0 * n / ms / 1e6, bad);
 }
 
+template <class Tuning, int kStride>
+void scan_stride_variant(const char* name, const std::uint32_t* in, std::uint32_t* out, const std::uint32_t* ref, std::int64_t n, void* ws, unsigned long long* d_c) {
+  const std::int64_t tiles = (n + Tuning::kTileItems - 1) / Tuning::kTileItems;
+  PackedTileState<std::uint32_t, kStride> st{static_cast<std::uint64_t*>(ws)};
+  auto run = [&] {
+    cudaMemsetAsync(ws, 0, tiles * 8 * kStride);
+    scan_kernel<Tuning, std::uint32_t, Sum, true><<<unsigned(tiles), Tuning::kThreads>>>(in, out, n, 0u, Sum{}, st, true);
+  };
+  const float ms = median_ms(run);
+  CK(cudaGetLastError());
+  const unsigned long long bad = ref ? diff(out, ref, n, d_c) : 0;
+  std::printf("scanS  %-28s %8.4f ms %7.1f GB/s  mismatches %llu\n", name, ms, 8.0 * n / ms / 1e6, bad);
+}
+
+template <class Tuning, int kStride>
+void select_stride_variant(const char* name, const std::uint32_t* in, std::uint32_t* out, std::int64_t* d_count, const std::uint32_t* ref, std::int64_t n, void* ws, unsigned long long* d_c) {
+  const std::int64_t tiles = (n + Tuning::kTileItems - 1) / Tuning::kTileItems;
+  auto run = [&] {
+    cudaMemsetAsync(ws, 0, tiles * 8 * kStride);
+    select_kernel<Tuning, std::uint32_t, LessThan<std::uint32_t>><<<unsigned(tiles), Tuning::kThreads>>>(
+        in, nullptr, out, d_count, n, LessThan<std::uint32_t>{0x80000000u}, CountTileStateT<kStride>{static_cast<std::uint64_t*>(ws)}, true);
+  };
+  const float ms = median_ms(run);
+  CK(cudaGetLastError());
+  std::int64_t cnt;
+  CK(cudaMemcpy(&cnt, d_count, 8, cudaMemcpyDeviceToHost));
+  const unsigned long long bad = ref ? diff(out, ref, cnt, d_c) : 0;
+  std::printf("selS   %-28s %8.4f ms %7.1f GB/s  kept %lld mismatches %llu\n", name, ms, 6.0 * n / ms / 1e6, (long long)cnt, bad);
+}
+
 template <class Tuning>
 void scan_persistent_variant(const char* name, const std::uint32_t* in, std::uint32_t* out, const std::uint32_t* ref, std::int64_t n, void* ws, unsigned long long* d_c) {
   const std::int64_t tiles = (n + Tuning::kTileItems - 1) / Tuning::kTileItems;
@@ -173,35 +203,25 @@ int main() {
   }
 #define SV(T, K, LW, SL, IN, NAME) scan_variant<Tu<T, K, true, true, 1, LW, SL, IN>>(NAME, in, out, ref, n, ws, d_c);
 #define SE(T, K, LW, SL, IN, NAME) select_variant<Tu<T, K, true, true, 1, LW, SL, IN>>(NAME, in, out, d_count, sref, n, ws, d_c);
-  SV(384, 6, 1, 100, 1200, "384x24 s100 i1200")
-  SV(384, 6, 1, 100, 1600, "384x24 s100 i1600")
-  SV(384, 6, 1, 100, 2000, "384x24 s100 i2000")
-  SV(384, 6, 1, 100, 2500, "384x24 s100 i2500")
-  SV(384, 6, 1, 100, 3000, "384x24 s100 i3000")
-  SV(384, 6, 1, 100, 4000, "384x24 s100 i4000")
-  SV(384, 6, 1, 500, 2000, "384x24 s500 i2000")
-  SV(256, 8, 1, 100, 2000, "256x32 s100 i2000")
-  SV(256, 8, 1, 100, 3000, "256x32 s100 i3000")
-  SV(128, 8, 1, 100, 2000, "128x32 s100 i2000")
-  SV(256, 6, 1, 100, 2000, "256x24 s100 i2000")
-  SV(256, 6, 1, 100, 3000, "256x24 s100 i3000")
-  SV(512, 6, 1, 100, 3000, "512x24 s100 i3000")
-  SV(256, 4, 1, 100, 2000, "256x16 s100 i2000")
+#define SS(ST, IN, NAME) scan_stride_variant<Tu<384, 6, true, true, 1, 1, 100, IN>, ST>(NAME, in, out, ref, n, ws, d_c);
+#define ES(ST, IN, NAME) select_stride_variant<Tu<384, 6, true, true, 1, 1, 100, IN>, ST>(NAME, in, out, d_count, sref, n, ws, d_c);
+  SS(1, 3000, "384x24 i3000 stride8B (current)")
+  SS(4, 3000, "384x24 i3000 stride32B")
+  SS(16, 3000, "384x24 i3000 stride128B")
+  SS(4, 1200, "384x24 i1200 stride32B")
+  SS(16, 1200, "384x24 i1200 stride128B")
+  SS(16, 0, "384x24 i0 stride128B")
+  SS(32, 1200, "384x24 i1200 stride256B")
   std::uint32_t* sref = ref;
-  select_variant<Tu<256, 4, true, true, 2>>("256x16 (current)", in, ref, d_count, nullptr, n, ws, d_c);
-  SE(384, 6, 1, 100, 1200, "384x24 s100 i1200")
-  SE(384, 6, 1, 100, 2000, "384x24 s100 i2000")
-  SE(384, 6, 1, 100, 3000, "384x24 s100 i3000")
-  SE(384, 6, 1, 100, 4000, "384x24 s100 i4000")
-  SE(128, 8, 1, 100, 2000, "128x32 s100 i2000")
-  SE(128, 8, 1, 100, 3000, "128x32 s100 i3000")
-  SE(256, 6, 1, 100, 2000, "256x24 s100 i2000")
-  SE(256, 6, 1, 100, 3000, "256x24 s100 i3000")
-  SE(256, 4, 1, 100, 2000, "256x16 s100 i2000")
+  select_variant<Tu<256, 4, true, true, 2>>("256x16 (reference)", in, ref, d_count, nullptr, n, ws, d_c);
+  ES(1, 1500, "384x24 i1500 stride8B (current)")
+  ES(4, 1500, "384x24 i1500 stride32B")
+  ES(16, 1500, "384x24 i1500 stride128B")
+  ES(16, 700, "384x24 i700 stride128B")
+  ES(16, 0, "384x24 i0 stride128B")
   const std::uint8_t* in8 = reinterpret_cast<const std::uint8_t*>(in);
   const std::int64_t n8 = n;  // 2^28 bytes
   hist_variant<HTu<512, 3, 2>, false, false>("lane 512x3 u2 table (current)", in8, ref, nullptr, n8, d_c);
   hist_variant<HTu<1024, 2, 4>, false, true>("lane 1024x2 u4 identity", in8, out, ref, n8, d_c);
-  hist_variant<HTu<1024, 2, 2>, false, true>("lane 1024x2 u2 identity", in8, out, ref, n8, d_c);
   return 0;
 }

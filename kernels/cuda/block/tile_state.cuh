@@ -19,25 +19,28 @@ enum TileStatus : unsigned { kTileInvalid = 0, kTileAggregate = 1, kTileInclusiv
 template <class T, bool kPacked = (sizeof(T) <= 4)>
 struct TileState;
 
-// Packed: word = (value bits << 32) | status. The workspace is num_tiles words, zeroed.
-template <class T>
-struct TileState<T, true> {
+// Packed: word = (value bits << 32) | status, tile t's word at t * kStride (a stride spreads
+// the words of neighbouring tiles over more L2 sectors). The workspace is zeroed.
+template <class T, int kStride>
+struct PackedTileState {
   std::uint64_t* words;
-  static constexpr std::size_t bytes_per_tile() { return 8; }
+  static constexpr std::size_t bytes_per_tile() { return 8 * kStride; }
   __device__ __forceinline__ void publish(std::int64_t tile, TileStatus s, T v) const {
     std::uint32_t bits = 0;
     memcpy(&bits, &v, sizeof(T));
-    cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> w(words[tile]);
+    cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> w(words[tile * kStride]);
     w.store((std::uint64_t(bits) << 32) | s, cuda::memory_order_relaxed);
   }
   __device__ __forceinline__ unsigned read(std::int64_t tile, T* v) const {
-    cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> w(words[tile]);
+    cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> w(words[tile * kStride]);
     std::uint64_t x = w.load(cuda::memory_order_relaxed);
     std::uint32_t bits = std::uint32_t(x >> 32);
     memcpy(v, &bits, sizeof(T));
     return unsigned(x & 3u);
   }
 };
+template <class T>
+struct TileState<T, true> : PackedTileState<T, 1> {};
 
 // 8-byte types: {status, value} in one 16-byte word, written and read with single 16-byte
 // L2 accesses (st.cg / ld.cg .v2.u64), as CUB's tile state does: one load per poll, and a
@@ -82,20 +85,22 @@ inline std::size_t tile_state_clear_bytes(std::int64_t num_tiles) {
 }
 
 // A tile state for running counts (selection): word = (count << 2) | status, 62-bit counts.
-struct CountTileState {
+template <int kStride>
+struct CountTileStateT {
   std::uint64_t* words;
-  static constexpr std::size_t bytes_per_tile() { return 8; }
+  static constexpr std::size_t bytes_per_tile() { return 8 * kStride; }
   __device__ __forceinline__ void publish(std::int64_t tile, TileStatus s, std::int64_t v) const {
-    cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> w(words[tile]);
+    cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> w(words[tile * kStride]);
     w.store((std::uint64_t(v) << 2) | s, cuda::memory_order_relaxed);
   }
   __device__ __forceinline__ unsigned read(std::int64_t tile, std::int64_t* v) const {
-    cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> w(words[tile]);
+    cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> w(words[tile * kStride]);
     std::uint64_t x = w.load(cuda::memory_order_relaxed);
     *v = std::int64_t(x >> 2);
     return unsigned(x & 3u);
   }
 };
+using CountTileState = CountTileStateT<1>;
 
 // Called by one full warp of tile `tile` (> 0) after it published its aggregate: returns the
 // exclusive prefix of the tile (op over all earlier tiles in order), in every lane.

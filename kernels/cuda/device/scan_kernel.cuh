@@ -48,10 +48,10 @@ __device__ __forceinline__ void scan_load_tile(T (&x)[Tuning::kVectors][Tuning::
 
 // Scans one loaded tile: registers, warp, block, then the look-back for the tile's prefix, and
 // stores it. s_warp: kWarps elements of shared memory (two __syncthreads inside).
-template <class Tuning, bool kExclusive, class T, class Op>
+template <class Tuning, bool kExclusive, class T, class Op, class State>
 __device__ __forceinline__ void scan_tile(T (&x)[Tuning::kVectors][Tuning::kVec], T* d_out,
                                           std::int64_t tile, std::int64_t tiles, std::int64_t n,
-                                          T init, Op op, const TileState<T>& state,
+                                          T init, Op op, const State& state,
                                           bool vector_ok, T* s_warp) {
   constexpr int kVec = Tuning::kVec;
   constexpr int kK = Tuning::kVectors;
@@ -140,10 +140,10 @@ __device__ __forceinline__ void scan_tile(T (&x)[Tuning::kVectors][Tuning::kVec]
 
 // [SECTION] Kernels
 // One tile per block (blockIdx.x order).
-template <class Tuning, class T, class Op, bool kExclusive>
+template <class Tuning, class T, class Op, bool kExclusive, class State = TileState<T>>
 __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocksPerSm)
-scan_kernel(const T* __restrict__ d_in, T* d_out, std::int64_t n, T init, Op op,
-            TileState<T> state, bool vector_ok) {
+scan_kernel(const T* __restrict__ d_in, T* d_out, std::int64_t n, T init, Op op, State state,
+            bool vector_ok) {
   __shared__ T s_warp[Tuning::kWarps];
   const T ident = Op::template identity<T>();
   T x[Tuning::kVectors][Tuning::kVec];

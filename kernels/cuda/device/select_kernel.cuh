@@ -21,11 +21,11 @@ __device__ __forceinline__ bool selected(const T& x, const std::uint8_t* flags, 
 }
 
 // [SECTION] Kernel
-template <class Tuning, class T, class Pred>
+template <class Tuning, class T, class Pred, class State = CountTileState>
 __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocksPerSm)
 select_kernel(const T* __restrict__ d_in, const std::uint8_t* __restrict__ d_flags,
               T* __restrict__ d_out, std::int64_t* d_num_selected, std::int64_t n, Pred pred,
-              CountTileState state, bool vector_ok) {
+              State state, bool vector_ok) {
   constexpr int kVec = Tuning::kVec;
   constexpr int kK = Tuning::kVectors;
   constexpr int kWarps = Tuning::kWarps;
