@@ -203,7 +203,7 @@ void TraceView::draw_network(const Trace& meta, const TraceBuffers& buf, int ste
                              float fb_h) {
   constexpr int kMaxPasses = 128;
   GLint begin[kMaxPasses], steps[kMaxPasses], flags[kMaxPasses];
-  int passes = 0;
+  int passes = 0, current = -1;
   GLsizei comps = 0;
   std::string prev_stage;
   for (std::size_t s = 0; s < meta.steps.size() && passes < kMaxPasses; ++s) {
@@ -213,6 +213,7 @@ void TraceView::draw_network(const Trace& meta, const TraceBuffers& buf, int ste
     const std::string stage = st.label.substr(0, st.label.find(','));
     begin[passes] = GLint(st.op_begin);
     steps[passes] = GLint(s);
+    if (int(s) == step) current = passes;
     flags[passes] = (stage != prev_stage ? 1 : 0) | (ph.rfind("global", 0) == 0 ? 2 : 0);
     prev_stage = stage;
     comps = std::max(comps, GLsizei(st.op_count()));
@@ -226,6 +227,7 @@ void TraceView::draw_network(const Trace& meta, const TraceBuffers& buf, int ste
   glUniform4f(loc("u_net"), l.network.x, l.network.y, l.network.w, l.network.h);
   glUniform1i(loc("u_net_passes"), passes);
   glUniform1i(loc("u_net_comps"), GLint(comps));
+  glUniform1i(loc("u_net_current"), current);
   glUniform1iv(loc("u_net_begin"), passes, begin);
   glUniform1iv(loc("u_net_step"), passes, steps);
   glUniform1iv(loc("u_net_flags"), passes, flags);

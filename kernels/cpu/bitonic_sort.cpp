@@ -1,5 +1,6 @@
 // Bitonic sort (the lecture's bitonicSortShared, then global merge passes): plan, listing and CPU
-// reference. n is padded to a power of two W with sentinel keys that sort last (shown hatched);
+// reference. n is padded to a power of two W with sentinels that sort last (shown hatched): copies
+// of the input's last key in the order, key-value ties broken by the index;
 // tiles of 2B elements are sorted in shared memory, then each larger stage runs its strides >= 2B
 // as global passes and its smaller strides as a shared-memory merge. One step per pass.
 // Ops: one CompareSwap per comparator, src = the index that receives the element coming first in
@@ -78,7 +79,7 @@ std::string plan_bitonic_sort(const StepConfig& cfg, Trace& t) {
   plan::add_row(t, "shared keys (tile)", RowKind::Values, s.W, cfg.type);
   if (cfg.key_value) plan::add_row(t, "shared values", RowKind::Index, s.W, ElemType::I32);
   plan::initial_step(t);
-  if (s.W > cfg.n) t.steps[0].label = "input, padded to " + std::to_string(s.W) + " with sentinels that sort last";
+  if (s.W > cfg.n) t.steps[0].label = "input, padded to " + std::to_string(s.W) + " with copies of the last key (padding sorts behind it)";
   for (const bitonic::Pass& p : bitonic::schedule(s)) {
     const std::string label = pass_label(p, s, s.T);
     switch (p.kind) {
@@ -108,8 +109,9 @@ void cpu_bitonic_sort(const StepConfig& cfg, const std::vector<std::uint32_t>& i
   std::uint32_t* sk = run.row(r.shared);
   std::uint32_t* val = kv ? run.row(r.values) : nullptr;
   std::uint32_t* sv = kv ? run.row(r.shared_values) : nullptr;
+  const std::uint32_t pad = bitonic::pad_key(input, type, desc);
   for (std::int32_t i = 0; i < s.W; ++i) {
-    key[i] = i < cfg.n ? input[std::size_t(i)] : bitonic::sentinel(type, desc);
+    key[i] = i < cfg.n ? input[std::size_t(i)] : pad;
     if (kv) val[i] = std::uint32_t(i);
   }
   run.snapshot_initial();

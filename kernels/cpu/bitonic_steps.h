@@ -80,11 +80,14 @@ PRIMLAB_HD inline bool before(std::uint32_t ka, std::uint32_t va, std::uint32_t 
   if (a != b) return desc ? a > b : a < b;
   return kv && va < vb;
 }
-// The padding key: last in the sort order (the type's largest for ascending, smallest for descending).
-inline std::uint32_t sentinel(ElemType t, bool desc) {
-  if (t == ElemType::I32) return desc ? 0x80000000u : 0x7fffffffu;
-  if (t == ElemType::F32) return desc ? 0xffffffffu : 0x7fffffffu;
-  return desc ? 0u : 0xffffffffu;
+// The padding key: the input's last key in the sort order (its max ascending, its min descending), so
+// that padding sorts behind every real key (key-value: the index breaks the tie) and the bars keep the
+// data's range. Keys only: padding equal to the max is indistinguishable from it, so the first n agree.
+inline std::uint32_t pad_key(const std::vector<std::uint32_t>& in, ElemType t, bool desc) {
+  std::uint32_t best = in.empty() ? 0u : in[0];
+  for (std::uint32_t k : in)
+    if (before(best, 0, k, 0, t, desc, false)) best = k;
+  return best;
 }
 // Comparator of thread g (in its pass): the lower index pos, and whether it sorts up (the lower
 // index receives the element that comes first). (pos & size) == 0 alternates direction per stage.

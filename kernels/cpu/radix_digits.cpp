@@ -3,7 +3,8 @@
 // shown as the "sortable key" row; per digit: each block's tile histogram (thread d counts digit d,
 // no atomics), an exclusive scan of the counts laid out digit-major over blocks (counts[d * blocks +
 // b]), and a stable scatter (rank = earlier keys of the tile with the same digit), ping-pong A/B.
-// n is padded to a power of two with keys whose sortable image is all ones (they sort last, hatched).
+// n is padded to a power of two with copies of the input's last key in the order (hatched); the sort
+// is stable, so the padding stays behind the real keys.
 // Float NaNs: after the flip, positive NaNs sort after +inf and negative NaNs before -inf.
 #include <string>
 
@@ -65,7 +66,7 @@ std::string plan_radix_digits(const StepConfig& cfg, Trace& t) {
   plan::add_row(t, "offsets = scan(counts)", RowKind::Index, s.C, ElemType::I32, false);
   plan::add_row(t, "destination", RowKind::Index, s.W, ElemType::I32);
   plan::initial_step(t);
-  if (s.W > cfg.n) t.steps[0].label = "input, padded to " + std::to_string(s.W) + " with keys that sort last";
+  if (s.W > cfg.n) t.steps[0].label = "input, padded to " + std::to_string(s.W) + " with copies of the last key (stable: padding stays behind)";
   const int dpt = std::max(1, s.R / cfg.block);
   for (int p = 0; p < s.passes; ++p) {
     const int shift = p * s.D, hi = std::min(31, shift + s.D - 1);
@@ -95,8 +96,9 @@ void cpu_radix_digits(const StepConfig& cfg, const std::vector<std::uint32_t>& i
   const DigitRows r(cfg.key_value);
   const bool kv = cfg.key_value;
   const std::int32_t B = cfg.block;
+  const std::uint32_t pad = radix::pad_key(input, t.type, cfg.descending);
   for (std::int32_t i = 0; i < s.W; ++i) {
-    run.row(kRowMain)[i] = i < cfg.n ? input[std::size_t(i)] : radix::sentinel(t.type, cfg.descending);
+    run.row(kRowMain)[i] = i < cfg.n ? input[std::size_t(i)] : pad;
     if (kv) run.row(r.values_a)[i] = std::uint32_t(i);
   }
   run.snapshot_initial();

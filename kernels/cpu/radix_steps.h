@@ -4,6 +4,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "primlab/algorithm.h"
 #include "primlab/trace.h"
@@ -25,11 +26,13 @@ PRIMLAB_HD inline std::uint32_t sortable(std::uint32_t k, ElemType t, bool desc)
   if (t == ElemType::F32) s = k ^ ((0u - (k >> 31)) | 0x80000000u);
   return desc ? ~s : s;
 }
-// The key whose sortable image is all ones: padding that sorts last and stays after equal keys.
-inline std::uint32_t sentinel(ElemType t, bool desc) {
-  if (t == ElemType::I32) return desc ? 0x80000000u : 0x7fffffffu;
-  if (t == ElemType::F32) return desc ? 0xffffffffu : 0x7fffffffu;
-  return desc ? 0u : 0xffffffffu;
+// The padding key: the input's last key in the sort order (largest sortable image). A stable sort keeps
+// padding (higher indices) behind the equal real keys, and the bars keep the data's range.
+inline std::uint32_t pad_key(const std::vector<std::uint32_t>& in, ElemType t, bool desc) {
+  std::uint32_t best = in.empty() ? 0u : in[0];
+  for (std::uint32_t k : in)
+    if (sortable(k, t, desc) > sortable(best, t, desc)) best = k;
+  return best;
 }
 
 inline int log2_exact(std::int32_t p) {

@@ -122,7 +122,8 @@ std::string cuda_bitonic_sort(const StepConfig& cfg, const std::vector<std::uint
   const bitonic::RowIds r(cfg.key_value);
   const bool kv = cfg.key_value;
   std::vector<std::uint32_t> state0 = traced::initial_state(t, input, {kRowMain});
-  for (std::int32_t i = cfg.n; i < s.W; ++i) state0[std::size_t(i)] = bitonic::sentinel(t.type, cfg.descending);
+  const std::uint32_t pad = bitonic::pad_key(input, t.type, cfg.descending);
+  for (std::int32_t i = cfg.n; i < s.W; ++i) state0[std::size_t(i)] = pad;
   if (kv)
     for (std::int32_t i = 0; i < s.W; ++i) state0[std::size_t(r.values) * s.W + i] = std::uint32_t(i);
   traced::CudaRun run(t, out);

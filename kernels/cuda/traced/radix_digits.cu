@@ -89,7 +89,8 @@ std::string cuda_radix_digits(const StepConfig& cfg, const std::vector<std::uint
   const DigitShape s(cfg.n, cfg.block, cfg.digit_bits);
   const DigitRows r(cfg.key_value);
   std::vector<std::uint32_t> state0 = traced::initial_state(t, input, {kRowMain});
-  for (std::int32_t i = cfg.n; i < s.W; ++i) state0[std::size_t(i)] = radix::sentinel(t.type, cfg.descending);
+  const std::uint32_t pad = radix::pad_key(input, t.type, cfg.descending);
+  for (std::int32_t i = cfg.n; i < s.W; ++i) state0[std::size_t(i)] = pad;
   if (cfg.key_value)
     for (std::int32_t i = 0; i < s.W; ++i) state0[std::size_t(r.values_a) * s.W + i] = std::uint32_t(i);
   traced::CudaRun run(t, out);
