@@ -16,6 +16,12 @@ namespace {
 const ImVec4 kWarn(1.0f, 0.78f, 0.35f, 1.0f);
 const ImVec4 kDim(0.65f, 0.65f, 0.70f, 1.0f);
 
+void wrapped(const ImVec4& col, const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, col);
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
+}
+
 bool takes(const PerfState& s, bool block) {
   for (const std::string& name : s.plan.impls) {
     const Entry* e = find_entry(s.entries, s.plan.primitive, name);
@@ -121,7 +127,8 @@ std::vector<Series> view_series(const PerfState& s, int view) {
 PlotSpec view_spec(const PerfState& s, int view) {
   PlotSpec p;
   const std::string what = s.plan.primitive + ", " + s.plan.type;
-  const std::string where = s.results.gpu.empty() ? std::string() : " on " + s.results.gpu;
+  const std::string& gpu = s.results.gpu;
+  const std::string where = gpu.empty() ? std::string() : gpu.rfind("none", 0) == 0 ? " (CPU only)" : " on " + gpu;
   p.x = Axis{"n (elements)", true, TickFormat::Pow2};
   if (view == kTimeVsN) {
     p.title = "time vs n: " + what + where + " (lower is faster)";
@@ -198,10 +205,13 @@ namespace {
 void controls(PerfState& s) {
   const bool running = s.progress.running;
   ImGui::TextWrapped("%s", s.device.c_str());
-  if (!s.has_gpu) ImGui::TextColored(kWarn, "GPU rows need a CUDA device: only the CPU baselines run here.");
-  if (s.results.copy_gbps > 0)
-    ImGui::TextColored(kDim, "%s copy: %.0f GB/s (the throughput ceiling)",
-                       s.has_gpu ? "device" : "host", s.results.copy_gbps);
+  if (!s.has_gpu) wrapped(kWarn, "GPU rows need a CUDA device: only the CPU baselines run here.");
+  if (s.results.copy_gbps > 0) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%s copy: %.0f GB/s (the throughput ceiling)", s.has_gpu ? "device" : "host",
+                  s.results.copy_gbps);
+    wrapped(kDim, buf);
+  }
   ImGui::Separator();
 
   ImGui::BeginDisabled(running);
@@ -246,7 +256,7 @@ void controls(PerfState& s) {
       if (ImGui::Selectable(t.c_str(), t == s.plan.type)) s.plan.type = t;
     ImGui::EndCombo();
   }
-  ImGui::TextColored(kDim, "inputs: seeded uniform random (the bench's)");
+  wrapped(kDim, "inputs: seeded uniform random (the bench's)");
 
   int mode = int(s.plan.mode);
   ImGui::RadioButton("sweep n", &mode, 0);
@@ -327,15 +337,14 @@ void controls(PerfState& s) {
   if ((errors || !s.skipped.empty()) &&
       ImGui::TreeNodeEx("skipped / failed", ImGuiTreeNodeFlags_DefaultOpen, "skipped or failed (%d)",
                         errors + int(s.skipped.size()))) {
-    for (const std::string& k : s.skipped) ImGui::TextColored(kWarn, "%s", k.c_str());
+    for (const std::string& k : s.skipped) wrapped(kWarn, k);
     for (const Row& r : s.results.rows)
-      if (!r.error.empty())
-        ImGui::TextColored(kWarn, "%s at n = %s: %s", r.impl.c_str(), format_n(r.n).c_str(), r.error.c_str());
+      if (!r.error.empty()) wrapped(kWarn, r.impl + " at n = " + format_n(r.n) + ": " + r.error);
     ImGui::TreePop();
   }
 
   ImGui::Separator();
-  ImGui::TextUnformatted("export (JSON in the bench's format, CSV, PNG of the plot)");
+  ImGui::TextWrapped("export: JSON (the bench's format), CSV, PNG of the plot");
   ImGui::SetNextItemWidth(-FLT_MIN);
   ImGui::InputText("##dir", s.export_dir, sizeof s.export_dir);
   if (ImGui::Button("Save JSON + CSV")) export_results(s, s.export_dir, false);
@@ -353,9 +362,11 @@ void controls(PerfState& s) {
       std::vector<double> sp;
       for (const Diff& x : d) sp.push_back(x.speedup);
       std::sort(sp.begin(), sp.end());
-      ImGui::TextColored(kDim, "%zu rows match the baseline; median speedup x%.2f", d.size(), sp[sp.size() / 2]);
+      char buf[128];
+      std::snprintf(buf, sizeof buf, "%zu rows match the baseline; median speedup x%.2f", d.size(), sp[sp.size() / 2]);
+      wrapped(kDim, buf);
     } else {
-      ImGui::TextColored(kDim, "no row matches the baseline yet (same primitive, impl, type, n, block)");
+      wrapped(kDim, "no row matches the baseline yet (same primitive, impl, type, n, block)");
     }
   }
 }

@@ -176,15 +176,17 @@ PlotHover draw_plot(const char* id, const PlotSpec& spec, const std::vector<Seri
   auto sy = [&](double v) { return float(a1.y - (a1.y - a0.y) * ry.t(v)); };
 
   // Grid and ticks.
+  // Grid lines on whole pixels (AddLine adds the half pixel), so that they are crisp.
+  auto crisp = [](float v) { return std::floor(v); };
   for (double t : ticks(rx, true)) {
-    const float x = sx(t);
+    const float x = crisp(sx(t));
     dl->AddLine(ImVec2(x, a0.y), ImVec2(x, a1.y), kGrid);
     const std::string s = format_tick(t, spec.x.format);
     const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
     dl->AddText(ImVec2(x - ts.x / 2, a1.y + 0.3f * fh), kText, s.c_str());
   }
   for (double t : ticks(ry, false)) {
-    const float y = sy(t);
+    const float y = crisp(sy(t));
     dl->AddLine(ImVec2(a0.x, y), ImVec2(a1.x, y), kGrid);
     const std::string s = format_tick(t, spec.y.format);
     const ImVec2 ts = ImGui::CalcTextSize(s.c_str());

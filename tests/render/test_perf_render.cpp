@@ -6,6 +6,7 @@
 #include <chrono>
 #include <thread>
 
+#include "headless/png.h"
 #include "perf/cpu_backend.h"
 #include "perf/perf_render.h"
 #include "perf/perf_tab.h"
