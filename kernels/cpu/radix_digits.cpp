@@ -26,7 +26,7 @@ const std::vector<std::string> kListing = {
     "  return descending ? ~s : s; }",
     "__global__ void digits(const K* in, uint* digit, int shift) {",
     "  for (int j = 0; j < T / B; ++j) { int i = base + tid * T / B + j;",
-    "    digit[i] = (sortable(in[i]) >> shift) & (R - 1); } }",
+    "    digit[i] = (sortable(in[i]) >> shift) & (R - 1); } }  // (and the sortable key, its digit in binary)",
     "__global__ void histogram(const uint* digit, uint* counts) {  // no atomics: thread d counts digit d",
     "  for (int d = tid; d < R; d += B) {",
     "    uint c = 0; for (int q = 0; q < T; ++q) c += digit[base + q] == d;",
@@ -61,6 +61,7 @@ std::string plan_radix_digits(const StepConfig& cfg, Trace& t) {
   }
   plan::add_row(t, cfg.type == ElemType::F32 ? "sortable key (flipFloat)" : "sortable key", RowKind::Bits, s.W,
                 ElemType::U32);
+  plan::add_row(t, "digit bits (binary)", RowKind::Bits, s.W, ElemType::U32);
   plan::add_row(t, "digit", RowKind::Values, s.W, ElemType::I32);
   plan::add_row(t, "counts[digit * blocks + block]", RowKind::Values, s.C, ElemType::I32, false);
   plan::add_row(t, "offsets = scan(counts)", RowKind::Index, s.C, ElemType::I32, false);
@@ -123,10 +124,11 @@ void cpu_radix_digits(const StepConfig& cfg, const std::vector<std::uint32_t>& i
       for (std::int32_t i = 0; i < s.W; ++i) {
         sk[i] = radix::sortable(in[i], t.type, cfg.descending);
         digit[i] = (sk[i] >> shift) & std::uint32_t(s.R - 1);
+        run.row(r.bits)[i] = radix::binary_digits(digit[i]);
         run.op(i / s.ept, i % s.ept, OpKind::Move, in_row, i, r.digit, i);
       }
       c.global_read_bytes += 4ll * s.W;
-      c.global_write_bytes += 8ll * s.W;
+      c.global_write_bytes += 12ll * s.W;
     } else if (step.phase == "histogram") {
       const int dpt = step.ops_per_thread;
       for (std::int32_t blk = 0; blk < s.nb; ++blk)

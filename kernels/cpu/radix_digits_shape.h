@@ -22,9 +22,10 @@ struct DigitShape {
   }
 };
 
-// Rows: keys A (main), keys B, [values A, values B], sortable key, digit, counts, offsets, destination.
+// Rows: keys A (main), keys B, [values A, values B], sortable key, digit bits, digit, counts, offsets,
+// destination.
 struct DigitRows {
-  int keys_b = kStdRows, values_a = -1, values_b = -1, sortable, digit, counts, offsets, dest;
+  int keys_b = kStdRows, values_a = -1, values_b = -1, sortable, bits, digit, counts, offsets, dest;
   explicit DigitRows(bool kv) {
     int r = kStdRows + 1;
     if (kv) {
@@ -32,11 +33,23 @@ struct DigitRows {
       values_b = r++;
     }
     sortable = r++;
+    bits = r++;
     digit = r++;
     counts = r++;
     offsets = r++;
     dest = r++;
   }
 };
+
+// The digit written in binary with decimal digits (6 = 0b110 -> 110): the Bits row shows the 0/1s.
+inline
+#ifdef __CUDACC__
+__host__ __device__
+#endif
+std::uint32_t binary_digits(std::uint32_t d) {
+  std::uint32_t r = 0, p = 1;
+  for (; d; d >>= 1, p *= 10) r += (d & 1u) * p;
+  return r;
+}
 
 }  // namespace primlab::radix

@@ -215,12 +215,14 @@ TEST(RadixDigits, RowsShowTheSeedsArrays) {
   check_sort("radix-digits", cfg, in, "rows", &t);
   // R = 4 bins, T = 4, 2 blocks: counts[d * 2 + b]; step 2 is digit 0's histogram.
   EXPECT_EQ(t.steps[2].phase, "histogram");
-  const std::uint32_t* counts = t.row(2, 6);
+  const std::uint32_t* counts = t.row(2, 7);
   EXPECT_EQ(std::vector<std::uint32_t>(counts, counts + 8), (std::vector<std::uint32_t>{1, 1, 1, 1, 1, 1, 1, 1}));
-  const std::uint32_t* offsets = t.row(3, 7);
+  const std::uint32_t* offsets = t.row(3, 8);
   EXPECT_EQ(std::vector<std::uint32_t>(offsets, offsets + 8), (std::vector<std::uint32_t>{0, 1, 2, 3, 4, 5, 6, 7}));
   // Sortable key of 3 (int32) is 0x80000003.
   EXPECT_EQ(t.row(1, 4)[0], 0x80000003u);
+  EXPECT_EQ(t.row(1, 5)[0], 11u);  // digit 3 in binary
+  EXPECT_EQ(t.row(1, 6)[0], 3u);
   EXPECT_EQ(t.steps.size(), 1u + 16 * 4);  // 16 two-bit digits, even: no copy back
 }
 

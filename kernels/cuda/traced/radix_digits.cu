@@ -24,11 +24,13 @@ __global__ void digits_kernel(Digits p) {
     const int i = thread * p.s.ept + j;
     const std::uint32_t sk = radix::sortable(in[i], p.ctx.type, p.desc);
     p.ctx.row(p.r.sortable)[i] = sk;
-    p.ctx.row(p.r.digit)[i] = (sk >> p.shift) & std::uint32_t(p.s.R - 1);
+    const std::uint32_t d = (sk >> p.shift) & std::uint32_t(p.s.R - 1);
+    p.ctx.row(p.r.digit)[i] = d;
+    p.ctx.row(p.r.bits)[i] = radix::binary_digits(d);
     p.ctx.op(thread, j, OpKind::Move, p.in_row, i, p.r.digit, i);
   }
   p.ctx.count(traced::kGlobalRead, 4ull * p.s.ept);
-  p.ctx.count(traced::kGlobalWrite, 8ull * p.s.ept);
+  p.ctx.count(traced::kGlobalWrite, 12ull * p.s.ept);
 }
 
 __global__ void histogram_kernel(Digits p, int dpt) {
