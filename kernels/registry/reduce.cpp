@@ -20,7 +20,7 @@ void add_reductions(std::vector<Algorithm>& v) {
                kOpts, 4096, 1, 1024, true, true, nullptr, PRIMLAB_STEPPERS(reduce1)});
   v.push_back({"reduce2", "reduce", "reduce2: strided index",
                "index = 2*s*tid packs the active threads into the first warps (little divergence), but the "
-               "stride-2s addresses conflict in the banks.",
+               "stride-2s addresses conflict in the banks (with blocks of 64 threads or more).",
                kOpts, 4096, 1, 1024, true, true, nullptr, PRIMLAB_STEPPERS(reduce2)});
   v.push_back({"reduce3", "reduce", "reduce3: sequential addressing",
                "s from B/2 down: data[tid] += data[tid+s] on consecutive words, conflict-free; half the threads "
