@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "cuda/warp/warp_scan.cuh"
 
@@ -44,24 +45,37 @@ struct TileState<T, true> : PackedTileState<T, 1> {};
 
 // 8-byte types: {status, value} in one 16-byte word, written and read with single 16-byte
 // L2 accesses (st.cg / ld.cg .v2.u64), as CUB's tile state does: one load per poll, and a
-// status is never seen without its value. The workspace is num_tiles 16-byte words, zeroed.
-template <class T>
-struct TileState<T, false> {
+// status is never seen without its value. Tile t's word at t * kStride. Zeroed workspace.
+template <class T, int kStride>
+struct WideTileState {
   static_assert(sizeof(T) == 8, "tile states hold types of up to 8 bytes");
   ulonglong2* words;
-  static constexpr std::size_t bytes_per_tile() { return 16; }
+  static constexpr std::size_t bytes_per_tile() { return 16 * kStride; }
   __device__ __forceinline__ void publish(std::int64_t tile, TileStatus s, T v) const {
     ulonglong2 w;
     w.x = s;
     memcpy(&w.y, &v, 8);
-    __stcg(words + tile, w);
+    __stcg(words + tile * kStride, w);
   }
   __device__ __forceinline__ unsigned read(std::int64_t tile, T* v) const {
-    const ulonglong2 w = __ldcg(words + tile);
+    const ulonglong2 w = __ldcg(words + tile * kStride);
     memcpy(v, &w.y, 8);
     return unsigned(w.x);
   }
 };
+template <class T>
+struct TileState<T, false> : WideTileState<T, 1> {};
+
+// The state of a scan of T with tiles' words kStrideBytes apart (>= the word's size).
+template <class T, int kStrideBytes>
+using StridedTileState =
+    std::conditional_t<(sizeof(T) <= 4), PackedTileState<T, (kStrideBytes < 8 ? 1 : kStrideBytes / 8)>,
+                       WideTileState<T, (kStrideBytes < 16 ? 1 : kStrideBytes / 16)>>;
+
+template <class State>
+constexpr std::size_t state_bytes(std::int64_t num_tiles) {
+  return (std::size_t(num_tiles) * State::bytes_per_tile() + 255) & ~std::size_t(255);
+}
 
 // Bytes of tile state for num_tiles tiles (rounded to 256 for the next workspace slice).
 template <class T>

@@ -18,6 +18,9 @@ std::int64_t scan_tiles(std::int64_t n) {
   return (n + tile - 1) / tile;
 }
 
+template <class T>
+using ScanState = StridedTileState<T, ScanTuning<T>::kStatusStrideBytes>;
+
 template <class T, class Op, bool kExclusive>
 Status scan_dispatch(const T* d_in, T* d_out, std::int64_t n, T init, Op op, Workspace ws,
                      cudaStream_t stream) {
@@ -27,15 +30,18 @@ Status scan_dispatch(const T* d_in, T* d_out, std::int64_t n, T init, Op op, Wor
   if (!d_in || !d_out) return Status::InvalidArgument;
   const std::int64_t tiles = scan_tiles<T>(n);
   if (tiles > 0x7fffffff) return Status::Unsupported;
-  const std::size_t need = tile_state_bytes<T>(tiles);
+  using State = ScanState<T>;
+  const std::size_t need = state_bytes<State>(tiles);
   if (ws.bytes < need || !ws.ptr) return Status::WorkspaceTooSmall;
   if (reinterpret_cast<std::uintptr_t>(ws.ptr) % 16) return Status::InvalidArgument;
   if (tiles > 1)
-    PRIMLAB_CUDA_TRY(cudaMemsetAsync(ws.ptr, 0, tile_state_clear_bytes<T>(tiles), stream));
+    PRIMLAB_CUDA_TRY(cudaMemsetAsync(ws.ptr, 0, std::size_t(tiles) * State::bytes_per_tile(), stream));
   const bool vector_ok = (reinterpret_cast<std::uintptr_t>(d_in) % 16 == 0) &&
                          (reinterpret_cast<std::uintptr_t>(d_out) % 16 == 0);
+  State state;
+  state.words = static_cast<decltype(state.words)>(ws.ptr);
   scan_kernel<Tuning, T, Op, kExclusive><<<unsigned(tiles), Tuning::kThreads, 0, stream>>>(
-      d_in, d_out, n, init, op, make_tile_state<T>(ws.ptr, tiles), vector_ok);
+      d_in, d_out, n, init, op, state, vector_ok);
   PRIMLAB_LAUNCH_TRY();
   return Status::Success;
 }
@@ -46,7 +52,7 @@ Status scan_dispatch(const T* d_in, T* d_out, std::int64_t n, T init, Op op, Wor
 template <class T>
 std::size_t scan_workspace_bytes(std::int64_t n) {
   if (n <= 0) return 0;
-  return detail::tile_state_bytes<T>(detail::scan_tiles<T>(n));
+  return detail::state_bytes<detail::ScanState<T>>(detail::scan_tiles<T>(n));
 }
 
 template <class T, class Op>

@@ -19,6 +19,9 @@ std::int64_t select_tiles(std::int64_t n) {
   return (n + tile - 1) / tile;
 }
 
+template <class T>
+using SelectState = CountTileStateT<SelectTuning<T>::kStatusStrideBytes / 8>;
+
 template <class T, class Pred>
 Status select_dispatch(const T* d_in, const std::uint8_t* d_flags, T* d_out,
                        std::int64_t* d_num_selected, std::int64_t n, Pred pred, Workspace ws,
@@ -33,12 +36,12 @@ Status select_dispatch(const T* d_in, const std::uint8_t* d_flags, T* d_out,
   if (std::is_same_v<Pred, FlagSelector> && !d_flags) return Status::InvalidArgument;
   const std::int64_t tiles = select_tiles<T>(n);
   if (tiles > 0x7fffffff) return Status::Unsupported;
-  const std::size_t need = (std::size_t(tiles) * 8 + 255) & ~std::size_t(255);
+  const std::size_t need = state_bytes<SelectState<T>>(tiles);
   if (ws.bytes < need || !ws.ptr) return Status::WorkspaceTooSmall;
   if (reinterpret_cast<std::uintptr_t>(ws.ptr) % 16) return Status::InvalidArgument;
-  if (tiles > 1) PRIMLAB_CUDA_TRY(cudaMemsetAsync(ws.ptr, 0, std::size_t(tiles) * 8, stream));
+  if (tiles > 1) PRIMLAB_CUDA_TRY(cudaMemsetAsync(ws.ptr, 0, std::size_t(tiles) * SelectState<T>::bytes_per_tile(), stream));
   const bool vector_ok = reinterpret_cast<std::uintptr_t>(d_in) % 16 == 0;
-  CountTileState state{static_cast<std::uint64_t*>(ws.ptr)};
+  SelectState<T> state{static_cast<std::uint64_t*>(ws.ptr)};
   select_kernel<Tuning><<<unsigned(tiles), Tuning::kThreads, 0, stream>>>(
       d_in, d_flags, d_out, d_num_selected, n, pred, state, vector_ok);
   PRIMLAB_LAUNCH_TRY();
@@ -50,7 +53,7 @@ Status select_dispatch(const T* d_in, const std::uint8_t* d_flags, T* d_out,
 template <class T>
 std::size_t select_workspace_bytes(std::int64_t n) {
   if (n <= 0) return 0;
-  return (std::size_t(detail::select_tiles<T>(n)) * 8 + 255) & ~std::size_t(255);
+  return detail::state_bytes<detail::SelectState<T>>(detail::select_tiles<T>(n));
 }
 
 template <class T, class Pred>

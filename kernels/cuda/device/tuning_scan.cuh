@@ -25,10 +25,15 @@ struct ScanTuning {
   static constexpr int kLookbackWords = 1;
   // Back-off between polls of an incomplete window: 0-1000 ns made no difference (+-1 %).
   static constexpr int kLookbackSleepNs = 100;
-  // Delay between publishing the tile's aggregate and the first poll (grids >= 512 tiles):
-  // 384 x 24 with 0 / 300 / 700 / 1200 / 2000 / 3000 / 4000 ns: 0.730 / 0.696 / 0.676 /
-  // 0.628-0.643 / 0.641 / 0.613 / 0.617 ms.
-  static constexpr int kLookbackInitialDelayNs = 3000;
+  // Delay between publishing the tile's aggregate and the first poll (grids >= 512 tiles).
+  // With 8-byte status strides: 384 x 24 with 0 / 300 / 700 / 1200 / 2000 / 3000 / 4000 ns:
+  // 0.730 / 0.696 / 0.676 / 0.628-0.643 / 0.641 / 0.613 / 0.617 ms. With 128-byte strides:
+  // 0 / 1200 / 3000 ns: 0.584 / 0.579 / 0.619 ms.
+  static constexpr int kLookbackInitialDelayNs = 1200;
+  // Bytes between neighbouring tiles' status words: spreading them over L2 lines takes the
+  // pollers of one window off a single hot line. 384 x 24, delay 1200 ns: 8 B (packed) 0.628,
+  // 32 B 0.583, 128 B 0.579, 256 B 0.593 ms. (29128 tiles x 128 B = 3.7 MB of workspace.)
+  static constexpr int kStatusStrideBytes = 128;
   static constexpr int kVec = 16 / int(sizeof(T));
   static constexpr int kWarps = kThreads / 32;
   static constexpr int kWarpItems = 32 * kVectors * kVec;

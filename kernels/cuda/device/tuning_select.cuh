@@ -18,8 +18,12 @@ struct SelectTuning {
   static constexpr bool kStreamingStores = true;
   static constexpr int kLookbackWords = 1;
   static constexpr int kLookbackSleepNs = 100;
-  // 384 x 24 with 1200 / 2000 / 3000 / 4000 ns: 0.525 / 0.525 / 0.575 / 0.572 ms.
-  static constexpr int kLookbackInitialDelayNs = 1500;
+  // 8-byte strides, 384 x 24 with 1200 / 2000 / 3000 / 4000 ns: 0.525 / 0.525 / 0.575 / 0.572
+  // ms; 128-byte strides with 0 / 700 / 1500 ns: 0.483 / 0.475 / 0.479 ms.
+  static constexpr int kLookbackInitialDelayNs = 700;
+  // Bytes between neighbouring tiles' count words (see tuning_scan.cuh): 384 x 24, delay
+  // 1500 ns: 8 B 0.526, 32 B 0.486, 128 B 0.479 ms.
+  static constexpr int kStatusStrideBytes = 128;
   static constexpr int kVec = 16 / int(sizeof(T));
   static constexpr int kWarps = kThreads / 32;
   static constexpr int kWarpItems = 32 * kVectors * kVec;
