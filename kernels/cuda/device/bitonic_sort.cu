@@ -14,7 +14,8 @@ namespace detail {
 namespace {
 
 using Tuning = BitonicSortTuning;
-constexpr int E = Tuning::kItems;
+constexpr int E = Tuning::kItems;           // one array
+constexpr int ES = Tuning::kSegmentItems;   // batched segments
 
 // Where tile element q of this block lives: segment (blockIdx.x * tile / P + q / P), offset
 // q % P; it is real when the offset is below seg_len and the index below n_total. The one-array
@@ -40,7 +41,7 @@ struct Masks {
 
 // Loads a tile (encoding), sorts its P-chunks (or, merge_only, finishes a larger stage with
 // strides tile/2 .. 1), stores it (decoding). In place is fine: a block reads only its tile.
-template <class Bits, class VBits, bool PAIRS>
+template <class Bits, class VBits, bool PAIRS, int E>
 __global__ void __launch_bounds__(Tuning::kMaxThreads)
     tile_kernel(const Bits* kin, Bits* kout, const VBits* vin, VBits* vout, TileMap map, Masks<Bits> m,
                 bool merge_only) {
@@ -116,11 +117,11 @@ __global__ void __launch_bounds__(Tuning::kGlobalThreads)
   }
 }
 
-template <class Bits, class VBits, bool PAIRS>
+template <class Bits, class VBits, bool PAIRS, int E>
 Status launch_tile(const Bits* kin, Bits* kout, const VBits* vin, VBits* vout, const TileMap& map,
                    const Masks<Bits>& m, bool merge_only, std::int64_t blocks, cudaStream_t stream) {
   const std::size_t smem = std::size_t(map.tile) * (sizeof(Bits) + (PAIRS ? sizeof(VBits) : 0));
-  auto kernel = tile_kernel<Bits, VBits, PAIRS>;
+  auto kernel = tile_kernel<Bits, VBits, PAIRS, E>;
   static const cudaError_t attr = cudaFuncSetAttribute(
       kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
       int(std::size_t(Tuning::kTile) * (sizeof(Bits) + (PAIRS ? sizeof(VBits) : 0))));
@@ -163,7 +164,7 @@ Status sort_array(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_
   const Masks<Bits> first{codec.enc0, codec.enc1, one_tile ? codec.dec0 : Bits(0), one_tile ? codec.dec1 : Bits(0)};
   const std::int64_t blocks = (n + tile - 1) / tile;
   (void)P;
-  Status st = launch_tile<Bits, VB, PAIRS>(reinterpret_cast<const Bits*>(d_keys_in), keys,
+  Status st = launch_tile<Bits, VB, PAIRS, E>(reinterpret_cast<const Bits*>(d_keys_in), keys,
                                            reinterpret_cast<const VB*>(d_values_in), vals, map, first, false, blocks,
                                            stream);
   if (st != Status::Success) return st;
@@ -187,7 +188,7 @@ Status sort_array(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_
     }
     const bool last = size == N;
     const Masks<Bits> m{0, 0, last ? codec.dec0 : Bits(0), last ? codec.dec1 : Bits(0)};
-    st = launch_tile<Bits, VB, PAIRS>(keys, keys, vals, vals, map, m, true, blocks, stream);
+    st = launch_tile<Bits, VB, PAIRS, E>(keys, keys, vals, vals, map, m, true, blocks, stream);
     if (st != Status::Success) return st;
     if (size == (1u << 31)) break;
   }
@@ -214,7 +215,7 @@ Status sort_segments(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V*
   const Masks<Bits> m{codec.enc0, codec.enc1, codec.dec0, codec.dec1};
   const std::int64_t per_block = tile / P;
   const std::int64_t blocks = (num_segments + per_block - 1) / per_block;
-  return launch_tile<Bits, VB, PAIRS>(reinterpret_cast<const Bits*>(d_keys_in), reinterpret_cast<Bits*>(d_keys_out),
+  return launch_tile<Bits, VB, PAIRS, ES>(reinterpret_cast<const Bits*>(d_keys_in), reinterpret_cast<Bits*>(d_keys_out),
                                       reinterpret_cast<const VB*>(d_values_in), reinterpret_cast<VB*>(d_values_out),
                                       map, m, false, blocks, stream);
 }

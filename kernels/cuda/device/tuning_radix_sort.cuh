@@ -5,17 +5,17 @@
 namespace primlab::detail {
 
 struct RadixSortTuning {
-  // Digit pass: threads per block. 384 = 12 warps, CUB 3.0.1's SM90 Onesweep policy
-  // (42.4 GKeys/s for 2^28 u32 keys on the H200); first guess for primlab.
-  static constexpr int kPassThreads = 384;
-  // Blocks per SM the register budget must allow (<= 85 registers at 384 threads): without it
-  // ptxas took 100 registers for u32 keys, one block per SM.
-  static constexpr int kPassMinBlocksPerSm = 2;
-  // Keys per thread per tile by (key bytes, value bytes); a tile of 384 x 20 = 7680 u32 keys
-  // is CUB's SM90 choice for u32 keys (20) and 32-bit pairs (23 there; 20 here keeps the
-  // register count under 80 so that 5 blocks fit an SM). First guess.
+  // Digit pass: 256 threads x 20 keys, 3 blocks per SM (<= 85 registers). Measured on the H200,
+  // 2^28 u32 keys, whole sort (ms): 384x20 (CUB's SM90 shape) 7.31, 384x16 7.88, 256x16 7.40,
+  // 512x16 7.14, 256x20 7.10-7.15, 256x24 7.56, 256x32 7.03 (24 B of spills), 512x20 9.73,
+  // 384x28 9.19. The pass is instruction-bound (ncu, 384x20: 75 % SM throughput, 27 % DRAM),
+  // so shapes move it by a few per cent only.
+  static constexpr int kPassThreads = 256;
+  static constexpr int kPassMinBlocksPerSm = 3;
+  // Keys per thread per tile by (key bytes, value bytes); 20 for u32 keys as measured above;
+  // the others keep the register count under the 3-block cap. Not measured separately.
   static constexpr int items(int key_bytes, int value_bytes) {
-    return key_bytes == 4 ? (value_bytes == 0 ? 20 : value_bytes == 4 ? 18 : 14)
+    return key_bytes == 4 ? (value_bytes == 0 ? 20 : value_bytes == 4 ? 16 : 14)
                           : (value_bytes == 0 ? 14 : value_bytes == 4 ? 12 : 12);
   }
   // Upfront histogram: 512 threads x 4 16-byte loads per chunk, grid-stride over 3 blocks per
