@@ -27,12 +27,17 @@ __global__ void max_keys(traced::StepCtx ctx, int n, int W, bool i32) {
 
 __global__ void find_max(traced::StepCtx ctx, int off1, int off2, int cnt) {
   const int j = blockIdx.x * blockDim.x + threadIdx.x;
-  ctx.branch(j < cnt);
-  if (j >= cnt) return;
+  const bool act = j < cnt;
   std::uint32_t* m = ctx.row(kMax);
-  const int a = (j + 1) * off2 - 1;
-  const bool replace = m[a] < m[a - off1];
-  ctx.branch(replace);
+  const int a = act ? (j + 1) * off2 - 1 : 0;
+  const bool replace = act && m[a] < m[a - off1];
+  // The data-dependent `if` diverges when the active lanes disagree; idle lanes vote with the first
+  // active lane, so both branches are counted by every live lane before the early return.
+  const unsigned live = __activemask(), active = __ballot_sync(live, act);
+  const int lead = __shfl_sync(live, int(replace), active ? __ffs(active) - 1 : __ffs(live) - 1);
+  ctx.branch(act);
+  ctx.branch(act ? int(replace) : lead);
+  if (!act) return;
   ctx.count(traced::kGlobalRead, 8);
   if (replace) {
     m[a] = m[a - off1];
