@@ -81,7 +81,7 @@ std::vector<Series> group(const PerfState& s, const Results& r, const std::funct
 
 std::string slug(const std::string& v) {
   std::string r;
-  for (char c : v) r += std::isalnum(static_cast<unsigned char>(c)) ? c : '-';
+  for (char c : v) r += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '-';
   return r;
 }
 
@@ -153,6 +153,36 @@ PlotSpec view_spec(const PerfState& s, int view) {
     p.y = Axis{"median time", true, TickFormat::Time};
   }
   return p;
+}
+
+std::string verdict(const PerfState& s) {
+  const std::int64_t n = std::int64_t(1) << s.plan.block_sweep_log2_n;
+  std::map<std::string, const Row*> best;
+  double cub = 0;
+  for (const Row& r : s.results.rows) {
+    if (r.primitive != s.plan.primitive || r.type != s.plan.type || r.n != n || !r.ok()) continue;
+    const Row*& b = best[r.impl];
+    if (!b || r.median_ms < b->median_ms) b = &r;
+    if (r.impl == "cub") cub = cub > 0 ? std::min(cub, r.median_ms) : r.median_ms;
+  }
+  if (best.empty()) return "no results at n = " + format_n(n) + " yet";
+  std::vector<const Row*> order;
+  for (auto& [impl, r] : best) order.push_back(r);
+  std::sort(order.begin(), order.end(), [](const Row* a, const Row* b) { return a->median_ms < b->median_ms; });
+  std::string out = "fastest at n = " + format_n(n) + ": ";
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const Row& r = *order[i];
+    out += (i ? "; " : "") + r.impl;
+    if (r.block) out += " b=" + std::to_string(r.block);
+    if (r.items) out += " i=" + std::to_string(r.items);
+    out += " " + format_ms(r.median_ms);
+    if (cub > 0 && r.impl != "cub") {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, " (x%.2f CUB)", cub / r.median_ms);
+      out += buf;
+    }
+  }
+  return out;
 }
 
 void draw_view_plot(const PerfState& s, int view, ImVec2 size) {
@@ -445,6 +475,12 @@ void draw_perf_tab(PerfState& s) {
         }
         if (v == kTimeVsBlock && s.plan.mode != SweepMode::BlockSizes)
           ImGui::TextColored(kDim, "choose 'sweep block size' and Run to fill this plot");
+        if (v == kTimeVsN || v == kTimeVsBlock) {
+          ImGui::SetNextItemWidth(8 * ImGui::GetFontSize());
+          ImGui::SliderInt("##focus", &s.plan.block_sweep_log2_n, 0, 30, "n = 2^%d");
+          ImGui::SameLine();
+          ImGui::TextWrapped("%s", verdict(s).c_str());
+        }
         if (v == kTable) table(s);
         else draw_view_plot(s, v, ImVec2(-1, -1));
         ImGui::EndTabItem();

@@ -26,6 +26,11 @@ void draw_view_plot(const PerfState& s, int view, ImVec2 size);
 std::vector<Series> view_series(const PerfState& s, int view);
 PlotSpec view_spec(const PerfState& s, int view);
 
+// The answer line: every implementation's best time at n = 2^plan.block_sweep_log2_n (over the
+// block sizes it ran at), fastest first, with the block size and the ratio to CUB:
+// "at n = 2^20: cub 10 us; primlab 11 us (x0.91 CUB); shared b=256 20 us (x0.50 CUB)".
+std::string verdict(const PerfState& s);
+
 // Writes <dir>/perf-<primitive>-<type>.{json,csv} (and .png through the renderer when
 // `png` is set and a GL context is current); false with s.message on failure.
 bool export_results(PerfState& s, const std::string& dir, bool png);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
 #include <thread>
 
 #include "headless/png.h"
@@ -40,7 +41,54 @@ perf::PerfState& cpu_sweep() {
   return *s;
 }
 
+// Synthetic GPU rows (no device needed): a teaching variant that takes a block size, and CUB.
+class SyntheticGpu : public perf::Backend {
+ public:
+  std::vector<perf::Entry> entries() const override {
+    perf::Entry a{"scan_exclusive", "shared", {"u32"}, true, false, true, "teaching"};
+    perf::Entry b{"scan_exclusive", "cub", {"u32"}, false, false, true, "CUB"};
+    return {a, b};
+  }
+  bool has_gpu() const override { return true; }
+  std::string device() const override { return "Synthetic GPU"; }
+  void begin(perf::Results& h) override {
+    h.gpu = "Synthetic GPU";
+    h.copy_gbps = 4000;
+  }
+  perf::Row run(const perf::Job& j, const std::atomic<bool>&) override {
+    perf::Row r{j.primitive, j.impl, j.type, j.n, j.block, j.items, 10};
+    const double b = j.block ? j.block : 256;
+    r.median_ms = j.impl == "cub" ? 0.01 : 0.02 * (1 + std::abs(std::log2(b / 256.0)) / 2);
+    r.p10_ms = r.p90_ms = r.median_ms;
+    r.items_per_s = double(j.n) / (r.median_ms * 1e-3);
+    r.gbps = 8 * r.items_per_s / 1e9;
+    return r;
+  }
+};
+
 }  // namespace
+
+TEST(PerfRender, BlockSweepViewAndTableDraw) {
+  std::string err;
+  ASSERT_TRUE(headless_gl(err)) << err;
+  perf::PerfState s;
+  perf::init_perf(s, std::make_shared<SyntheticGpu>());
+  s.plan.mode = perf::SweepMode::BlockSizes;
+  ASSERT_TRUE(perf::start_sweep(s)) << s.message;
+  s.worker->join();
+  perf::poll_sweep(s);
+  ASSERT_EQ(s.results.rows.size(), 1 + perf::block_sizes().size());
+  EXPECT_EQ(perf::verdict(s), "fastest at n = 2^20: cub 10 us; shared b=256 20 us (x0.50 CUB)");
+  s.view_request = perf::kTimeVsBlock;
+  auto px = perf::render_perf_tab(s, 1280, 800);
+  headless::write_png("perf_block_render_test.png", 1280, 800, px, err);
+  EXPECT_GT(count_near(px, rgb(perf::series_colour("shared")), 8), 150u);
+  EXPECT_GT(count_near(px, rgb(perf::series_colour("cub")), 8), 150u);
+  s.view_request = perf::kTable;
+  px = perf::render_perf_tab(s, 1280, 800);
+  headless::write_png("perf_table_render_test.png", 1280, 800, px, err);
+  EXPECT_GT(distinct_colours(px), 30u);
+}
 
 TEST(PerfRender, TheTabDrawsAPlotWithAxesAndTwoSeries) {
   std::string err;
