@@ -35,8 +35,8 @@ def main(path):
         if impl != "primlab" or n != 1 << 28:
             continue
         c = rows.get((prim, "cub", ty, n)); t = rows.get((prim, "thrust", ty, n))
-        print(f"| {prim} | {ty} | {r['median_ms']:.4f} | {c['median_ms'] if c else float('nan'):.4f} | "
-              f"{t['median_ms'] if t else float('nan'):.4f} | {r.get('ratio_to_cub', 0):.2f} |")
+        fmt = lambda x: f"{x['median_ms']:.4f}" if x else "-"
+        print(f"| {prim} | {ty} | {r['median_ms']:.4f} | {fmt(c)} | {fmt(t)} | {r.get('ratio_to_cub', 0):.2f} |")
 
 if __name__ == "__main__":
     main(sys.argv[1])
