@@ -266,3 +266,32 @@ TEST(HistogramTrace, BadConfigsAreRejected) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(HistogramTrace, EverySampleIsOneAtomicOpIntoItsBin) {
+  StepConfig cfg;
+  cfg.n = 1000;
+  cfg.block = 64;
+  cfg.bins = 37;
+  const auto in = make_input(InputKind::Random, 1000, ElemType::I32, 8);
+  for (const char* algo : kAlgos) {
+    Trace t = build(algo, cfg, in);
+    std::vector<int> seen(1000, 0);
+    for (const Step& st : t.steps) {
+      if (st.phase != "count") continue;
+      for (std::int64_t k = 0; k < st.op_count(); ++k) {
+        const Op& op = t.ops[std::size_t(st.op_begin + k)];
+        if (kind_of(op.kind) == OpKind::None) continue;
+        ASSERT_EQ(kind_of(op.kind), OpKind::Atomic) << algo;
+        ASSERT_EQ(src_row_of(op.kind), int(kRowMain));
+        ++seen[std::size_t(op.src)];
+        // The bin of the destination cell is the sample's bin (cells are block- or warp-major).
+        EXPECT_EQ(op.dst % cfg.bins, std::int32_t(in[std::size_t(op.src)] % 37u)) << algo;
+      }
+    }
+    EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int s) { return s == 1; })) << algo;
+  }
+}
+
+}  // namespace

@@ -233,3 +233,36 @@ TEST(PartitionTrace, BadConfigsAreRejected) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(PartitionTrace, StableIgnoresTheSeedAndRecordsOneMovePerKey) {
+  StepConfig cfg;
+  cfg.n = 300;
+  cfg.block = 32;
+  cfg.bins = 16;
+  const auto in = make_input(InputKind::Random, 300, ElemType::I32, 4);
+  cfg.seed = 1;
+  Trace a = build("partition-stable", cfg, in);
+  cfg.seed = 77;
+  Trace b = build("partition-stable", cfg, in);
+  EXPECT_EQ(compare_traces(a, b), "");
+  // The reorder step: one Move per key from keys[i] to output[pos], every output slot written once.
+  const Step& st = a.steps.back();
+  const int out = row_index(a, "output");
+  std::vector<int> hits(300, 0);
+  int moves = 0;
+  for (std::int64_t k = 0; k < st.op_count(); ++k) {
+    const Op& op = a.ops[std::size_t(st.op_begin + k)];
+    if (kind_of(op.kind) == OpKind::None) continue;
+    ASSERT_EQ(kind_of(op.kind), OpKind::Move);
+    ASSERT_EQ(dst_row_of(op.kind), out);
+    ++moves;
+    ++hits[std::size_t(op.dst)];
+    EXPECT_EQ(a.row(a.steps.size() - 1, std::size_t(out))[op.dst], in[std::size_t(op.src)]);
+  }
+  EXPECT_EQ(moves, 300);
+  EXPECT_TRUE(std::all_of(hits.begin(), hits.end(), [](int h) { return h == 1; }));
+}
+
+}  // namespace
