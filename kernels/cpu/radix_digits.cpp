@@ -5,7 +5,8 @@
 // b]), and a stable scatter (rank = earlier keys of the tile with the same digit), ping-pong A/B.
 // n is padded to a power of two with copies of the input's last key in the order (hatched); the sort
 // is stable, so the padding stays behind the real keys.
-// Float NaNs: after the flip, positive NaNs sort after +inf and negative NaNs before -inf.
+// Float NaNs: after the flip, positive NaNs sort after +inf and negative NaNs before -inf. The flip is
+// applied where the digit is read (as CUB does), so no unflip pass is needed: the buffers hold keys.
 #include <string>
 
 #include "core/plan.h"
@@ -38,6 +39,8 @@ const std::vector<std::string> kListing = {
     "    int dst = offsets[d * gridDim.x + blockIdx.x] + rank;",
     "    out[dst] = in[i];  vout[dst] = vin[i]; } }",
     "// host: for (shift = 0; shift < 32; shift += D) { digits; histogram; scan; scatter; swap(A, B); }",
+    "// The keys are never rewritten: flipping where the digit is read gives the order of the lecture's",
+    "// flipFloat pass before the sort and unflipFloat pass after it, without the two extra passes.",
 };
 constexpr int kLineDigits = 6, kLineHist = 9, kLineScan = 11, kLineScatter = 16, kLineHost = 17;
 }  // namespace
