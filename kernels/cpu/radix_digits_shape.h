@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "cpu/radix_steps.h"
 #include "primlab/trace.h"
 
 namespace primlab::radix {
@@ -42,11 +43,7 @@ struct DigitRows {
 };
 
 // The digit written in binary with decimal digits (6 = 0b110 -> 110): the Bits row shows the 0/1s.
-inline
-#ifdef __CUDACC__
-__host__ __device__
-#endif
-std::uint32_t binary_digits(std::uint32_t d) {
+PRIMLAB_HD inline std::uint32_t binary_digits(std::uint32_t d) {
   std::uint32_t r = 0, p = 1;
   for (; d; d >>= 1, p *= 10) r += (d & 1u) * p;
   return r;
