@@ -176,6 +176,22 @@ TEST(BitonicTrace, CountersFollowFromTheNetwork) {
     if (s.phase == "shared pass") EXPECT_GE(s.counters.shared_accesses, 64);
 }
 
+TEST(BitonicTrace, SharedPassBankConflictsFollowTheStride) {
+  StepConfig cfg;
+  cfg.n = 64;
+  cfg.block = 32;  // one tile of 64 in shared memory
+  Trace t;
+  ASSERT_EQ(build_trace_cpu(*find_algorithm("bitonic-sort"), cfg, make_input(InputKind::Random, 64, ElemType::I32, 4), t),
+            "");
+  // pos = 2 tid - (tid & (stride - 1)): stride 32 reads words 0..31 (conflict-free); stride 1 reads
+  // the even words 0..62, two to a bank.
+  for (const Step& s : t.steps) {
+    if (s.phase != "shared pass") continue;
+    if (s.label.find("stride 32 ") != std::string::npos) EXPECT_EQ(s.counters.bank_conflict, 1) << s.label;
+    if (s.label.find("stride 1 ") != std::string::npos) EXPECT_EQ(s.counters.bank_conflict, 2) << s.label;
+  }
+}
+
 TEST(BitonicTrace, BadConfigsAreRejected) {
   const Algorithm& a = *find_algorithm("bitonic-sort");
   StepConfig cfg;
