@@ -52,7 +52,9 @@ std::string plan_checked(const Algorithm& a, const StepConfig& cfg, const std::v
   t.type = cfg.type;
   t.n = cfg.n;
   t.block = cfg.block;
-  if (std::string e = a.plan(cfg, t); !e.empty()) return e;
+  StepConfig with_input = cfg;
+  with_input.input = &input;  // some plans size themselves from the data (radix-split's bit count)
+  if (std::string e = a.plan(with_input, t); !e.empty()) return e;
   t.allocate();
   return "";
 }
