@@ -77,7 +77,7 @@ int group_sizes(const std::int32_t* bins, int lanes, int* k) {
 // Builds the shared layout of a histogram trace: rows up to kBins, width and step 0.
 void common_rows(const StepConfig& cfg, const Geometry& g, Trace& t, std::int32_t width) {
   t.width = std::max({cfg.n, g.bins, width, 3});  // 3: the "this step" row
-  t.elems_per_thread = 1;
+  t.elems_per_thread = 1;  // grid-stride: sample i is thread i mod T's (the bands are exact in round 0)
   plan::standard_rows(t, "x (input)", cfg.n, cfg.type);
   plan::add_row(t, "bin = x mod " + std::to_string(g.bins), RowKind::Index, cfg.n, ElemType::I32);
   plan::add_row(t, "lanes on the same bin (this instruction)", RowKind::Values, cfg.n, ElemType::I32);

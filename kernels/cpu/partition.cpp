@@ -210,7 +210,9 @@ struct PartRun {
 
 void common_rows(const StepConfig& cfg, const Geometry& g, Trace& t, std::int32_t cells) {
   t.width = std::max({cfg.n, cells});
-  t.elems_per_thread = 1;
+  // Block b owns the tile [b * R * B, (b + 1) * R * B): bands of R * B keys show the tiles (the keys of
+  // one thread are strided by B inside its tile, which the contiguous ownership model cannot draw).
+  t.elems_per_thread = g.rounds;
   plan::standard_rows(t, "keys", cfg.n, cfg.type);
   plan::add_row(t, "digit = bfe(key, " + std::to_string(g.start) + ", " + std::to_string(g.bits) + ")", RowKind::Index,
                 cfg.n, ElemType::I32);
