@@ -87,7 +87,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const Plan asked = s.plan;
-  init_perf(s, std::shared_ptr<Backend>(make_default_backend().release()));
+  init_perf(s, make_default_backend());
   s.plan.primitive = asked.primitive;
   s.plan.type = asked.type;
   if (list) {
@@ -116,7 +116,8 @@ int main(int argc, char** argv) {
   }
   s.plan.log2_step = step;
   s.plan.mode = block_sweep ? SweepMode::BlockSizes : SweepMode::Sizes;
-  s.plan.block_sweep_log2_n = block_n;
+  // The answer line's n: --block-n, inside the swept range.
+  s.plan.block_sweep_log2_n = block_sweep ? block_n : std::clamp(block_n, s.plan.log2_min, s.plan.log2_max);
   s.plan.host_max_n = host_max_n;
   std::snprintf(s.export_dir, sizeof s.export_dir, "%s", out.c_str());
   if (!baseline.empty() && !load_baseline(s, baseline)) {
@@ -183,6 +184,7 @@ int main(int argc, char** argv) {
                 frame_ms[frame_ms.size() / 2], frame_ms.back());
   }
 
+  std::printf("perf: %s\n", verdict(s).c_str());
   if (!export_results(s, out, false)) {
     std::cerr << "perf: " << s.message << "\n";
     return 1;

@@ -78,11 +78,12 @@ const Entry* find_entry(const std::vector<Entry>& entries, const std::string& pr
 std::vector<Job> schedule(const Plan& p, const std::vector<Entry>& entries, bool has_gpu,
                           std::vector<std::string>* skipped) {
   std::vector<const Entry*> chosen;
+  std::string need_gpu;  // one line for every chosen entry that needs a device
   for (const Entry& e : entries) {
     if (e.primitive != p.primitive) continue;
     if (std::find(p.impls.begin(), p.impls.end(), e.impl) == p.impls.end()) continue;
     if (e.gpu && !has_gpu) {
-      if (skipped) skipped->push_back(e.impl + ": GPU rows need a CUDA device");
+      need_gpu += (need_gpu.empty() ? "" : ", ") + e.impl;
       continue;
     }
     if (std::find(e.types.begin(), e.types.end(), p.type) == e.types.end()) {
@@ -91,6 +92,7 @@ std::vector<Job> schedule(const Plan& p, const std::vector<Entry>& entries, bool
     }
     chosen.push_back(&e);
   }
+  if (skipped && !need_gpu.empty()) skipped->push_back(need_gpu + ": GPU rows need a CUDA device");
   if (skipped)
     for (const std::string& name : p.impls)
       if (!find_entry(entries, p.primitive, name)) skipped->push_back(name + ": not in the table");

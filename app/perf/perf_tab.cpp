@@ -263,13 +263,13 @@ void controls(PerfState& s) {
   for (const Entry& e : s.entries) {
     if (e.primitive != s.plan.primitive) continue;
     auto it = std::find(s.plan.impls.begin(), s.plan.impls.end(), e.impl);
-    bool on = it != s.plan.impls.end();
     const bool runnable = s.has_gpu || !e.gpu;
+    bool on = it != s.plan.impls.end() && runnable;
     ImGui::BeginDisabled(!runnable);
     ImGui::PushStyleColor(ImGuiCol_CheckMark, ImGui::ColorConvertU32ToFloat4(series_colour(e.impl)));
     if (ImGui::Checkbox(e.impl.c_str(), &on)) {
-      if (on) s.plan.impls.push_back(e.impl);
-      else s.plan.impls.erase(it);
+      if (on && it == s.plan.impls.end()) s.plan.impls.push_back(e.impl);
+      else if (!on && it != s.plan.impls.end()) s.plan.impls.erase(it);
     }
     ImGui::PopStyleColor();
     ImGui::EndDisabled();
