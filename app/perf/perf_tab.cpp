@@ -224,6 +224,7 @@ bool load_baseline(PerfState& s, const std::string& path) {
     return false;
   }
   s.baseline = std::move(r);
+  if (path != s.baseline_path) std::snprintf(s.baseline_path, sizeof s.baseline_path, "%s", path.c_str());
   s.message = "baseline " + path + ": " + std::to_string(s.baseline.rows.size()) + " rows" +
               (s.baseline.gpu.empty() ? std::string() : " from " + s.baseline.gpu + " " + s.baseline.date);
   return true;
