@@ -31,6 +31,7 @@ bool parse_presets(const std::string& text, std::vector<Preset>& out, std::strin
       o.no_offsets = e.value("no_offsets", false);
       o.digit_bits = e.value("digit_bits", o.digit_bits);
       o.bins = e.value("bins", o.bins);
+      o.digit_start = e.value("digit_start", o.digit_start);
       o.predicate = e.value("predicate", o.predicate);
       o.threshold = e.value("threshold", o.threshold);
       o.variant = e.value("variant", o.variant);

@@ -39,6 +39,7 @@ void add_step_options(CLI::App& app, StepOptions& o) {
   app.add_flag("--no-offsets", o.no_offsets, "shared-memory scan without the bank-conflict offsets");
   app.add_option("--digit-bits", o.digit_bits, "radix digit width");
   app.add_option("--bins", o.bins, "histogram bins or partitions");
+  app.add_option("--digit-start", o.digit_start, "radix partition: lowest bit of the digit");
   app.add_option("--predicate", o.predicate, "compaction: 0 non-zero, 1 even, 2 greater than --threshold");
   app.add_option("--threshold", o.threshold, "compaction threshold");
   app.add_option("--variant", o.variant, "algorithm sub-variant");
@@ -101,6 +102,7 @@ bool resolve_step_options(const StepOptions& given, StepChoice& out, std::string
   c.cfg.conflict_offsets = !o.no_offsets;
   c.cfg.digit_bits = o.digit_bits;
   c.cfg.bins = o.bins;
+  c.cfg.digit_start = o.digit_start;
   c.cfg.predicate = o.predicate;
   c.cfg.threshold = o.threshold;
   c.cfg.variant = o.variant;

@@ -39,7 +39,7 @@ struct StepOptions {
   std::string block = "8";
   bool inclusive = false;
   bool no_offsets = false;
-  int digit_bits = 4, bins = 16, predicate = 0, threshold = 0, variant = 0;
+  int digit_bits = 4, bins = 16, predicate = 0, threshold = 0, variant = 0, digit_start = 0;
   bool descending = false, key_value = false;
 };
 

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "cli/presets.h"
 #include "interop/interop.h"
 #include "primlab/backend.h"
 #include "primlab/trace_io.h"
@@ -96,6 +97,7 @@ bool options(StepChoice& c, const Algorithm& a) {
   if (a.options & kOptVariant && a.variant_names) changed |= ImGui::Combo("Variant", &cfg.variant, a.variant_names);
   if (a.options & kOptDigitBits) changed |= ImGui::SliderInt("Digit bits", &cfg.digit_bits, 1, 8);
   if (a.options & kOptBins) changed |= ImGui::SliderInt("Bins", &cfg.bins, 2, 4096, "%d", ImGuiSliderFlags_Logarithmic);
+  if (a.options & kOptDigitStart) changed |= ImGui::SliderInt("Digit starts at bit", &cfg.digit_start, 0, 31);
   if (a.options & kOptPredicate) {
     changed |= ImGui::Combo("Keep", &cfg.predicate, "non-zero\0even\0greater than threshold\0\0");
     if (cfg.predicate == 2) changed |= ImGui::InputInt("Threshold", &cfg.threshold);
@@ -134,9 +136,35 @@ bool input_controls(StepChoice& c) {
   return changed;
 }
 
+// Loads a named example (assets/presets.json); its description shows as a tooltip.
+bool preset_combo(StepChoice& c, std::string& message) {
+  bool changed = false;
+  if (ImGui::BeginCombo("Preset", "load an example...")) {
+    for (const Preset& p : presets()) {
+      if (ImGui::Selectable(p.name.c_str())) {
+        StepOptions o;
+        o.preset = p.name;
+        StepChoice loaded;
+        std::string error;
+        if (resolve_step_options(o, loaded, error)) {
+          loaded.prefer_cuda = c.prefer_cuda;
+          c = loaded;
+          changed = true;
+        } else {
+          message = error;
+        }
+      }
+      if (ImGui::IsItemHovered() && !p.description.empty()) ImGui::SetTooltip("%s", p.description.c_str());
+    }
+    ImGui::EndCombo();
+  }
+  return changed;
+}
+
 void controls_panel(StepSession& ss) {
   StepChoice& c = ss.choice;
-  bool changed = algorithm_combo(c);
+  bool changed = preset_combo(c, ss.message);
+  changed |= algorithm_combo(c);
   const Algorithm* a = find_algorithm(c.algo);
   if (!a) return;
   ImGui::PushStyleColor(ImGuiCol_Text, kDim);

@@ -14,10 +14,10 @@ void add_partitions(std::vector<Algorithm>& v) {
   v.push_back({"partition-atomic", "partition", "Radix partition with atomic offsets (seed 003)",
                "Histogram of a bit-field digit (bfe) with shared atomicAdd, prefix scan into offsets, reorder with "
                "atomicAdd on each partition's cursor: grouped by digit, not stable.",
-               kOptBins | kOptU32, 4096, 1, 1024, false, false, nullptr, PRIMLAB_STEPPERS(partition_atomic)});
+               kOptBins | kOptU32 | kOptDigitStart, 4096, 1, 1024, false, false, nullptr, PRIMLAB_STEPPERS(partition_atomic)});
   v.push_back({"partition-stable", "partition", "Stable radix partition",
                "Per-block digit histograms stored [digit][block], one scan over them, each block writes its keys in "
                "order: a stable counting sort by digit.",
-               kOptBins | kOptU32, 4096, 1, 1024, false, true, nullptr, PRIMLAB_STEPPERS(partition_stable)});
+               kOptBins | kOptU32 | kOptDigitStart, 4096, 1, 1024, false, true, nullptr, PRIMLAB_STEPPERS(partition_stable)});
 }
 }  // namespace primlab::registry

@@ -40,6 +40,7 @@ enum StepOption : unsigned {
   kOptKeyValue = 1u << 7,
   kOptU32 = 1u << 8,          // supports U32 elements
   kOptVariant = 1u << 9,
+  kOptDigitStart = 1u << 10,  // reads digit_start
 };
 
 // Device memory of a whole trace (values and op slots), laid out as Trace::values / Trace::ops.
