@@ -254,14 +254,23 @@ void view_panel(AppState& app, StepSession& ss, view::Framebuffer& fb, ImVec2 si
   const view::ViewLayout l = view::layout_view(t, ss.transport.step, rect);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImU32 ink = IM_COL32(220, 222, 230, 255);
-  dl->AddText(ImVec2(origin.x + 6, origin.y + l.bars.y), ink, t.rows[std::size_t(st.focus_row)].name.c_str());
+  // Names are clipped to the name column; the full name is in the tooltip of the strip.
+  auto name = [&](float y, const std::string& text) {
+    const ImVec4 clip(origin.x, origin.y + y, origin.x + l.bars.x - 4, origin.y + y + l.strip_h);
+    dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(origin.x + 6, origin.y + y), ink, text.c_str(), nullptr,
+                0.f, &clip);
+  };
+  name(l.bars.y, t.rows[std::size_t(st.focus_row)].name);
   for (std::size_t r = 0; r < t.rows.size(); ++r)
-    if (l.row_y[r] >= 0) dl->AddText(ImVec2(origin.x + 6, origin.y + l.row_y[r] + 3), ink, t.rows[r].name.c_str());
+    if (l.row_y[r] >= 0) name(l.row_y[r] + 3, t.rows[r].name);
   // Hover: which element, thread, warp and block.
   ss.view.highlight_thread = -1;
   if (ImGui::IsItemHovered()) {
     const ImVec2 m = ImGui::GetMousePos();
     const float x = m.x - origin.x - l.bars.x;
+    for (std::size_t r = 0; x < 0 && r < t.rows.size(); ++r)
+      if (l.row_y[r] >= 0 && m.y - origin.y >= l.row_y[r] && m.y - origin.y < l.row_y[r] + l.strip_h)
+        ImGui::SetTooltip("%s", t.rows[r].name.c_str());
     if (x >= 0 && x < l.bars.w) {
       const int i = std::min(t.width - 1, int(x / l.bars.w * float(t.width)));
       const int thread = i / std::max(1, t.elems_per_thread);
