@@ -69,6 +69,38 @@ std::vector<std::int64_t> plan_sizes(const Plan& p) {
   return out;
 }
 
+namespace {
+const char* kDistributions[] = {"allequal", "fewdistinct", "sorted", "zipf"};
+}  // namespace
+
+std::string distribution_of(const std::string& p) {
+  for (const char* d : kDistributions) {
+    const std::string suffix = std::string("_") + d;
+    if (p.size() > suffix.size() && p.compare(p.size() - suffix.size(), suffix.size(), suffix) == 0) return d;
+  }
+  return "uniform";
+}
+
+std::string base_primitive(const std::string& p) {
+  const std::string d = distribution_of(p);
+  return d == "uniform" ? p : p.substr(0, p.size() - d.size() - 1);
+}
+
+std::string with_distribution(const std::string& base, const std::string& d) {
+  return d == "uniform" ? base : base + "_" + d;
+}
+
+std::vector<std::string> distributions_of(const std::vector<Entry>& entries, const std::string& base) {
+  std::vector<std::string> out;
+  for (const Entry& e : entries)
+    if (base_primitive(e.primitive) == base) {
+      const std::string d = distribution_of(e.primitive);
+      if (std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
+    }
+  std::stable_partition(out.begin(), out.end(), [](const std::string& d) { return d == "uniform"; });
+  return out;
+}
+
 const Entry* find_entry(const std::vector<Entry>& entries, const std::string& primitive, const std::string& impl) {
   for (const Entry& e : entries)
     if (e.primitive == primitive && e.impl == impl) return &e;

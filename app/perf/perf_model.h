@@ -86,6 +86,13 @@ std::vector<Job> schedule(const Plan& p, const std::vector<Entry>& entries, bool
 std::vector<std::string> types_of(const std::vector<Entry>& entries, const std::string& primitive);
 // The primitives in table order, each once.
 std::vector<std::string> primitives_of(const std::vector<Entry>& entries);
+// Input distributions: the bench names a skewed input as its own primitive ("sort_keys_zipf");
+// the tab shows the base primitive ("sort_keys") and a distribution ("zipf"; "uniform" for none).
+std::string base_primitive(const std::string& primitive);
+std::string distribution_of(const std::string& primitive);
+std::string with_distribution(const std::string& base, const std::string& distribution);
+// The distributions of a base primitive present in the entries ("uniform" first).
+std::vector<std::string> distributions_of(const std::vector<Entry>& entries, const std::string& base);
 const Entry* find_entry(const std::vector<Entry>& entries, const std::string& primitive, const std::string& impl);
 
 // [SECTION] Backends: who runs a job

@@ -246,12 +246,16 @@ void controls(PerfState& s) {
   ImGui::Separator();
 
   ImGui::BeginDisabled(running);
-  const auto prims = primitives_of(s.entries);
+  // The primitive without its distribution, then the distributions the table has for it.
+  std::vector<std::string> bases;
+  for (const std::string& p : primitives_of(s.entries))
+    if (std::find(bases.begin(), bases.end(), base_primitive(p)) == bases.end()) bases.push_back(base_primitive(p));
+  const std::string base = base_primitive(s.plan.primitive), dist = distribution_of(s.plan.primitive);
   ImGui::SetNextItemWidth(-FLT_MIN);
-  if (ImGui::BeginCombo("##primitive", s.plan.primitive.c_str())) {
-    for (const std::string& p : prims)
-      if (ImGui::Selectable(p.c_str(), p == s.plan.primitive)) {
-        s.plan.primitive = p;
+  if (ImGui::BeginCombo("##primitive", base.c_str())) {
+    for (const std::string& b : bases)
+      if (ImGui::Selectable(b.c_str(), b == base)) {
+        s.plan.primitive = b;
         select_all(s);
       }
     ImGui::EndCombo();
@@ -287,7 +291,20 @@ void controls(PerfState& s) {
       if (ImGui::Selectable(t.c_str(), t == s.plan.type)) s.plan.type = t;
     ImGui::EndCombo();
   }
-  wrapped(kDim, "inputs: seeded uniform random (the bench's)");
+  const auto dists = distributions_of(s.entries, base);
+  if (dists.size() > 1) {
+    ImGui::SetNextItemWidth(8 * ImGui::GetFontSize());
+    if (ImGui::BeginCombo("distribution", dist.c_str())) {
+      for (const std::string& d : dists)
+        if (ImGui::Selectable(d.c_str(), d == dist)) {
+          s.plan.primitive = with_distribution(base, d);
+          select_all(s);
+        }
+      ImGui::EndCombo();
+    }
+  } else {
+    wrapped(kDim, "inputs: seeded uniform random (the bench's)");
+  }
 
   int mode = int(s.plan.mode);
   ImGui::RadioButton("sweep n", &mode, 0);

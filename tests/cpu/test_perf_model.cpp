@@ -149,6 +149,20 @@ TEST(PerfSchedule, CpuRowsAboveTheHostLimitAreSkipped) {
   EXPECT_EQ(skipped.size(), 1u);
 }
 
+TEST(PerfSchedule, DistributionsAreTheBenchsSkewedPrimitives) {
+  EXPECT_EQ(base_primitive("sort_keys_zipf"), "sort_keys");
+  EXPECT_EQ(distribution_of("sort_keys_zipf"), "zipf");
+  EXPECT_EQ(distribution_of("sort_keys"), "uniform");
+  EXPECT_EQ(base_primitive("scan_exclusive"), "scan_exclusive");
+  EXPECT_EQ(with_distribution("sort_keys", "sorted"), "sort_keys_sorted");
+  EXPECT_EQ(with_distribution("sort_keys", "uniform"), "sort_keys");
+  std::vector<Entry> es(3, entry("cub", true));
+  es[0].primitive = "sort_keys_zipf";
+  es[1].primitive = "sort_keys";
+  es[2].primitive = "sort_keys_allequal";
+  EXPECT_EQ(distributions_of(es, "sort_keys"), (std::vector<std::string>{"uniform", "zipf", "allequal"}));
+}
+
 TEST(PerfWorker, RunsEveryJobOffTheCallerThreadWithRatiosToCub) {
   PerfState s;
   auto fake = std::make_shared<FakeBackend>(1);
