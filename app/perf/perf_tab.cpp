@@ -108,11 +108,14 @@ std::vector<Series> view_series(const PerfState& s, int view) {
       };
       part = group(s, r, keep, [](const Row& x) { return double(x.block); }, [](const Row& x) { return x.median_ms; },
                    base == 1);
-      // Entries without a block size: a flat line across the slider's range.
+      // Entries without a block size: a flat line across the slider's range (a point at each
+      // block size, so that the hover readout lists them too).
       for (Series& se : part)
         if (se.x.size() == 1 && se.x[0] == 0) {
-          se.x = {double(block_sizes().front()), double(block_sizes().back())};
-          se.y = {se.y[0], se.y[0]};
+          const double y = se.y[0];
+          se.x.clear();
+          se.y.clear();
+          for (int b : block_sizes()) se.x.push_back(double(b)), se.y.push_back(y);
         }
       for (Series& se : part) {
         const std::string impl = se.label.substr(0, se.label.find(' '));
@@ -130,6 +133,8 @@ PlotSpec view_spec(const PerfState& s, int view) {
   const std::string& gpu = s.results.gpu;
   const std::string where = gpu.empty() ? std::string() : gpu.rfind("none", 0) == 0 ? " (CPU only)" : " on " + gpu;
   p.x = Axis{"n (elements)", true, TickFormat::Pow2};
+  p.ratio_to = "cub";
+  p.y_is_time = view != kThroughputVsN;
   if (view == kTimeVsN) {
     p.title = "time vs n: " + what + where + " (lower is faster)";
     p.y = Axis{"median time", true, TickFormat::Time};

@@ -250,12 +250,20 @@ PlotHover draw_plot(const char* id, const PlotSpec& spec, const std::vector<Seri
       ImU32 col;
     };
     std::vector<Line> lines;
+    double ref = 0;
+    for (const Series& s : series)
+      if (!spec.ratio_to.empty() && s.label == spec.ratio_to)
+        for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i)
+          if (s.x[i] == best && s.y[i] > 0) ref = s.y[i];
     for (const Series& s : series)
       for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i)
         if (s.x[i] == best && s.y[i] > 0) {
           const ImU32 col = s.colour ? s.colour : series_colour(s.label);
           dl->AddCircle(ImVec2(x, sy(s.y[i])), 5.f, col, 0, 2.f);
-          lines.push_back({s.y[i], s.label + ": " + format_tick(s.y[i], spec.y.format), col});
+          std::string text = s.label + ": " + format_tick(s.y[i], spec.y.format);
+          if (ref > 0 && s.label != spec.ratio_to)
+            text += fmt("  x%.2f ", spec.y_is_time ? ref / s.y[i] : s.y[i] / ref) + spec.ratio_to;
+          lines.push_back({s.y[i], text, col});
         }
     dl->PopClipRect();
     std::sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) { return a.y < b.y; });

@@ -29,6 +29,10 @@ struct PlotSpec {
   Axis x, y;
   double ceiling = 0;          // a horizontal line at this y (0: none)
   std::string ceiling_label;
+  // The hover readout gives each series' ratio to this series ("x0.50 cub"; empty: none);
+  // y_is_time: the ratio is reference / value (time), else value / reference (throughput).
+  std::string ratio_to;
+  bool y_is_time = true;
 };
 
 // What the mouse is over, for the caller (tests and the readout).

@@ -84,6 +84,12 @@ TEST(PerfRender, BlockSweepViewAndTableDraw) {
   headless::write_png("perf_block_render_test.png", 1280, 800, px, err);
   EXPECT_GT(count_near(px, rgb(perf::series_colour("shared")), 8), 150u);
   EXPECT_GT(count_near(px, rgb(perf::series_colour("cub")), 8), 150u);
+  // Hovering the plot draws the readout (a tooltip over it).
+  ImGui::GetIO().MousePos = ImVec2(905, 400);
+  const auto hovered = perf::render_perf_tab(s, 1280, 800);
+  ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+  headless::write_png("perf_hover_render_test.png", 1280, 800, hovered, err);
+  EXPECT_NE(hovered, px);
   s.view_request = perf::kTable;
   px = perf::render_perf_tab(s, 1280, 800);
   headless::write_png("perf_table_render_test.png", 1280, 800, px, err);
