@@ -61,6 +61,11 @@ int main(int argc, char** argv) {
   add_step_options(app, opt);
   int smoke_frames = 0, step = 0;
   std::string screenshot;
+  std::string tab;
+  bool perf_sweep = false;
+  app.add_option("--tab", tab, "open this tab first: step, race or perf");
+  app.add_flag("--perf-sweep", perf_sweep, "start a Performance sweep at launch (with --smoke-frames: sizes up to 2^16, "
+                                           "and the screenshot waits for it)");
   std::string race;
   app.add_option("--race", race, "open the Race tab with two algorithms, e.g. scan-naive,scan-blelloch");
   app.add_option("--step", step, "the step to show first");
@@ -114,6 +119,13 @@ int main(int argc, char** argv) {
 
   ui::init_app(state);
   state.step.go(step);
+  if (tab == "race") state.request_tab = 1;
+  if (tab == "perf") state.request_tab = 2;
+  if (perf_sweep) {
+    if (smoke_frames > 0) state.perf.plan.log2_max = 16;
+    perf::start_sweep(state.perf);
+    state.request_tab = 2;
+  }
   if (!race.empty()) {
     const auto comma = race.find(',');
     state.race.a.choice = state.step.choice;
@@ -142,7 +154,8 @@ int main(int argc, char** argv) {
     glClearColor(0.08f, 0.08f, 0.09f, 1.f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    if (smoke_frames > 0 && ++frame >= smoke_frames) {
+    const bool waiting = perf_sweep && state.perf.progress.running;  // the screenshot shows the finished sweep
+    if (smoke_frames > 0 && ++frame >= smoke_frames && !waiting) {
       if (!screenshot.empty()) {
         std::vector<unsigned char> px(std::size_t(fw) * fh * 4), flipped(px.size());
         glPixelStorei(GL_PACK_ALIGNMENT, 1);

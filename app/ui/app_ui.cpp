@@ -561,6 +561,7 @@ bool start_race(AppState& s, const std::string& algo_a, const std::string& algo_
 }
 
 bool init_app(AppState& s) {
+  if (!s.perf.worker) perf::init_perf(s.perf, perf::make_default_backend());
   s.view_ready = s.view.init(s.view_error);
   if (!s.step.has_trace()) s.step.rebuild();
   return s.view_ready;
@@ -608,6 +609,11 @@ void draw_frame(AppState& s, float width, float height, double dt) {
     if (ImGui::BeginTabItem("Race", nullptr, flags(1))) {
       s.tab = 1;
       race_tab(s);
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Performance", nullptr, flags(2))) {
+      s.tab = 2;
+      perf::draw_perf_tab(s.perf);
       ImGui::EndTabItem();
     }
     ImGui::EndTabBar();

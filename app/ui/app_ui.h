@@ -3,6 +3,7 @@
 #pragma once
 #include <string>
 
+#include "perf/perf_tab.h"
 #include "ui/step_session.h"
 #include "view/trace_view.h"
 
@@ -19,11 +20,12 @@ struct RaceState {
 struct AppState {
   StepSession step;
   RaceState race;
+  perf::PerfState perf;
   view::TraceView view;
   view::Framebuffer view_fb;
   bool view_ready = false;
   std::string view_error;
-  int tab = 0;           // 0 Step, 1 Race
+  int tab = 0;           // 0 Step, 1 Race, 2 Performance
   int request_tab = -1;  // select this tab on the next frame
 };
 
