@@ -3,22 +3,16 @@
 
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
-#include <stb_image_write.h>
 
+#include "headless/imgui_offscreen.h"
+#include "headless/png.h"
 #include "perf/perf_tab.h"
 #include "view/trace_view.h"
 
 namespace primlab::perf {
 
 std::vector<unsigned char> render_perf_tab(PerfState& s, int w, int h, int frames) {
-  view::Framebuffer fb;
-  fb.resize(w, h);
-  ImGuiIO& io = ImGui::GetIO();
-  io.DisplaySize = ImVec2(float(w), float(h));
-  io.DeltaTime = 1.f / 60.f;
-  for (int f = 0; f < frames; ++f) {
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui::NewFrame();
+  return headless::render_imgui(w, h, frames, [&] {
     ImGui::SetNextWindowPos(ImVec2(0, 0));
     ImGui::SetNextWindowSize(ImVec2(float(w), float(h)));
     ImGui::Begin("primlab performance", nullptr,
@@ -31,14 +25,7 @@ std::vector<unsigned char> render_perf_tab(PerfState& s, int w, int h, int frame
       ImGui::EndTabBar();
     }
     ImGui::End();
-    ImGui::Render();
-    fb.bind();
-    glClearColor(0.08f, 0.08f, 0.09f, 1.f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-  }
-  glFinish();
-  return fb.read_rgba();
+  });
 }
 
 std::vector<unsigned char> render_plot(const PerfState& s, int view, int w, int h) {
@@ -51,28 +38,15 @@ std::vector<unsigned char> render_plot(const PerfState& s, int view, int w, int 
   ImGui::SetCurrentContext(ctx);
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;
-  io.DisplaySize = ImVec2(float(w), float(h));
-  io.DeltaTime = 1.f / 60.f;
   std::vector<unsigned char> px;
   if (ImGui_ImplOpenGL3_Init("#version 330 core")) {
-    view::Framebuffer fb;
-    fb.resize(w, h);
-    for (int f = 0; f < 2; ++f) {
-      ImGui_ImplOpenGL3_NewFrame();
-      ImGui::NewFrame();
+    px = headless::render_imgui(w, h, 2, [&] {
       ImGui::SetNextWindowPos(ImVec2(0, 0));
       ImGui::SetNextWindowSize(ImVec2(float(w), float(h)));
       ImGui::Begin("plot", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings);
       draw_view_plot(s, view, ImVec2(-1, -1));
       ImGui::End();
-      ImGui::Render();
-      fb.bind();
-      glClearColor(0.08f, 0.08f, 0.09f, 1.f);
-      glClear(GL_COLOR_BUFFER_BIT);
-      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    }
-    glFinish();
-    px = fb.read_rgba();
+    });
     ImGui_ImplOpenGL3_Shutdown();
   }
   ImGui::DestroyContext(ctx);
@@ -88,8 +62,9 @@ bool export_plot_png(const PerfState& s, int view, const std::string& path, int 
     if (error) *error = "the plot could not be drawn (no OpenGL context?)";
     return false;
   }
-  if (!stbi_write_png(path.c_str(), w, h, 4, px.data(), w * 4)) {
-    if (error) *error = "cannot write " + path;
+  std::string e;
+  if (!headless::write_png(path, w, h, px, e)) {
+    if (error) *error = e;
     return false;
   }
   return true;
