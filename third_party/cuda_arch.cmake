@@ -12,7 +12,7 @@ if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT DEFINED ENV{CUDAARCHS})
     endif()
   endif()
   if(NOT _archs)
-    set(_archs 75 80 90)   # portable: Turing, Ampere, Hopper
+    set(_archs 80 90)   # portable: Ampere, Hopper (the traced kernels use sm_80 warp reductions)
   endif()
   set(CMAKE_CUDA_ARCHITECTURES ${_archs} CACHE STRING "CUDA architectures")
 endif()
