@@ -24,6 +24,9 @@ constexpr int kRadix = 1 << kRadixBits;
 // Look-back word: 0 = not yet published; top bit set = inclusive prefix of the digit over all
 // tiles up to this one (31 bits: n <= 2^31 - 1); else the tile's own count + 1 (aggregate).
 constexpr std::uint32_t kInclusive = 0x80000000u;
+// How a warp finds the lanes that share a digit (RadixSortTuning::kPassMatch).
+constexpr int kMatchBallot = 0;    // 8 ballots, one per digit bit
+constexpr int kMatchAtomicOr = 1;  // lane bits ORed into a shared-memory word per digit
 
 // [SECTION] device helpers
 
@@ -167,8 +170,8 @@ constexpr std::size_t pass_smem_bytes() {
   return (THREADS / 32) * kRadix * 4 + kRadix * 4 + 64 + std::size_t(THREADS) * ITEMS * wide;
 }
 
-template <class Bits, class VBits, bool PAIRS, int THREADS, int ITEMS>
-__global__ void __launch_bounds__(THREADS, RadixSortTuning::kPassMinBlocksPerSm) pass_kernel(PassArgs<Bits, VBits> a) {
+template <class Bits, class VBits, bool PAIRS, int THREADS, int ITEMS, int MIN_BLOCKS, int MATCH>
+__global__ void __launch_bounds__(THREADS, MIN_BLOCKS) pass_kernel(PassArgs<Bits, VBits> a) {
   constexpr int kWarps = THREADS / 32;
   constexpr int kTile = THREADS * ITEMS;
   static_assert(THREADS >= kRadix && THREADS % 32 == 0, "one thread per digit");
@@ -183,6 +186,10 @@ __global__ void __launch_bounds__(THREADS, RadixSortTuning::kPassMinBlocksPerSm)
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   if (tid == 0) s_tile = atomicAdd(a.tile_counter, 1u);
   for (int i = tid; i < kWarps * kRadix; i += THREADS) s_warp[i] = 0;
+  if constexpr (MATCH != kMatchBallot) {  // the mask rows of the ranking
+    std::uint32_t* s_match = reinterpret_cast<std::uint32_t*>(s_keys);
+    for (int i = tid; i < kWarps * kRadix; i += THREADS) s_match[i] = 0;
+  }
   __syncthreads();
   const std::uint32_t tile = s_tile;
   const std::int64_t tile_begin = std::int64_t(tile) * kTile;
@@ -208,29 +215,70 @@ __global__ void __launch_bounds__(THREADS, RadixSortTuning::kPassMinBlocksPerSm)
     }
   }
 
-  // Rank within the warp: the lanes holding the same digit find each other with match_any; the
-  // highest of them bumps the warp's counter. Items are visited in index order, so ranks are
-  // stable.
+  // Rank within the warp: the lanes holding the same digit find each other (MATCH: ballots or
+  // shared-memory mask words); the highest of them bumps the warp's counter. Items are visited
+  // in index order, so ranks are stable.
   std::uint32_t rank[ITEMS];
   std::uint32_t* wh = s_warp + warp * kRadix;
   const std::uint32_t lt = lanemask_lt();
-  // First every item's peer mask (independent ballots: instruction-level parallelism), then the
-  // chain of counter updates, which must run in item order.
+  if constexpr (MATCH == kMatchBallot) {
+    // First every item's peer mask (independent ballots: instruction-level parallelism), then
+    // the chain of counter updates, which must run in item order.
 #pragma unroll
-  for (int i = 0; i < ITEMS; ++i) rank[i] = match_digit(digit_of(k[i], a.shift, a.mask));
+    for (int i = 0; i < ITEMS; ++i) rank[i] = match_digit(digit_of(k[i], a.shift, a.mask));
 #pragma unroll
-  for (int i = 0; i < ITEMS; ++i) {
-    const std::uint32_t d = digit_of(k[i], a.shift, a.mask);
-    const std::uint32_t peers = rank[i];
-    const int leader = 31 - __clz(peers);
-    std::uint32_t before = 0;
-    if (lane == leader) {
-      before = wh[d];
-      wh[d] = before + __popc(peers);
+    for (int i = 0; i < ITEMS; ++i) {
+      const std::uint32_t d = digit_of(k[i], a.shift, a.mask);
+      const std::uint32_t peers = rank[i];
+      const int leader = 31 - __clz(peers);
+      std::uint32_t before = 0;
+      if (lane == leader) {
+        before = wh[d];
+        wh[d] = before + __popc(peers);
+      }
+      before = __shfl_sync(0xffffffffu, before, leader);
+      rank[i] = before + __popc(peers & lt);
+      __syncwarp();
     }
-    before = __shfl_sync(0xffffffffu, before, leader);
-    rank[i] = before + __popc(peers & lt);
-    __syncwarp();
+  } else {
+    // Peer masks through shared memory (CUB's WARP_MATCH_ATOMIC_OR): every lane ORs its bit
+    // into its digit's word of the warp's mask row, reads the word back, and the highest peer
+    // bumps the counter and clears the word. A few instructions per key against 8 ballots
+    // with their bit tests and selects (~30 integer instructions per key). The mask rows live
+    // in the exchange buffer, unused until the ranking is over (zeroed at the kernel's start).
+    // A warp whose keys all share one digit (all-equal or presorted input) takes one counter
+    // update instead: 32 lanes ORing into one word serialise (v7 measured all-equal keys
+    // 6.95 -> 7.61 ms without this). The test costs one LOP3 per key.
+    std::uint32_t* wm = reinterpret_cast<std::uint32_t*>(s_keys) + warp * kRadix;
+    const std::uint32_t bit = 1u << lane;
+    Bits diff = 0;
+#pragma unroll
+    for (int i = 1; i < ITEMS; ++i) diff |= k[i] ^ k[0];
+    const std::uint32_t d0 = digit_of(k[0], a.shift, a.mask);
+    const std::uint32_t lane0_d0 = __shfl_sync(0xffffffffu, d0, 0);  // all lanes, before any test
+    const bool one_digit = __all_sync(0xffffffffu, (digit_of(diff, a.shift, a.mask) == 0) & (d0 == lane0_d0));
+    if (one_digit) {
+      std::uint32_t before = 0;
+      if (lane == 0) before = atomicAdd(&wh[d0], 32u * ITEMS);
+      before = __shfl_sync(0xffffffffu, before, 0);
+#pragma unroll
+      for (int i = 0; i < ITEMS; ++i) rank[i] = before + i * 32 + lane;
+    } else {
+#pragma unroll
+      for (int i = 0; i < ITEMS; ++i) {
+        const std::uint32_t d = digit_of(k[i], a.shift, a.mask);
+        atomicOr(&wm[d], bit);
+        __syncwarp();
+        const std::uint32_t peers = wm[d];
+        const int leader = 31 - __clz(peers);
+        std::uint32_t before = 0;
+        if (lane == leader) before = atomicAdd(&wh[d], static_cast<std::uint32_t>(__popc(peers)));
+        before = __shfl_sync(0xffffffffu, before, leader);  // every lane has read its mask word
+        if (lane == leader) wm[d] = 0;
+        __syncwarp();
+        rank[i] = before + __popc(peers & lt);
+      }
+    }
   }
   __syncthreads();
 
@@ -289,13 +337,24 @@ __global__ void __launch_bounds__(THREADS, RadixSortTuning::kPassMinBlocksPerSm)
   // digit's run.
   std::uint32_t dst[PAIRS ? ITEMS : 1];
   const bool decode = (a.out0 | a.out1) != 0;
+  if (valid == kTile && !decode) {  // the common case, without per-key tests
 #pragma unroll
-  for (int s = 0; s < ITEMS; ++s) {
-    const int j = s * THREADS + tid;
-    const Bits key = s_keys[j];
-    const std::uint32_t g = s_base[digit_of(key, a.shift, a.mask)] + j;
-    if (j < valid) a.keys_out[g] = decode ? xor_by_top(key, a.out0, a.out1) : key;
-    if constexpr (PAIRS) dst[s] = g;
+    for (int s = 0; s < ITEMS; ++s) {
+      const int j = s * THREADS + tid;
+      const Bits key = s_keys[j];
+      const std::uint32_t g = s_base[digit_of(key, a.shift, a.mask)] + j;
+      a.keys_out[g] = key;
+      if constexpr (PAIRS) dst[s] = g;
+    }
+  } else {
+#pragma unroll
+    for (int s = 0; s < ITEMS; ++s) {
+      const int j = s * THREADS + tid;
+      const Bits key = s_keys[j];
+      const std::uint32_t g = s_base[digit_of(key, a.shift, a.mask)] + j;
+      if (j < valid) a.keys_out[g] = decode ? xor_by_top(key, a.out0, a.out1) : key;
+      if constexpr (PAIRS) dst[s] = g;
+    }
   }
   if constexpr (PAIRS) {
     VBits v[ITEMS];
@@ -318,21 +377,33 @@ __global__ void __launch_bounds__(THREADS, RadixSortTuning::kPassMinBlocksPerSm)
 
 // [SECTION] host side
 
-template <class Bits, class VBits, bool PAIRS>
-struct Config {
-  static constexpr int kThreads = RadixSortTuning::kPassThreads;
-  static constexpr int kItems = RadixSortTuning::items(sizeof(Bits), PAIRS ? sizeof(VBits) : 0);
+// The pass's shape: threads, keys per thread, blocks per SM, peer matching. The library uses
+// the defaults (RadixSortTuning); other shapes are for measuring.
+template <int THREADS = RadixSortTuning::kPassThreads, int ITEMS = 0,
+          int MIN_BLOCKS = RadixSortTuning::kPassMinBlocksPerSm, int MATCH = RadixSortTuning::kPassMatch>
+struct Shape {};
+
+template <class Bits, class VBits, bool PAIRS, class S = Shape<>>
+struct Config;
+template <class Bits, class VBits, bool PAIRS, int THREADS, int ITEMS, int MIN_BLOCKS, int MATCH>
+struct Config<Bits, VBits, PAIRS, Shape<THREADS, ITEMS, MIN_BLOCKS, MATCH>> {
+  static constexpr int kThreads = THREADS;
+  static constexpr int kItems = ITEMS > 0 ? ITEMS : RadixSortTuning::items(sizeof(Bits), PAIRS ? sizeof(VBits) : 0);
   static constexpr int kTile = kThreads * kItems;
+  static constexpr int kMinBlocks = MIN_BLOCKS;
+  static constexpr int kMatch = MATCH;
   static constexpr std::size_t kSmem = pass_smem_bytes<kThreads, kItems, Bits, VBits, PAIRS>();
   static constexpr int kMaxPasses = sizeof(Bits);
+  static_assert(MATCH == kMatchBallot || std::size_t(kThreads) * kItems * sizeof(Bits) >= std::size_t(kThreads / 32) * kRadix * 4,
+                "the match rows fit in the exchange buffer");
 };
 
 constexpr std::size_t align256(std::size_t b) { return (b + 255) & ~std::size_t(255); }
 
 // Workspace: [alt keys][alt values][hist: passes x 256][tile counters: 64][status: passes x tiles x 256]
-template <class Bits, class VBits, bool PAIRS>
+template <class Bits, class VBits, bool PAIRS, class S = Shape<>>
 std::size_t workspace_bytes(std::int64_t n) {
-  using C = Config<Bits, VBits, PAIRS>;
+  using C = Config<Bits, VBits, PAIRS, S>;
   if (n <= 0) return 0;
   const std::size_t tiles = (std::size_t(n) + C::kTile - 1) / C::kTile;
   return align256(std::size_t(n) * sizeof(Bits)) + (PAIRS ? align256(std::size_t(n) * sizeof(VBits)) : 0) +
@@ -342,11 +413,11 @@ std::size_t workspace_bytes(std::int64_t n) {
 // Sorts n <= 2^31 - 1 keys (and values) by bits [begin_bit, end_bit) of their encoded image.
 // Arguments are checked by the caller; ws is at least workspace_bytes(n). When offsets_out is
 // set, the first pass's tile 0 writes the digit offsets (for a one-pass partition).
-template <class Bits, class VBits, bool PAIRS>
+template <class Bits, class VBits, bool PAIRS, class S = Shape<>>
 Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* vals_out, std::int64_t n,
            int begin_bit, int end_bit, const KeyCodec<Bits>& codec, void* ws, std::uint32_t* offsets_out,
            cudaStream_t stream) {
-  using C = Config<Bits, VBits, PAIRS>;
+  using C = Config<Bits, VBits, PAIRS, S>;
   using T = RadixSortTuning;
   const int passes = (end_bit - begin_bit + kRadixBits - 1) / kRadixBits;
   const std::size_t tiles = (std::size_t(n) + C::kTile - 1) / C::kTile;
@@ -381,7 +452,7 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
     PRIMLAB_LAUNCH_TRY();
   }
 
-  auto kernel = pass_kernel<Bits, VBits, PAIRS, C::kThreads, C::kItems>;
+  auto kernel = pass_kernel<Bits, VBits, PAIRS, C::kThreads, C::kItems, C::kMinBlocks, C::kMatch>;
   static const cudaError_t attr_err =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(C::kSmem));
   PRIMLAB_CUDA_TRY(attr_err);

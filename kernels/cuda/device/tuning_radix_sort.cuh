@@ -5,17 +5,21 @@
 namespace primlab::detail {
 
 struct RadixSortTuning {
-  // Digit pass: 256 threads x 20 keys, 3 blocks per SM (<= 85 registers). Measured on the H200,
-  // 2^28 u32 keys, whole sort (ms): 384x20 (CUB's SM90 shape) 7.31, 384x16 7.88, 256x16 7.40,
-  // 512x16 7.14, 256x20 7.10-7.15, 256x24 7.56, 256x32 7.03 (24 B of spills), 512x20 9.73,
-  // 384x28 9.19. The pass is instruction-bound (ncu, 384x20: 75 % SM throughput, 27 % DRAM),
-  // so shapes move it by a few per cent only.
+  // Digit pass: 256 threads x 24 keys, 3 blocks per SM (<= 85 registers), peer masks by
+  // atomicOr (kPassMatch = 1). Measured on the H200, 2^28 u32 keys, whole sort (ms), scratch
+  // driver, CUB 6.32 in the same run: atomicOr 256x20 6.35, 256x22 6.04, 256x24 5.80, 256x32 b2
+  // 6.00, 256x24 b2 6.87, 256x16 b4 6.46, 384x16 b2 6.86, 384x20 b2 6.21, 384x24 b2 5.78,
+  // 512x16 b2 6.19; 8 ballots (v5) 256x20 7.10, 384x20 7.42. Before the atomicOr match (v4):
+  // 384x20 7.31, 384x16 7.88, 256x16 7.40, 512x16 7.14, 256x20 7.10-7.15, 256x24 7.56.
   static constexpr int kPassThreads = 256;
   static constexpr int kPassMinBlocksPerSm = 3;
-  // Keys per thread per tile by (key bytes, value bytes); 20 for u32 keys as measured above;
+  // Peer matching in the ranking: 0 = 8 ballots per key (v1-v5), 1 = lane bits ORed into
+  // shared-memory words (onesweep::kMatchAtomicOr; see bench/NOTES-part2.md, version 7).
+  static constexpr int kPassMatch = 1;
+  // Keys per thread per tile by (key bytes, value bytes); 24 for u32 keys as measured above;
   // the others keep the register count under the 3-block cap. Not measured separately.
   static constexpr int items(int key_bytes, int value_bytes) {
-    return key_bytes == 4 ? (value_bytes == 0 ? 20 : value_bytes == 4 ? 16 : 14)
+    return key_bytes == 4 ? (value_bytes == 0 ? 24 : value_bytes == 4 ? 16 : 14)
                           : (value_bytes == 0 ? 14 : value_bytes == 4 ? 12 : 12);
   }
   // Upfront histogram: 512 threads x 4 16-byte loads per chunk, grid-stride over 3 blocks per
