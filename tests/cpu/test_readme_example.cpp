@@ -1,5 +1,5 @@
-// The README's library example is kernels/examples/api_example.cu verbatim (which CMake builds),
-// so the documented API keeps compiling.
+// The library example in README.md and kernels/README-library.md is kernels/examples/api_example.cu
+// verbatim (which CMake builds), so the documented API keeps compiling.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -16,9 +16,11 @@ std::string slurp(const std::string& path) {
 
 TEST(Readme, LibraryExampleIsTheCompiledExample) {
   const std::string example = slurp(std::string(PRIMLAB_SOURCE_DIR) + "/kernels/examples/api_example.cu");
-  const std::string readme = slurp(std::string(PRIMLAB_SOURCE_DIR) + "/README.md");
   ASSERT_FALSE(example.empty());
-  ASSERT_FALSE(readme.empty());
-  EXPECT_NE(readme.find("```cpp\n" + example + "```"), std::string::npos)
-      << "README.md no longer shows kernels/examples/api_example.cu verbatim";
+  for (const char* doc : {"/README.md", "/kernels/README-library.md"}) {
+    const std::string text = slurp(std::string(PRIMLAB_SOURCE_DIR) + doc);
+    ASSERT_FALSE(text.empty()) << doc;
+    EXPECT_NE(text.find("```cpp\n" + example + "```"), std::string::npos)
+        << doc << " no longer shows kernels/examples/api_example.cu verbatim";
+  }
 }
