@@ -85,6 +85,31 @@ void for_each_warp(const LaunchShape& l, F f) {
 
 // The GPU's add: floats round to nearest, and a NaN result is the GPU's canonical NaN
 // (0x7fffffff; x86 would give 0xffc00000 or propagate a payload); int32/uint32 wrap around.
+// A block-stride loop `for (j = tid; j < count; j += block)` over `count` shared words, warp by
+// warp: counts the loop's branch and one shared access a lane at word j, then calls
+// f(global thread, block, j, iteration) for each live j.
+template <class F>
+void block_stride_loop(CpuRun& run, const LaunchShape& launch, std::int32_t block, std::int32_t count, F f) {
+  const std::int32_t iters = (count + block - 1) / block;
+  for_each_warp(launch, [&](std::int32_t b, std::int32_t first, int lanes) {
+    for (std::int32_t k = 0; k < iters; ++k) {
+      int paths[32];
+      std::int32_t a[32];
+      for (int l = 0; l < lanes; ++l) {
+        const std::int32_t j = first + l + k * block;
+        paths[l] = j < count;
+        a[l] = j < count ? j : -1;
+      }
+      run.branch(paths, lanes);
+      run.shared_access(a, lanes);
+      for (int l = 0; l < lanes; ++l) {
+        const std::int32_t j = first + l + k * block;
+        if (j < count) f(std::int64_t(b) * block + first + l, b, j, k);
+      }
+    }
+  });
+}
+
 inline std::uint32_t add_words(std::uint32_t a, std::uint32_t b, ElemType t) {
   if (t != ElemType::F32) return a + b;
   const float r = word_to_float(a) + word_to_float(b);

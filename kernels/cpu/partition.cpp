@@ -102,24 +102,7 @@ struct PartRun {
   // lane, f(thread, block, j, k).
   template <class F>
   void block_loop(const Step& st, std::int32_t count, F f) {
-    const std::int32_t iters = plan::div_up(count, g.block);
-    cpu::for_each_warp(st.launch, [&](std::int32_t b, std::int32_t first, int lanes) {
-      for (std::int32_t k = 0; k < iters; ++k) {
-        int paths[32];
-        std::int32_t a[32];
-        for (int l = 0; l < lanes; ++l) {
-          const std::int32_t j = first + l + k * g.block;
-          paths[l] = j < count;
-          a[l] = j < count ? j : -1;
-        }
-        run.branch(paths, lanes);
-        run.shared_access(a, lanes);
-        for (int l = 0; l < lanes; ++l) {
-          const std::int32_t j = first + l + k * g.block;
-          if (j < count) f(std::int64_t(b) * g.block + first + l, b, j, k);
-        }
-      }
-    });
+    cpu::block_stride_loop(run, st.launch, g.block, count, f);
   }
 
   // Shared-memory digit counting of every block's tile (after the clear): per round and warp the
