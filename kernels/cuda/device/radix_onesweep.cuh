@@ -27,6 +27,9 @@ constexpr std::uint32_t kInclusive = 0x80000000u;
 // How a warp finds the lanes that share a digit (RadixSortTuning::kPassMatch).
 constexpr int kMatchBallot = 0;    // 8 ballots, one per digit bit
 constexpr int kMatchAtomicOr = 1;  // lane bits ORed into a shared-memory word per digit
+// As kMatchAtomicOr, with CUB's early counts: a per-warp histogram first, so that the counters
+// hold each warp's tile-local digit starts before the ranking and the ranks come out final.
+constexpr int kMatchEarlyCounts = 2;
 
 // [SECTION] device helpers
 
@@ -215,40 +218,43 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) pass_kernel(PassArgs<Bits
     }
   }
 
-  // Rank within the warp: the lanes holding the same digit find each other (MATCH: ballots or
-  // shared-memory mask words); the highest of them bumps the warp's counter. Items are visited
-  // in index order, so ranks are stable.
   std::uint32_t rank[ITEMS];
   std::uint32_t* wh = s_warp + warp * kRadix;
   const std::uint32_t lt = lanemask_lt();
-  if constexpr (MATCH == kMatchBallot) {
-    // First every item's peer mask (independent ballots: instruction-level parallelism), then
-    // the chain of counter updates, which must run in item order.
+  // Per digit: warp-exclusive counts, the tile count (published at once for the look-back),
+  // the tile-local and global digit starts. Runs with the counts of every warp in s_warp; ends
+  // with the block synchronised and s_warp[w][d] = tile-local start of warp w's keys of digit d.
+  std::uint32_t total = 0;
+  std::uint32_t* my_status = a.status + std::size_t(tile) * kRadix + tid;
+  std::uint32_t tile_excl, glob_excl;
+  auto digest = [&]() {
+    if (tid < kRadix) {
 #pragma unroll
-    for (int i = 0; i < ITEMS; ++i) rank[i] = match_digit(digit_of(k[i], a.shift, a.mask));
-#pragma unroll
-    for (int i = 0; i < ITEMS; ++i) {
-      const std::uint32_t d = digit_of(k[i], a.shift, a.mask);
-      const std::uint32_t peers = rank[i];
-      const int leader = 31 - __clz(peers);
-      std::uint32_t before = 0;
-      if (lane == leader) {
-        before = wh[d];
-        wh[d] = before + __popc(peers);
+      for (int w = 0; w < kWarps; ++w) {
+        const std::uint32_t c = s_warp[w * kRadix + tid];
+        s_warp[w * kRadix + tid] = total;
+        total += c;
       }
-      before = __shfl_sync(0xffffffffu, before, leader);
-      rank[i] = before + __popc(peers & lt);
-      __syncwarp();
+      st_relaxed(my_status, tile == 0 ? (kInclusive | total) : total + 1);
     }
-  } else {
-    // Peer masks through shared memory (CUB's WARP_MATCH_ATOMIC_OR): every lane ORs its bit
-    // into its digit's word of the warp's mask row, reads the word back, and the highest peer
-    // bumps the counter and clears the word. A few instructions per key against 8 ballots
-    // with their bit tests and selects (~30 integer instructions per key). The mask rows live
-    // in the exchange buffer, unused until the ranking is over (zeroed at the kernel's start).
-    // A warp whose keys all share one digit (all-equal or presorted input) takes one counter
-    // update instead: 32 lanes ORing into one word serialise (v7 measured all-equal keys
-    // 6.95 -> 7.61 ms without this). The test costs one LOP3 per key.
+    const std::uint32_t gcount = tid < kRadix ? a.hist[tid] : 0u;
+    scan256_exclusive2(total, gcount, tile_excl, glob_excl, s_tmp);
+    if (tid < kRadix) {
+#pragma unroll
+      for (int w = 0; w < kWarps; ++w) s_warp[w * kRadix + tid] += tile_excl;
+      if (a.offsets_out != nullptr && tile == 0 && tid <= static_cast<int>(a.mask)) {
+        a.offsets_out[tid] = glob_excl;
+        if (tid == static_cast<int>(a.mask)) a.offsets_out[tid + 1] = glob_excl + gcount;
+      }
+    }
+    __syncthreads();
+  };
+  if constexpr (MATCH == kMatchEarlyCounts) {
+    // Early counts (CUB's BlockRadixRankMatchEarlyCounts): each warp counts its digits with one
+    // shared atomic per key (independent of each other, no chain), the digest turns the counts
+    // into tile-local starts and publishes the tile's counts before the ranking, and the
+    // ranking's counter bumps return final tile positions: no counter re-read per key at the
+    // exchange. The one-digit warp test as in kMatchAtomicOr.
     std::uint32_t* wm = reinterpret_cast<std::uint32_t*>(s_keys) + warp * kRadix;
     const std::uint32_t bit = 1u << lane;
     Bits diff = 0;
@@ -258,9 +264,15 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) pass_kernel(PassArgs<Bits
     const std::uint32_t lane0_d0 = __shfl_sync(0xffffffffu, d0, 0);  // all lanes, before any test
     const bool one_digit = __all_sync(0xffffffffu, (digit_of(diff, a.shift, a.mask) == 0) & (d0 == lane0_d0));
     if (one_digit) {
-      std::uint32_t before = 0;
-      if (lane == 0) before = atomicAdd(&wh[d0], 32u * ITEMS);
-      before = __shfl_sync(0xffffffffu, before, 0);
+      if (lane == 0) atomicAdd(&wh[d0], 32u * ITEMS);
+    } else {
+#pragma unroll
+      for (int i = 0; i < ITEMS; ++i) atomicAdd(&wh[digit_of(k[i], a.shift, a.mask)], 1u);
+    }
+    __syncthreads();
+    digest();
+    if (one_digit) {
+      const std::uint32_t before = wh[d0];  // one word, read by all lanes
 #pragma unroll
       for (int i = 0; i < ITEMS; ++i) rank[i] = before + i * 32 + lane;
     } else {
@@ -279,40 +291,76 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) pass_kernel(PassArgs<Bits
         rank[i] = before + __popc(peers & lt);
       }
     }
-  }
-  __syncthreads();
-
-  // Per digit: warp-exclusive counts, the tile count (published at once for the look-back),
-  // the tile-local and global digit starts.
-  std::uint32_t total = 0;
-  std::uint32_t* my_status = a.status + std::size_t(tile) * kRadix + tid;
-  if (tid < kRadix) {
+    __syncthreads();  // the mask rows alias the exchange buffer
+  } else {
+    if constexpr (MATCH == kMatchBallot) {
+      // First every item's peer mask (independent ballots: instruction-level parallelism), then
+      // the chain of counter updates, which must run in item order.
 #pragma unroll
-    for (int w = 0; w < kWarps; ++w) {
-      const std::uint32_t c = s_warp[w * kRadix + tid];
-      s_warp[w * kRadix + tid] = total;
-      total += c;
-    }
-    st_relaxed(my_status, tile == 0 ? (kInclusive | total) : total + 1);
-  }
-  const std::uint32_t gcount = tid < kRadix ? a.hist[tid] : 0u;
-  std::uint32_t tile_excl, glob_excl;
-  scan256_exclusive2(total, gcount, tile_excl, glob_excl, s_tmp);
-  if (tid < kRadix) {
+      for (int i = 0; i < ITEMS; ++i) rank[i] = match_digit(digit_of(k[i], a.shift, a.mask));
 #pragma unroll
-    for (int w = 0; w < kWarps; ++w) s_warp[w * kRadix + tid] += tile_excl;
-    if (a.offsets_out != nullptr && tile == 0 && tid <= static_cast<int>(a.mask)) {
-      a.offsets_out[tid] = glob_excl;
-      if (tid == static_cast<int>(a.mask)) a.offsets_out[tid + 1] = glob_excl + gcount;
+      for (int i = 0; i < ITEMS; ++i) {
+        const std::uint32_t d = digit_of(k[i], a.shift, a.mask);
+        const std::uint32_t peers = rank[i];
+        const int leader = 31 - __clz(peers);
+        std::uint32_t before = 0;
+        if (lane == leader) {
+          before = wh[d];
+          wh[d] = before + __popc(peers);
+        }
+        before = __shfl_sync(0xffffffffu, before, leader);
+        rank[i] = before + __popc(peers & lt);
+        __syncwarp();
+      }
+    } else {
+      // Peer masks through shared memory (CUB's WARP_MATCH_ATOMIC_OR): every lane ORs its bit
+      // into its digit's word of the warp's mask row, reads the word back, and the highest peer
+      // bumps the counter and clears the word. A few instructions per key against 8 ballots
+      // with their bit tests and selects (~30 integer instructions per key). The mask rows live
+      // in the exchange buffer, unused until the ranking is over (zeroed at the kernel's start).
+      // A warp whose keys all share one digit (all-equal or presorted input) takes one counter
+      // update instead: 32 lanes ORing into one word serialise (v7 measured all-equal keys
+      // 6.95 -> 7.61 ms without this). The test costs one LOP3 per key.
+      std::uint32_t* wm = reinterpret_cast<std::uint32_t*>(s_keys) + warp * kRadix;
+      const std::uint32_t bit = 1u << lane;
+      Bits diff = 0;
+#pragma unroll
+      for (int i = 1; i < ITEMS; ++i) diff |= k[i] ^ k[0];
+      const std::uint32_t d0 = digit_of(k[0], a.shift, a.mask);
+      const std::uint32_t lane0_d0 = __shfl_sync(0xffffffffu, d0, 0);  // all lanes, before any test
+      const bool one_digit = __all_sync(0xffffffffu, (digit_of(diff, a.shift, a.mask) == 0) & (d0 == lane0_d0));
+      if (one_digit) {
+        std::uint32_t before = 0;
+        if (lane == 0) before = atomicAdd(&wh[d0], 32u * ITEMS);
+        before = __shfl_sync(0xffffffffu, before, 0);
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i) rank[i] = before + i * 32 + lane;
+      } else {
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i) {
+          const std::uint32_t d = digit_of(k[i], a.shift, a.mask);
+          atomicOr(&wm[d], bit);
+          __syncwarp();
+          const std::uint32_t peers = wm[d];
+          const int leader = 31 - __clz(peers);
+          std::uint32_t before = 0;
+          if (lane == leader) before = atomicAdd(&wh[d], static_cast<std::uint32_t>(__popc(peers)));
+          before = __shfl_sync(0xffffffffu, before, leader);  // every lane has read its mask word
+          if (lane == leader) wm[d] = 0;
+          __syncwarp();
+          rank[i] = before + __popc(peers & lt);
+        }
+      }
     }
+    __syncthreads();
+    digest();
   }
-  __syncthreads();
 
   // Exchange: keys to their tile position (needs only tile-local offsets, so it runs before the
   // look-back and gives the predecessors time to publish inclusive prefixes).
 #pragma unroll
   for (int i = 0; i < ITEMS; ++i) {
-    rank[i] += wh[digit_of(k[i], a.shift, a.mask)];
+    if constexpr (MATCH != kMatchEarlyCounts) rank[i] += wh[digit_of(k[i], a.shift, a.mask)];
     s_keys[rank[i]] = k[i];
   }
   // Look-back: one thread per digit sums the predecessors' aggregates back to the first

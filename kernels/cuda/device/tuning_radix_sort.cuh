@@ -14,8 +14,9 @@ struct RadixSortTuning {
   static constexpr int kPassThreads = 256;
   static constexpr int kPassMinBlocksPerSm = 3;
   // Peer matching in the ranking: 0 = 8 ballots per key (v1-v5), 1 = lane bits ORed into
-  // shared-memory words (onesweep::kMatchAtomicOr; see bench/NOTES-part2.md, version 7).
-  static constexpr int kPassMatch = 1;
+  // shared-memory words (onesweep::kMatchAtomicOr; see bench/NOTES-part2.md, version 7),
+  // 2 = as 1 with early counts (onesweep::kMatchEarlyCounts; NOTES-part2.md, version 8).
+  static constexpr int kPassMatch = 2;
   // Keys per thread per tile by (key bytes, value bytes); 24 for u32 keys as measured above;
   // the others keep the register count under the 3-block cap. Not measured separately.
   static constexpr int items(int key_bytes, int value_bytes) {
