@@ -15,7 +15,8 @@ const BackendInfo& backend() {
     if (e != cudaSuccess || count == 0) {
       cudaGetLastError();
       b.name = "CPU reference - no CUDA device";
-      b.reason = e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device found";
+      b.reason = e == cudaSuccess ? std::string("no CUDA device found")
+                                  : std::string("no usable CUDA device or driver (") + cudaGetErrorString(e) + ")";
       return b;
     }
     cudaDeviceProp p{};
