@@ -8,10 +8,10 @@
 #include <ctime>
 #include <fstream>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "bench.h"
+#include "format/results_json.h"
 #include "primlab/device_buffer.h"
 
 namespace primlab::bench {
@@ -330,40 +330,22 @@ Status run_sweep(const BenchTable& table, const SweepOptions& o, SweepResult* re
 
 // [SECTION] Output
 bool write_json(const SweepResult& r, const std::string& path, std::string* error) {
-  nlohmann::json j;
-  j["gpu"] = r.gpu;
-  j["cuda"] = r.cuda_version;
-  j["cuda_version"] = r.cuda_version;
-  j["driver"] = r.driver;
-  j["commit"] = r.commit;
-  j["date"] = r.date;
-  j["copy_gbps"] = r.copy_gbps;
-  nlohmann::json rows = nlohmann::json::array();
-  for (const Row& x : r.rows) {
-    nlohmann::json o;
-    o["primitive"] = x.primitive;
-    o["impl"] = x.impl;
-    o["type"] = type_name(x.type);
-    o["n"] = x.n;
-    o["median_ms"] = x.median_ms;
-    o["p10_ms"] = x.p10_ms;
-    o["p90_ms"] = x.p90_ms;
-    o["items_per_s"] = x.items_per_s;
-    o["gbps"] = x.gbps;
-    if (x.ratio_to_cub > 0) o["ratio_to_cub"] = x.ratio_to_cub;
-    if (x.block) o["block"] = x.block;
-    if (x.items) o["items_per_thread"] = x.items;
-    o["runs"] = x.runs;
-    if (!x.error.empty()) o["error"] = x.error;
-    rows.push_back(o);
-  }
-  j["results"] = rows;
+  results::Results out;
+  out.gpu = r.gpu;
+  out.cuda_version = r.cuda_version;
+  out.driver = r.driver;
+  out.commit = r.commit;
+  out.date = r.date;
+  out.copy_gbps = r.copy_gbps;
+  for (const Row& x : r.rows)
+    out.rows.push_back({x.primitive, x.impl, type_name(x.type), x.n, x.block, x.items, x.runs, x.median_ms, x.p10_ms,
+                        x.p90_ms, x.items_per_s, x.gbps, x.ratio_to_cub, x.error});
   std::ofstream f(path);
   if (!f) {
     if (error) *error = "cannot open " + path;
     return false;
   }
-  f << j.dump(1) << "\n";
+  f << results::to_json(out);
   return bool(f);
 }
 

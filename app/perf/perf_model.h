@@ -13,26 +13,13 @@
 #include <thread>
 #include <vector>
 
+#include "format/results_json.h"
+
 namespace primlab::perf {
 
 // [SECTION] Rows and results (the bench's JSON format; types as the bench spells them: "u32")
-struct Row {
-  std::string primitive, impl, type;
-  std::int64_t n = 0;
-  int block = 0, items = 0;  // 0: the implementation's default (or it takes none)
-  int runs = 0;
-  double median_ms = 0, p10_ms = 0, p90_ms = 0;
-  double items_per_s = 0, gbps = 0;
-  double ratio_to_cub = 0;  // cub median / this median (> 1: faster than CUB); 0 when no cub row
-  std::string error;        // non-empty when the run failed or was skipped (the reason)
-  bool ok() const { return error.empty() && median_ms > 0; }
-};
-
-struct Results {
-  std::string gpu, cuda_version, driver, commit, date;
-  double copy_gbps = 0;  // device-to-device copy bandwidth (read + write), 0 when unknown
-  std::vector<Row> rows;
-};
+using Row = results::Row;
+using Results = results::Results;
 
 // Recomputes every row's ratio_to_cub from the cub row of the same (primitive, type, n) in `r`
 // (the bench computes it inside one call; the tab's rows come from many calls).
@@ -196,11 +183,11 @@ void merge_rows(Results& into, const std::vector<Row>& rows);
 
 // [SECTION] Export and import
 std::string to_csv(const Results& r);
-std::string to_json(const Results& r);
+using results::to_json;
 bool write_csv(const Results& r, const std::string& path, std::string* error);
 bool write_json(const Results& r, const std::string& path, std::string* error);
 // Reads the bench's JSON ({gpu, cuda, driver, commit, date, copy_gbps, results: [...]}).
-bool parse_json(const std::string& text, Results* out, std::string* error);
+using results::parse_json;
 bool read_json(const std::string& path, Results* out, std::string* error);
 
 // [SECTION] Baseline diff
