@@ -349,6 +349,8 @@ std::string to_csv(const Results& r) {
   return o.str();
 }
 
+namespace {
+
 bool write_text(const std::string& text, const std::string& path, std::string* error) {
   std::ofstream f(path, std::ios::binary);
   if (!f) {

@@ -37,7 +37,6 @@ std::string to_json(const Results& r) {
   return j.dump(1) + "\n";
 }
 
-namespace {
 bool parse_json(const std::string& text, Results* out, std::string* error) {
   auto fail = [&](const std::string& why) {
     if (error) *error = why;
