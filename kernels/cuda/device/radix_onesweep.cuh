@@ -221,6 +221,36 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) pass_kernel(PassArgs<Bits
   std::uint32_t rank[ITEMS];
   std::uint32_t* wh = s_warp + warp * kRadix;
   const std::uint32_t lt = lanemask_lt();
+  // CUB's ATOMIC_OR ranking of every item: each lane sets its bit in its digit's mask word
+  // (wm: this warp's row), the highest peer bumps the warp's counter for all of them and clears
+  // the word; a lane's rank is the counter before the bump plus its lower peers.
+  // True when every key of the warp has one digit, d0 (all-equal or presorted input): the
+  // ranking then takes one counter update. Every lane runs the collectives, before any test.
+  auto warp_has_one_digit = [&](std::uint32_t& d0) {
+    Bits diff = 0;
+#pragma unroll
+    for (int i = 1; i < ITEMS; ++i) diff |= k[i] ^ k[0];
+    d0 = digit_of(k[0], a.shift, a.mask);
+    const std::uint32_t lane0_d0 = __shfl_sync(0xffffffffu, d0, 0);
+    return __all_sync(0xffffffffu, (digit_of(diff, a.shift, a.mask) == 0) & (d0 == lane0_d0));
+  };
+  auto rank_by_peer_masks = [&](std::uint32_t* wm) {
+    const std::uint32_t bit = 1u << lane;
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+      const std::uint32_t d = digit_of(k[i], a.shift, a.mask);
+      atomicOr(&wm[d], bit);
+      __syncwarp();
+      const std::uint32_t peers = wm[d];
+      const int leader = 31 - __clz(peers);
+      std::uint32_t before = 0;
+      if (lane == leader) before = atomicAdd(&wh[d], static_cast<std::uint32_t>(__popc(peers)));
+      before = __shfl_sync(0xffffffffu, before, leader);  // every lane has read its mask word
+      if (lane == leader) wm[d] = 0;
+      __syncwarp();
+      rank[i] = before + __popc(peers & lt);
+    }
+  };
   // Per digit: warp-exclusive counts, the tile count (published at once for the look-back),
   // the tile-local and global digit starts. Runs with the counts of every warp in s_warp; ends
   // with the block synchronised and s_warp[w][d] = tile-local start of warp w's keys of digit d.
@@ -256,13 +286,8 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) pass_kernel(PassArgs<Bits
     // ranking's counter bumps return final tile positions: no counter re-read per key at the
     // exchange. The one-digit warp test as in kMatchAtomicOr.
     std::uint32_t* wm = reinterpret_cast<std::uint32_t*>(s_keys) + warp * kRadix;
-    const std::uint32_t bit = 1u << lane;
-    Bits diff = 0;
-#pragma unroll
-    for (int i = 1; i < ITEMS; ++i) diff |= k[i] ^ k[0];
-    const std::uint32_t d0 = digit_of(k[0], a.shift, a.mask);
-    const std::uint32_t lane0_d0 = __shfl_sync(0xffffffffu, d0, 0);  // all lanes, before any test
-    const bool one_digit = __all_sync(0xffffffffu, (digit_of(diff, a.shift, a.mask) == 0) & (d0 == lane0_d0));
+    std::uint32_t d0 = 0;
+    const bool one_digit = warp_has_one_digit(d0);
     if (one_digit) {
       if (lane == 0) atomicAdd(&wh[d0], 32u * ITEMS);
     } else {
@@ -276,20 +301,7 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) pass_kernel(PassArgs<Bits
 #pragma unroll
       for (int i = 0; i < ITEMS; ++i) rank[i] = before + i * 32 + lane;
     } else {
-#pragma unroll
-      for (int i = 0; i < ITEMS; ++i) {
-        const std::uint32_t d = digit_of(k[i], a.shift, a.mask);
-        atomicOr(&wm[d], bit);
-        __syncwarp();
-        const std::uint32_t peers = wm[d];
-        const int leader = 31 - __clz(peers);
-        std::uint32_t before = 0;
-        if (lane == leader) before = atomicAdd(&wh[d], static_cast<std::uint32_t>(__popc(peers)));
-        before = __shfl_sync(0xffffffffu, before, leader);  // every lane has read its mask word
-        if (lane == leader) wm[d] = 0;
-        __syncwarp();
-        rank[i] = before + __popc(peers & lt);
-      }
+      rank_by_peer_masks(wm);
     }
     __syncthreads();  // the mask rows alias the exchange buffer
   } else {
@@ -322,13 +334,8 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) pass_kernel(PassArgs<Bits
       // update instead: 32 lanes ORing into one word serialise (v7 measured all-equal keys
       // 6.95 -> 7.61 ms without this). The test costs one LOP3 per key.
       std::uint32_t* wm = reinterpret_cast<std::uint32_t*>(s_keys) + warp * kRadix;
-      const std::uint32_t bit = 1u << lane;
-      Bits diff = 0;
-#pragma unroll
-      for (int i = 1; i < ITEMS; ++i) diff |= k[i] ^ k[0];
-      const std::uint32_t d0 = digit_of(k[0], a.shift, a.mask);
-      const std::uint32_t lane0_d0 = __shfl_sync(0xffffffffu, d0, 0);  // all lanes, before any test
-      const bool one_digit = __all_sync(0xffffffffu, (digit_of(diff, a.shift, a.mask) == 0) & (d0 == lane0_d0));
+      std::uint32_t d0 = 0;
+      const bool one_digit = warp_has_one_digit(d0);
       if (one_digit) {
         std::uint32_t before = 0;
         if (lane == 0) before = atomicAdd(&wh[d0], 32u * ITEMS);
@@ -336,20 +343,7 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) pass_kernel(PassArgs<Bits
 #pragma unroll
         for (int i = 0; i < ITEMS; ++i) rank[i] = before + i * 32 + lane;
       } else {
-#pragma unroll
-        for (int i = 0; i < ITEMS; ++i) {
-          const std::uint32_t d = digit_of(k[i], a.shift, a.mask);
-          atomicOr(&wm[d], bit);
-          __syncwarp();
-          const std::uint32_t peers = wm[d];
-          const int leader = 31 - __clz(peers);
-          std::uint32_t before = 0;
-          if (lane == leader) before = atomicAdd(&wh[d], static_cast<std::uint32_t>(__popc(peers)));
-          before = __shfl_sync(0xffffffffu, before, leader);  // every lane has read its mask word
-          if (lane == leader) wm[d] = 0;
-          __syncwarp();
-          rank[i] = before + __popc(peers & lt);
-        }
+        rank_by_peer_masks(wm);
       }
     }
     __syncthreads();
