@@ -14,10 +14,11 @@
 #include <sstream>
 #include <thread>
 
+#include "cli/step_choice.h"
 #include "headless/egl_context.h"
+#include "headless/png.h"
 #include "perf/perf_render.h"
 #include "perf/perf_tab.h"
-#include <stb_image_write.h>
 
 namespace {
 
@@ -82,7 +83,7 @@ int main(int argc, char** argv) {
     return app.exit(e);
   }
   int w = 0, h = 0;
-  if (std::sscanf(size.c_str(), "%dx%d", &w, &h) != 2 || w < 320 || h < 240 || w > 8192 || h > 8192) {
+  if (!primlab::ui::parse_size(size, 320, 240, w, h)) {
     std::cerr << "perf: --size must be WIDTHxHEIGHT between 320x240 and 8192x8192\n";
     return 2;
   }
@@ -206,8 +207,9 @@ int main(int argc, char** argv) {
   s.view_request = block_sweep ? kTimeVsBlock : kTimeVsN;
   const auto px = render_perf_tab(s, w, h, 3);
   const std::string tab = out + "/perf-tab.png";
-  if (stbi_write_png(tab.c_str(), w, h, 4, px.data(), w * 4)) std::printf("perf: wrote %s\n", tab.c_str());
-  else ok = false, std::cerr << "perf: cannot write " << tab << "\n";
+  std::string png_error;
+  if (primlab::headless::write_png(tab, w, h, px, png_error)) std::printf("perf: wrote %s\n", tab.c_str());
+  else ok = false, std::cerr << "perf: " << png_error << "\n";
   ImGui_ImplOpenGL3_Shutdown();
   ImGui::DestroyContext();
   return ok ? 0 : 1;

@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
     return app.exit(e);
   }
   int w = 0, h = 0;
-  if (std::sscanf(size.c_str(), "%dx%d", &w, &h) != 2 || w < 64 || h < 64 || w > 8192 || h > 8192) {
+  if (!ui::parse_size(size, 64, 64, w, h)) {
     std::cerr << "render: --size must be WIDTHxHEIGHT between 64 and 8192 (got '" << size << "')\n";
     return 2;
   }

@@ -2,6 +2,7 @@
 #include "cli/step_choice.h"
 
 #include <CLI/CLI.hpp>
+#include <cstdio>
 
 #include "cli/presets.h"
 
@@ -23,6 +24,16 @@ bool make_choice_input(const StepChoice& c, std::vector<std::uint32_t>& out, std
     return false;
   }
   out = make_input(c.input, c.cfg.n, c.cfg.type, c.seed);
+  return true;
+}
+
+bool parse_size(const std::string& text, int min_w, int min_h, int& w, int& h) {
+  int a = 0, b = 0;
+  char extra = 0;
+  if (std::sscanf(text.c_str(), "%dx%d%c", &a, &b, &extra) != 2 || a < min_w || b < min_h || a > 8192 || b > 8192)
+    return false;
+  w = a;
+  h = b;
   return true;
 }
 

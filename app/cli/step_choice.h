@@ -44,6 +44,8 @@ struct StepOptions {
 };
 
 void add_step_options(CLI::App& app, StepOptions& o);
+// Parses an image size "WIDTHxHEIGHT" within [min_w, 8192] x [min_h, 8192].
+bool parse_size(const std::string& text, int min_w, int min_h, int& w, int& h);
 // Checks the options and fills `out` (and whether CUDA is wanted). One-line error on failure.
 bool resolve_step_options(const StepOptions& o, StepChoice& out, std::string& error);
 
