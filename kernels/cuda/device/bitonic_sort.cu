@@ -5,6 +5,8 @@
 
 #include "cuda/cuda_check.cuh"
 #include "cuda/device/bitonic_network.cuh"
+#include "cuda/device/chained_launch.cuh"
+#include "cuda/device/device_properties.cuh"
 #include "cuda/device/radix_key_codec.cuh"
 #include "cuda/device/tuning_bitonic_sort.cuh"
 #include "primlab/bitonic_sort.h"
@@ -14,8 +16,7 @@ namespace detail {
 namespace {
 
 using Tuning = BitonicSortTuning;
-constexpr int E = Tuning::kItems;           // one array
-constexpr int ES = Tuning::kSegmentItems;   // batched segments
+constexpr int ES = Tuning::kSegmentItems;  // batched segments
 
 // Where tile element q of this block lives: segment (blockIdx.x * tile / P + q / P), offset
 // q % P; it is real when the offset is below seg_len and the index below n_total. The one-array
@@ -42,7 +43,7 @@ struct Masks {
 // Loads a tile (encoding), sorts its P-chunks (or, merge_only, finishes a larger stage with
 // strides tile/2 .. 1), stores it (decoding). In place is fine: a block reads only its tile.
 template <class Bits, class VBits, bool PAIRS, int E>
-__global__ void __launch_bounds__(Tuning::kMaxThreads)
+__global__ void __launch_bounds__(Tuning::kSegmentMaxThreads)
     tile_kernel(const Bits* kin, Bits* kout, const VBits* vin, VBits* vout, TileMap map, Masks<Bits> m,
                 bool merge_only) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -72,6 +73,46 @@ __global__ void __launch_bounds__(Tuning::kMaxThreads)
   }
 }
 
+// One-array tile of rt::kTile elements: sorts its 2^log_p-chunks (or, merge_only, finishes a
+// stage larger than the tile with strides tile/2 .. 1) in registers (see bitonic::rt).
+template <class Bits, class VBits, bool PAIRS>
+__global__ void __launch_bounds__(bitonic::rt::kThreads)
+    array_tile_kernel(const Bits* kin, Bits* kout, const VBits* vin, VBits* vout, std::int64_t n, int log_p,
+                      Masks<Bits> m, bool merge_only) {
+  namespace rt = bitonic::rt;
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  Bits* sk = reinterpret_cast<Bits*>(smem_raw);
+  VBits* sv = reinterpret_cast<VBits*>(sk + rt::kSmemElems);
+  const std::int64_t base = std::int64_t(blockIdx.x) * rt::kTile + threadIdx.x;
+  const unsigned lane = threadIdx.x & 31;
+  Bits k[rt::kItems];
+  VBits v[rt::kItems];
+  chain_wait();
+#pragma unroll
+  for (int r = 0; r < rt::kItems; ++r) {  // striped, coalesced
+    const std::int64_t g = base + r * rt::kThreads;
+    k[r] = g < n ? xor_by_top(kin[g], m.in0, m.in1) : ~Bits(0);
+    if constexpr (PAIRS) v[r] = g < n ? vin[g] : VBits(0);
+  }
+  chain_release();
+  if (merge_only) {
+    rt::striped_clean<PAIRS, rt::kLogTile - 1>(k, v);
+    rt::low_clean<PAIRS>(k, v, sk, sv, lane);
+  } else {
+    rt::striped_to_blocked<PAIRS>(k, v, sk, sv);
+    rt::sort_stages<PAIRS, 1>(k, v, sk, sv, log_p, lane);
+  }
+  rt::blocked_to_striped<PAIRS>(k, v, sk, sv);
+#pragma unroll
+  for (int r = 0; r < rt::kItems; ++r) {
+    const std::int64_t g = base + r * rt::kThreads;
+    if (g < n) {
+      kout[g] = xor_by_top(k[r], m.out0, m.out1);
+      if constexpr (PAIRS) vout[g] = v[r];
+    }
+  }
+}
+
 // F fused steps of stage `size` on (encoded) keys in global memory: strides 2^hi .. 2^(hi-F+1),
 // the first a flip when `flip`. Each thread owns the 2^F elements its steps connect.
 template <class Bits, class VBits, bool PAIRS, int F>
@@ -82,6 +123,7 @@ __global__ void __launch_bounds__(Tuning::kGlobalThreads)
   const int low = hi - F + 1;
   const unsigned b = ((t >> low) << (hi + 1)) | (t & ((1u << low) - 1));
   if (b >= n) return;  // b is the group's lowest index: all padding
+  chain_wait();
   unsigned idx[G];
   Bits x[G];
   VBits v[G];
@@ -95,6 +137,7 @@ __global__ void __launch_bounds__(Tuning::kGlobalThreads)
     x[c] = e < n ? keys[e] : ~Bits(0);
     if constexpr (PAIRS) v[c] = e < n ? vals[e] : VBits(0);
   }
+  chain_release();
 #pragma unroll
   for (int k = 0; k < F; ++k) {
 #pragma unroll
@@ -124,7 +167,7 @@ Status launch_tile(const Bits* kin, Bits* kout, const VBits* vin, VBits* vout, c
   auto kernel = tile_kernel<Bits, VBits, PAIRS, E>;
   static const cudaError_t attr = cudaFuncSetAttribute(
       kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-      int(std::size_t(Tuning::kTile) * (sizeof(Bits) + (PAIRS ? sizeof(VBits) : 0))));
+      int(std::size_t(kBitonicMaxSegment) * (sizeof(Bits) + (PAIRS ? sizeof(VBits) : 0))));
   PRIMLAB_CUDA_TRY(attr);
   if (blocks > std::numeric_limits<int>::max()) return Status::Unsupported;
   kernel<<<unsigned(blocks), map.tile / E, smem, stream>>>(kin, kout, vin, vout, map, m, merge_only);
@@ -132,13 +175,26 @@ Status launch_tile(const Bits* kin, Bits* kout, const VBits* vin, VBits* vout, c
   return Status::Success;
 }
 
+template <class Bits, class VBits, bool PAIRS>
+Status launch_array_tile(const Bits* kin, Bits* kout, const VBits* vin, VBits* vout, std::int64_t n, int log_p,
+                         const Masks<Bits>& m, bool merge_only, bool chained, cudaStream_t stream) {
+  constexpr std::size_t smem = bitonic::rt::kSmemElems * (sizeof(Bits) + (PAIRS ? sizeof(VBits) : 0));
+  auto kernel = array_tile_kernel<Bits, VBits, PAIRS>;
+  static const cudaError_t attr = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+  PRIMLAB_CUDA_TRY(attr);
+  const std::int64_t blocks = (n + bitonic::rt::kTile - 1) / bitonic::rt::kTile;
+  PRIMLAB_CUDA_TRY(chained_launch(chained, kernel, unsigned(blocks), bitonic::rt::kThreads, smem, stream, kin, kout, vin,
+                                   vout, n, log_p, m, merge_only));
+  return Status::Success;
+}
+
 template <class Bits, class VBits, bool PAIRS, int F>
-Status launch_global(Bits* keys, VBits* vals, unsigned n, unsigned N, unsigned size, int hi, bool flip,
+Status launch_global(Bits* keys, VBits* vals, unsigned n, unsigned N, unsigned size, int hi, bool flip, bool chained,
                      cudaStream_t stream) {
   const std::uint64_t threads = std::uint64_t(N) >> F;
   const unsigned blocks = unsigned((threads + Tuning::kGlobalThreads - 1) / Tuning::kGlobalThreads);
-  global_kernel<Bits, VBits, PAIRS, F><<<blocks, Tuning::kGlobalThreads, 0, stream>>>(keys, vals, n, size, hi, flip);
-  PRIMLAB_LAUNCH_TRY();
+  PRIMLAB_CUDA_TRY(chained_launch(chained, global_kernel<Bits, VBits, PAIRS, F>, blocks, Tuning::kGlobalThreads, 0,
+                                   stream, keys, vals, n, size, hi, flip));
   return Status::Success;
 }
 
@@ -153,46 +209,44 @@ Status sort_array(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_
   if (n == 0) return Status::Success;
   if (!d_keys_in || !d_keys_out || (PAIRS && (!d_values_in || !d_values_out))) return Status::InvalidArgument;
   const KeyCodec<Bits> codec = make_codec<K>(order == SortOrder::Descending);
-  unsigned N = 1;
-  while (N < std::uint64_t(n)) N <<= 1;
-  const unsigned tile = std::max<unsigned>(std::min<unsigned>(N, Tuning::kTile), E);
-  const unsigned P = std::min(N, tile);
-  const bool one_tile = N <= tile;
+  constexpr int kLogTile = bitonic::rt::kLogTile;
+  int log_n = 0;
+  while ((std::int64_t(1) << log_n) < n) ++log_n;
+  const unsigned N = 1u << log_n;  // n <= 2^31 - 1, so N <= 2^31
   Bits* keys = reinterpret_cast<Bits*>(d_keys_out);
   VB* vals = reinterpret_cast<VB*>(d_values_out);
-  TileMap map{n, tile, tile, tile, tile};
+  // The tile sort encodes; the last kernel decodes.
+  const bool one_tile = log_n <= kLogTile;
   const Masks<Bits> first{codec.enc0, codec.enc1, one_tile ? codec.dec0 : Bits(0), one_tile ? codec.dec1 : Bits(0)};
-  const std::int64_t blocks = (n + tile - 1) / tile;
-  (void)P;
-  Status st = launch_tile<Bits, VB, PAIRS, E>(reinterpret_cast<const Bits*>(d_keys_in), keys,
-                                           reinterpret_cast<const VB*>(d_values_in), vals, map, first, false, blocks,
-                                           stream);
+  DeviceFacts facts;
+  Status st = device_facts(facts);
   if (st != Status::Success) return st;
-  int log_tile = 0;
-  while ((1u << log_tile) < tile) ++log_tile;
-  for (unsigned size = 2 * tile; size != 0 && size <= N; size *= 2) {
-    int hi = 0;
-    while ((2u << hi) < size) ++hi;  // stride size/2 = 2^hi
-    int steps = hi - log_tile + 1;   // strides size/2 .. tile
+  const bool chained = facts.cc_major >= 9;  // the kernels after the first wait for their predecessor
+  st = launch_array_tile<Bits, VB, PAIRS>(reinterpret_cast<const Bits*>(d_keys_in), keys,
+                                          reinterpret_cast<const VB*>(d_values_in), vals, n, std::min(log_n, kLogTile),
+                                          first, false, false, stream);
+  // Stages larger than the tile: fused global passes for strides size/2 .. tile, then a tile merge.
+  for (int log_size = kLogTile + 1; st == Status::Success && log_size <= log_n; ++log_size) {
+    const unsigned size = 1u << log_size;
+    int hi = log_size - 1;          // stride 2^hi
+    int steps = hi - kLogTile + 1;  // strides size/2 .. tile
     bool flip = true;
-    while (steps > 0) {
+    while (st == Status::Success && steps > 0) {
       const int f = std::min(steps, Tuning::kGlobalFuse);
-      if (f == 4) st = launch_global<Bits, VB, PAIRS, 4>(keys, vals, unsigned(n), N, size, hi, flip, stream);
-      if (f == 3) st = launch_global<Bits, VB, PAIRS, 3>(keys, vals, unsigned(n), N, size, hi, flip, stream);
-      if (f == 2) st = launch_global<Bits, VB, PAIRS, 2>(keys, vals, unsigned(n), N, size, hi, flip, stream);
-      if (f == 1) st = launch_global<Bits, VB, PAIRS, 1>(keys, vals, unsigned(n), N, size, hi, flip, stream);
-      if (st != Status::Success) return st;
+      if (f == 4) st = launch_global<Bits, VB, PAIRS, 4>(keys, vals, unsigned(n), N, size, hi, flip, chained, stream);
+      if (f == 3) st = launch_global<Bits, VB, PAIRS, 3>(keys, vals, unsigned(n), N, size, hi, flip, chained, stream);
+      if (f == 2) st = launch_global<Bits, VB, PAIRS, 2>(keys, vals, unsigned(n), N, size, hi, flip, chained, stream);
+      if (f == 1) st = launch_global<Bits, VB, PAIRS, 1>(keys, vals, unsigned(n), N, size, hi, flip, chained, stream);
       flip = false;
       hi -= f;
       steps -= f;
     }
-    const bool last = size == N;
+    if (st != Status::Success) break;
+    const bool last = log_size == log_n;
     const Masks<Bits> m{0, 0, last ? codec.dec0 : Bits(0), last ? codec.dec1 : Bits(0)};
-    st = launch_tile<Bits, VB, PAIRS, E>(keys, keys, vals, vals, map, m, true, blocks, stream);
-    if (st != Status::Success) return st;
-    if (size == (1u << 31)) break;
+    st = launch_array_tile<Bits, VB, PAIRS>(keys, keys, vals, vals, n, kLogTile, m, true, chained, stream);
   }
-  return Status::Success;
+  return st;
 }
 
 template <class K, class V, bool PAIRS>

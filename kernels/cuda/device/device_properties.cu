@@ -15,6 +15,7 @@ Status device_facts(DeviceFacts& out) {
     PRIMLAB_CUDA_TRY(cudaDeviceGetAttribute(&cached.sm_count, cudaDevAttrMultiProcessorCount, dev));
     PRIMLAB_CUDA_TRY(cudaDeviceGetAttribute(&cached.l2_bytes, cudaDevAttrL2CacheSize, dev));
     PRIMLAB_CUDA_TRY(cudaDeviceGetAttribute(&cached.max_smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    PRIMLAB_CUDA_TRY(cudaDeviceGetAttribute(&cached.cc_major, cudaDevAttrComputeCapabilityMajor, dev));
     cached_dev = dev;
   }
   out = cached;

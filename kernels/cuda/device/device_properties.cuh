@@ -8,6 +8,7 @@ struct DeviceFacts {
   int sm_count = 0;
   int l2_bytes = 0;
   int max_smem_optin = 0;
+  int cc_major = 0;  // compute capability (9 = Hopper: programmatic dependent launch)
 };
 
 // Facts of the current device, cached per thread and device.

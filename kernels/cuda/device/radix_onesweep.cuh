@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "cuda/cuda_check.cuh"
+#include "cuda/device/chained_launch.cuh"
 #include "cuda/device/device_properties.cuh"
 #include "cuda/device/radix_key_codec.cuh"
 #include "cuda/device/tuning_radix_sort.cuh"
@@ -187,12 +188,14 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) pass_kernel(PassArgs<Bits
   __shared__ std::uint32_t s_tile;
 
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  if (tid == 0) s_tile = atomicAdd(a.tile_counter, 1u);
   for (int i = tid; i < kWarps * kRadix; i += THREADS) s_warp[i] = 0;
   if constexpr (MATCH != kMatchBallot) {  // the mask rows of the ranking
     std::uint32_t* s_match = reinterpret_cast<std::uint32_t*>(s_keys);
     for (int i = tid; i < kWarps * kRadix; i += THREADS) s_match[i] = 0;
   }
+  chain_wait();  // the previous pass (or the histogram) has finished
+  chain_release();
+  if (tid == 0) s_tile = atomicAdd(a.tile_counter, 1u);
   __syncthreads();
   const std::uint32_t tile = s_tile;
   const std::int64_t tile_begin = std::int64_t(tile) * kTile;
@@ -420,19 +423,20 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) pass_kernel(PassArgs<Bits
 // [SECTION] host side
 
 // The pass's shape: threads, keys per thread, blocks per SM, peer matching. The library uses
-// the defaults (RadixSortTuning); other shapes are for measuring.
-template <int THREADS = RadixSortTuning::kPassThreads, int ITEMS = 0,
-          int MIN_BLOCKS = RadixSortTuning::kPassMinBlocksPerSm, int MATCH = RadixSortTuning::kPassMatch>
+// the defaults (0: RadixSortTuning::pass_shape); other shapes are for measuring.
+template <int THREADS = 0, int ITEMS = 0, int MIN_BLOCKS = 0, int MATCH = RadixSortTuning::kPassMatch>
 struct Shape {};
 
 template <class Bits, class VBits, bool PAIRS, class S = Shape<>>
 struct Config;
 template <class Bits, class VBits, bool PAIRS, int THREADS, int ITEMS, int MIN_BLOCKS, int MATCH>
 struct Config<Bits, VBits, PAIRS, Shape<THREADS, ITEMS, MIN_BLOCKS, MATCH>> {
-  static constexpr int kThreads = THREADS;
-  static constexpr int kItems = ITEMS > 0 ? ITEMS : RadixSortTuning::items(sizeof(Bits), PAIRS ? sizeof(VBits) : 0);
+  static constexpr RadixSortTuning::PassShape kTuned =
+      RadixSortTuning::pass_shape(sizeof(Bits), PAIRS ? sizeof(VBits) : 0);
+  static constexpr int kThreads = THREADS > 0 ? THREADS : kTuned.threads;
+  static constexpr int kItems = ITEMS > 0 ? ITEMS : kTuned.items;
   static constexpr int kTile = kThreads * kItems;
-  static constexpr int kMinBlocks = MIN_BLOCKS;
+  static constexpr int kMinBlocks = MIN_BLOCKS > 0 ? MIN_BLOCKS : kTuned.min_blocks;
   static constexpr int kMatch = MATCH;
   static constexpr std::size_t kSmem = pass_smem_bytes<kThreads, kItems, Bits, VBits, PAIRS>();
   static constexpr int kMaxPasses = sizeof(Bits);
@@ -526,8 +530,8 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
     a.out0 = p == passes - 1 ? codec.dec0 : Bits(0);
     a.out1 = p == passes - 1 ? codec.dec1 : Bits(0);
     a.offsets_out = p == 0 ? offsets_out : nullptr;
-    kernel<<<static_cast<unsigned>(tiles), C::kThreads, C::kSmem, stream>>>(a);
-    PRIMLAB_LAUNCH_TRY();
+    PRIMLAB_CUDA_TRY(chained_launch(facts.cc_major >= 9, kernel, static_cast<unsigned>(tiles), C::kThreads, C::kSmem,
+                                    stream, a));
     src_k = dst_k;
     src_v = dst_v;
   }
