@@ -7,8 +7,6 @@
 #include <cstdint>
 #include <cstring>
 
-#include "cuda/device/tuning_bitonic_sort.cuh"
-
 namespace primlab::detail::bitonic {
 
 template <bool PAIRS, class Bits, class VBits>
@@ -140,12 +138,13 @@ __device__ void tile_merge(Bits* sk, VBits* sv, unsigned tile) {
 
 
 // [SECTION] register tiles (the one-array sort)
-// A tile of 4096 elements held by 256 threads, 16 each, in one of two layouts:
+// A tile of 2^(LT + 4) elements held by 2^LT threads (LT = 8 or 9), 16 each, in one of two
+// layouts:
 //   blocked: thread t holds elements 16t .. 16t + 15 (register = index bits 0..3, lane = bits
-//            4..8, warp = bits 9..11), so strides 1 .. 256 stay inside a warp: registers, then
-//            shuffles, no barrier;
-//   striped: thread t holds elements t + 256r (register = index bits 8..11), so strides
-//            256 .. 2048 stay inside a thread; global loads and stores are coalesced.
+//            4..8, warp = the bits above), so strides 1 .. 256 stay inside a warp: registers,
+//            then shuffles, no barrier;
+//   striped: thread t holds elements t + r 2^LT (register = index bits LT .. LT + 3), so the
+//            strides from 2^LT up stay inside a thread; global loads and stores are coalesced.
 // Shared memory only moves the tile between the two (XOR-swizzled: both layouts access it
 // without bank conflicts for 4-byte keys). A third layout holding index bits 4..7 in registers,
 // in place of the four shuffle steps, measured slower (tile merge 7.2 us against 6.0, H200).
@@ -153,15 +152,15 @@ __device__ void tile_merge(Bits* sk, VBits* sv, unsigned tile) {
 // (all ones, at the top) never move.
 namespace rt {
 
-constexpr int kLogItems = BitonicSortTuning::kArrayLogItems;
+// LT (a template argument below): log2 of the threads per tile; the tile is 2^(LT + 4).
+constexpr int kLogItems = 4;
 constexpr int kItems = 1 << kLogItems;
-constexpr int kThreads = BitonicSortTuning::kArrayThreads;
-constexpr int kTile = kItems * kThreads;
-constexpr int kLogTile = 12;
 constexpr int kLaneBits = kLogItems + 5;  // blocked: index bits below this stay in a warp
-static_assert(kTile == 1 << kLogTile && kThreads == 1 << (kLaneBits - 1),
-              "the striped registers hold the index bits above the blocked layout's warp");
-constexpr unsigned kSmemElems = kTile;
+template <int LT>
+constexpr int log_tile() {
+  static_assert(LT >= kLaneBits - 1 && LT <= kLaneBits, "striped registers start at or below the blocked warp bits");
+  return LT + kLogItems;
+}
 
 // Bank bits XORed with the row (i >> 5): a blocked access (stride 16) then meets 32 banks.
 __device__ __forceinline__ unsigned swz(unsigned i) { return i ^ ((i >> 5) & 15); }
@@ -245,59 +244,59 @@ __device__ __forceinline__ void get_blocked(const T* s, T (&x)[kItems]) {
 #pragma unroll
   for (int r = 0; r < kItems; ++r) x[r] = s[swz(threadIdx.x * kItems + r)];
 }
-template <class T>
+template <int LT, class T>
 __device__ __forceinline__ void put_striped(T* s, const T (&x)[kItems]) {
 #pragma unroll
-  for (int r = 0; r < kItems; ++r) s[swz(threadIdx.x + r * kThreads)] = x[r];
+  for (int r = 0; r < kItems; ++r) s[swz(threadIdx.x + (r << LT))] = x[r];
 }
-template <class T>
+template <int LT, class T>
 __device__ __forceinline__ void get_striped(const T* s, T (&x)[kItems]) {
 #pragma unroll
-  for (int r = 0; r < kItems; ++r) x[r] = s[swz(threadIdx.x + r * kThreads)];
+  for (int r = 0; r < kItems; ++r) x[r] = s[swz(threadIdx.x + (r << LT))];
 }
 
 // Blocked -> striped and back (one barrier each way; the caller's previous reads of shared
 // memory were of the positions it writes first, so no barrier is needed before).
-template <bool PAIRS, class Bits, class VBits>
+template <bool PAIRS, int LT, class Bits, class VBits>
 __device__ __forceinline__ void blocked_to_striped(Bits (&k)[kItems], VBits (&v)[kItems], Bits* sk, VBits* sv) {
   put_blocked(sk, k);
   if constexpr (PAIRS) put_blocked(sv, v);
   __syncthreads();
-  get_striped(sk, k);
-  if constexpr (PAIRS) get_striped(sv, v);
+  get_striped<LT>(sk, k);
+  if constexpr (PAIRS) get_striped<LT>(sv, v);
 }
-template <bool PAIRS, class Bits, class VBits>
+template <bool PAIRS, int LT, class Bits, class VBits>
 __device__ __forceinline__ void striped_to_blocked(Bits (&k)[kItems], VBits (&v)[kItems], Bits* sk, VBits* sv) {
-  put_striped(sk, k);
-  if constexpr (PAIRS) put_striped(sv, v);
+  put_striped<LT>(sk, k);
+  if constexpr (PAIRS) put_striped<LT>(sv, v);
   __syncthreads();
   get_blocked(sk, k);
   if constexpr (PAIRS) get_blocked(sv, v);
 }
 
-// Striped layout: half-cleaners over index bits B .. kLaneBits - 1 (register bits).
-template <bool PAIRS, int B, class Bits, class VBits>
+// Striped layout: half-cleaners over index bits B .. LT (register bits).
+template <bool PAIRS, int LT, int B, class Bits, class VBits>
 __device__ __forceinline__ void striped_clean(Bits (&k)[kItems], VBits (&v)[kItems]) {
-  if constexpr (B >= kLaneBits - 1) {
-    reg_clean<PAIRS, B - (kLaneBits - 1)>(k, v);
-    striped_clean<PAIRS, B - 1>(k, v);
+  if constexpr (B >= LT) {
+    reg_clean<PAIRS, B - LT>(k, v);
+    striped_clean<PAIRS, LT, B - 1>(k, v);
   }
 }
 
-// From the striped layout (strides 2^8 and up done) to the blocked one, with the half-cleaners
-// of index bits 7..0 inside the warp. The caller's last reads of shared memory were its own
-// striped positions.
-template <bool PAIRS, class Bits, class VBits>
+// From the striped layout (strides 2^LT and up done) to the blocked one, with the
+// half-cleaners of index bits LT - 1 .. 0 inside the warp. The caller's last reads of shared
+// memory were its own striped positions.
+template <bool PAIRS, int LT, class Bits, class VBits>
 __device__ __forceinline__ void low_clean(Bits (&k)[kItems], VBits (&v)[kItems], Bits* sk, VBits* sv,
                                           unsigned lane) {
-  striped_to_blocked<PAIRS>(k, v, sk, sv);
-  warp_clean<PAIRS, kLaneBits - 2>(k, v, lane);
+  striped_to_blocked<PAIRS, LT>(k, v, sk, sv);
+  warp_clean<PAIRS, LT - 1>(k, v, lane);
 }
 
 // Stage 2^S with S > kLaneBits, from and back to the blocked layout: the flip reads each
-// element's partner i ^ (2^S - 1) (another warp) from shared memory, the strides down to 256
+// element's partner i ^ (2^S - 1) (another warp) from shared memory, the strides down to 2^LT
 // run striped in registers, the rest in the warp.
-template <bool PAIRS, int S, class Bits, class VBits>
+template <bool PAIRS, int LT, int S, class Bits, class VBits>
 __device__ __forceinline__ void block_stage(Bits (&k)[kItems], VBits (&v)[kItems], Bits* sk, VBits* sv,
                                             unsigned lane) {
   put_blocked(sk, k);
@@ -305,7 +304,7 @@ __device__ __forceinline__ void block_stage(Bits (&k)[kItems], VBits (&v)[kItems
   __syncthreads();
 #pragma unroll
   for (int r = 0; r < kItems; ++r) {
-    const unsigned i = threadIdx.x + r * kThreads;
+    const unsigned i = threadIdx.x + (r << LT);
     const unsigned j = i ^ ((1u << S) - 1);
     k[r] = sk[swz(i)];
     VBits ov{};
@@ -315,22 +314,22 @@ __device__ __forceinline__ void block_stage(Bits (&k)[kItems], VBits (&v)[kItems
     }
     keep<PAIRS>(k[r], v[r], sk[swz(j)], ov, (i >> (S - 1)) & 1);
   }
-  striped_clean<PAIRS, S - 2>(k, v);
+  striped_clean<PAIRS, LT, S - 2>(k, v);
   __syncthreads();  // the flip read other threads' positions
-  low_clean<PAIRS>(k, v, sk, sv, lane);
+  low_clean<PAIRS, LT>(k, v, sk, sv, lane);
 }
 
 // Stages 2^S .. 2^log_p of the tile sort (blocked layout in and out).
-template <bool PAIRS, int S, class Bits, class VBits>
+template <bool PAIRS, int LT, int S, class Bits, class VBits>
 __device__ __forceinline__ void sort_stages(Bits (&k)[kItems], VBits (&v)[kItems], Bits* sk, VBits* sv, int log_p,
                                             unsigned lane) {
-  if constexpr (S <= kLogTile) {
+  if constexpr (S <= log_tile<LT>()) {
     if (S > log_p) return;
     if constexpr (S <= kLaneBits)
       warp_stage<PAIRS, S>(k, v, lane);
     else
-      block_stage<PAIRS, S>(k, v, sk, sv, lane);
-    sort_stages<PAIRS, S + 1>(k, v, sk, sv, log_p, lane);
+      block_stage<PAIRS, LT, S>(k, v, sk, sv, lane);
+    sort_stages<PAIRS, LT, S + 1>(k, v, sk, sv, log_p, lane);
   }
 }
 

@@ -73,39 +73,39 @@ __global__ void __launch_bounds__(Tuning::kSegmentMaxThreads)
   }
 }
 
-// One-array tile of rt::kTile elements: sorts its 2^log_p-chunks (or, merge_only, finishes a
+// One-array tile of 2^(LT + 4) elements: sorts its 2^log_p-chunks (or, merge_only, finishes a
 // stage larger than the tile with strides tile/2 .. 1) in registers (see bitonic::rt).
-template <class Bits, class VBits, bool PAIRS>
-__global__ void __launch_bounds__(bitonic::rt::kThreads)
+template <class Bits, class VBits, bool PAIRS, int LT>
+__global__ void __launch_bounds__(1 << LT)
     array_tile_kernel(const Bits* kin, Bits* kout, const VBits* vin, VBits* vout, std::int64_t n, int log_p,
                       Masks<Bits> m, bool merge_only) {
   namespace rt = bitonic::rt;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   Bits* sk = reinterpret_cast<Bits*>(smem_raw);
-  VBits* sv = reinterpret_cast<VBits*>(sk + rt::kSmemElems);
-  const std::int64_t base = std::int64_t(blockIdx.x) * rt::kTile + threadIdx.x;
+  VBits* sv = reinterpret_cast<VBits*>(sk + (1 << rt::log_tile<LT>()));
+  const std::int64_t base = (std::int64_t(blockIdx.x) << rt::log_tile<LT>()) + threadIdx.x;
   const unsigned lane = threadIdx.x & 31;
   Bits k[rt::kItems];
   VBits v[rt::kItems];
   chain_wait();
 #pragma unroll
   for (int r = 0; r < rt::kItems; ++r) {  // striped, coalesced
-    const std::int64_t g = base + r * rt::kThreads;
+    const std::int64_t g = base + (r << LT);
     k[r] = g < n ? xor_by_top(kin[g], m.in0, m.in1) : ~Bits(0);
     if constexpr (PAIRS) v[r] = g < n ? vin[g] : VBits(0);
   }
   chain_release();
   if (merge_only) {
-    rt::striped_clean<PAIRS, rt::kLogTile - 1>(k, v);
-    rt::low_clean<PAIRS>(k, v, sk, sv, lane);
+    rt::striped_clean<PAIRS, LT, rt::log_tile<LT>() - 1>(k, v);
+    rt::low_clean<PAIRS, LT>(k, v, sk, sv, lane);
   } else {
-    rt::striped_to_blocked<PAIRS>(k, v, sk, sv);
-    rt::sort_stages<PAIRS, 1>(k, v, sk, sv, log_p, lane);
+    rt::striped_to_blocked<PAIRS, LT>(k, v, sk, sv);
+    rt::sort_stages<PAIRS, LT, 1>(k, v, sk, sv, log_p, lane);
   }
-  rt::blocked_to_striped<PAIRS>(k, v, sk, sv);
+  rt::blocked_to_striped<PAIRS, LT>(k, v, sk, sv);
 #pragma unroll
   for (int r = 0; r < rt::kItems; ++r) {
-    const std::int64_t g = base + r * rt::kThreads;
+    const std::int64_t g = base + (r << LT);
     if (g < n) {
       kout[g] = xor_by_top(k[r], m.out0, m.out1);
       if constexpr (PAIRS) vout[g] = v[r];
@@ -175,16 +175,17 @@ Status launch_tile(const Bits* kin, Bits* kout, const VBits* vin, VBits* vout, c
   return Status::Success;
 }
 
-template <class Bits, class VBits, bool PAIRS>
+template <class Bits, class VBits, bool PAIRS, int LT>
 Status launch_array_tile(const Bits* kin, Bits* kout, const VBits* vin, VBits* vout, std::int64_t n, int log_p,
                          const Masks<Bits>& m, bool merge_only, bool chained, cudaStream_t stream) {
-  constexpr std::size_t smem = bitonic::rt::kSmemElems * (sizeof(Bits) + (PAIRS ? sizeof(VBits) : 0));
-  auto kernel = array_tile_kernel<Bits, VBits, PAIRS>;
+  constexpr int log_tile = bitonic::rt::log_tile<LT>();
+  constexpr std::size_t smem = (std::size_t(1) << log_tile) * (sizeof(Bits) + (PAIRS ? sizeof(VBits) : 0));
+  auto kernel = array_tile_kernel<Bits, VBits, PAIRS, LT>;
   static const cudaError_t attr = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
   PRIMLAB_CUDA_TRY(attr);
-  const std::int64_t blocks = (n + bitonic::rt::kTile - 1) / bitonic::rt::kTile;
-  PRIMLAB_CUDA_TRY(chained_launch(chained, kernel, unsigned(blocks), bitonic::rt::kThreads, smem, stream, kin, kout, vin,
-                                   vout, n, log_p, m, merge_only));
+  const std::int64_t blocks = (n + (std::int64_t(1) << log_tile) - 1) >> log_tile;
+  PRIMLAB_CUDA_TRY(chained_launch(chained, kernel, unsigned(blocks), 1u << LT, smem, stream, kin, kout, vin, vout, n,
+                                   log_p, m, merge_only));
   return Status::Success;
 }
 
@@ -209,7 +210,8 @@ Status sort_array(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_
   if (n == 0) return Status::Success;
   if (!d_keys_in || !d_keys_out || (PAIRS && (!d_values_in || !d_values_out))) return Status::InvalidArgument;
   const KeyCodec<Bits> codec = make_codec<K>(order == SortOrder::Descending);
-  constexpr int kLogTile = bitonic::rt::kLogTile;
+  constexpr int LT = Tuning::array_log_threads(sizeof(Bits), PAIRS ? sizeof(VB) : 0);
+  constexpr int kLogTile = bitonic::rt::log_tile<LT>();
   int log_n = 0;
   while ((std::int64_t(1) << log_n) < n) ++log_n;
   const unsigned N = 1u << log_n;  // n <= 2^31 - 1, so N <= 2^31
@@ -222,7 +224,7 @@ Status sort_array(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_
   Status st = device_facts(facts);
   if (st != Status::Success) return st;
   const bool chained = facts.cc_major >= 9;  // the kernels after the first wait for their predecessor
-  st = launch_array_tile<Bits, VB, PAIRS>(reinterpret_cast<const Bits*>(d_keys_in), keys,
+  st = launch_array_tile<Bits, VB, PAIRS, LT>(reinterpret_cast<const Bits*>(d_keys_in), keys,
                                           reinterpret_cast<const VB*>(d_values_in), vals, n, std::min(log_n, kLogTile),
                                           first, false, false, stream);
   // Stages larger than the tile: fused global passes for strides size/2 .. tile, then a tile merge.
@@ -244,7 +246,7 @@ Status sort_array(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_
     if (st != Status::Success) break;
     const bool last = log_size == log_n;
     const Masks<Bits> m{0, 0, last ? codec.dec0 : Bits(0), last ? codec.dec1 : Bits(0)};
-    st = launch_array_tile<Bits, VB, PAIRS>(keys, keys, vals, vals, n, kLogTile, m, true, chained, stream);
+    st = launch_array_tile<Bits, VB, PAIRS, LT>(keys, keys, vals, vals, n, kLogTile, m, true, chained, stream);
   }
   return st;
 }

@@ -6,23 +6,28 @@ namespace primlab::detail {
 
 struct RadixSortTuning {
   // Digit pass shape by (key bytes, value bytes): threads, keys per thread, blocks per SM.
-  // u32 keys: 256 threads x 24 keys, 3 blocks per SM (<= 85 registers), peer masks by
-  // atomicOr. Measured on the H200, 2^28 u32 keys, whole sort (ms), scratch driver, CUB 6.32 in
-  // the same run: atomicOr 256x20 6.35, 256x22 6.04, 256x24 5.80, 256x32 b2 6.00, 256x24 b2
-  // 6.87, 256x16 b4 6.46, 384x16 b2 6.86, 384x20 b2 6.21, 384x24 b2 5.78, 512x16 b2 6.19;
-  // 8 ballots (v5) 256x20 7.10, 384x20 7.42. Before the atomicOr match (v4): 384x20 7.31,
-  // 384x16 7.88, 256x16 7.40, 512x16 7.14, 256x20 7.10-7.15, 256x24 7.56.
-  // u32 + u32 pairs (session 2, early counts, CUB SortPairs 7.47 ms in the same run): 256x16 b3
-  // 9.22, 256x18 b3 8.76, 256x20 b3 8.32, 256x24 b2 8.68, 384x20 b2 7.91, 384x23 b2 7.50.
-  // u64 keys (same run, CUB 16.48 ms): 256x12 b3 19.09, 256x14 b3 17.39, 256x16 b3 16.27,
-  // 256x20 b2 17.42, 384x16 b2 16.04. The other pairings are not measured: they keep the
-  // 256-thread shapes that fit 3 blocks per SM.
+  // Measured on the H200 with a scratch driver (2^28 keys, whole sort, ms, each result compared
+  // with CUB's; CUB in the same run):
+  // - v7 (atomicOr match, no early counts; CUB 6.32): 256x20 6.35, 256x22 6.04, 256x24 5.80,
+  //   256x32 b2 6.00, 256x24 b2 6.87, 256x16 b4 6.46, 384x16 b2 6.86, 384x20 b2 6.21, 384x24
+  //   b2 5.78, 512x16 b2 6.19; 8 ballots (v5) 256x20 7.10, 384x20 7.42.
+  // - v8 (early counts), u32 keys (CUB 5.43): 256x24 b3 5.74, 384x24 b2 5.76, 512x20 b2 5.68,
+  //   256x28 b3 5.45, 384x28 b2 5.47, 384x32 b2 5.21, 512x24 b2 5.30, 512x26 b2 5.17,
+  //   512x28 b2 5.15; one block per SM is slower: 768x20 6.47, 768x24 6.05, 1024x16 6.37,
+  //   1024x20 6.05. With early counts the ranking's fixed cost per tile (counter clearing, the
+  //   per-digit walk, the look-back) is worth spreading over more keys.
+  // - v8, u32 + u32 pairs (CUB SortPairs 8.50): 256x16 b3 9.22, 256x20 b3 8.32, 384x20 b2 7.91,
+  //   384x23 b2 7.48, 384x24 b2 7.37, 384x25 b2 7.33 (spills), 512x18 b2 7.41, 768x18 b1 8.52,
+  //   1024x14 b1 8.58.
+  // - v8, u64 keys (CUB 16.48): 256x12 b3 19.09, 256x14 b3 17.39, 256x16 b3 16.27, 256x20 b2
+  //   17.42, 384x16 b2 16.04.
+  // The other pairings are not measured: they keep 256-thread shapes that fit 3 blocks per SM.
   struct PassShape {
     int threads, items, min_blocks;
   };
   static constexpr PassShape pass_shape(int key_bytes, int value_bytes) {
-    if (key_bytes == 4 && value_bytes == 0) return {256, 24, 3};
-    if (key_bytes == 4 && value_bytes == 4) return {384, 23, 2};
+    if (key_bytes == 4 && value_bytes == 0) return {512, 28, 2};
+    if (key_bytes == 4 && value_bytes == 4) return {384, 24, 2};
     if (key_bytes == 8 && value_bytes == 0) return {384, 16, 2};
     return {256, key_bytes == 4 ? 14 : 12, 3};
   }
