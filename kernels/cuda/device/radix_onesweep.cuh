@@ -550,4 +550,40 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
   return Status::Success;
 }
 
+// The library's entry points: the tuned shape, or the small-sort shape when the tuned tiles
+// would not fill one wave (RadixSortTuning::small_pass_shape). The workspace fits either.
+template <class Bits, class VBits, bool PAIRS>
+struct Tuned {
+  static constexpr RadixSortTuning::PassShape kSmall =
+      RadixSortTuning::small_pass_shape(sizeof(Bits), PAIRS ? sizeof(VBits) : 0);
+  using Small = Shape<kSmall.threads, kSmall.items, kSmall.min_blocks>;
+  using Big = Config<Bits, VBits, PAIRS, Shape<>>;
+  static constexpr bool kTwoShapes =
+      kSmall.threads != Big::kThreads || kSmall.items != Big::kItems || kSmall.min_blocks != Big::kMinBlocks;
+};
+
+template <class Bits, class VBits, bool PAIRS>
+std::size_t tuned_workspace_bytes(std::int64_t n) {
+  using T = Tuned<Bits, VBits, PAIRS>;
+  return std::max(workspace_bytes<Bits, VBits, PAIRS, Shape<>>(n), workspace_bytes<Bits, VBits, PAIRS, typename T::Small>(n));
+}
+
+template <class Bits, class VBits, bool PAIRS>
+Status run_tuned(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* vals_out, std::int64_t n,
+                 int begin_bit, int end_bit, const KeyCodec<Bits>& codec, void* ws, std::uint32_t* offsets_out,
+                 cudaStream_t stream) {
+  using T = Tuned<Bits, VBits, PAIRS>;
+  if constexpr (T::kTwoShapes) {
+    DeviceFacts facts;
+    const Status st = device_facts(facts);
+    if (st != Status::Success) return st;
+    const std::int64_t big_tiles = (n + T::Big::kTile - 1) / T::Big::kTile;
+    if (big_tiles < std::int64_t(facts.sm_count) * T::Big::kMinBlocks)
+      return run<Bits, VBits, PAIRS, typename T::Small>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit,
+                                                        codec, ws, offsets_out, stream);
+  }
+  return run<Bits, VBits, PAIRS>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, codec, ws, offsets_out,
+                                 stream);
+}
+
 }  // namespace primlab::detail::onesweep

@@ -27,7 +27,7 @@ __global__ void __launch_bounds__(RadixPartitionTuning::kOffsetThreads)
 
 template <class K, class V, bool PAIRS>
 std::size_t workspace(std::int64_t n) {
-  return onesweep::workspace_bytes<typename RadixKey<K>::Bits, typename ValueBits<V>::type, PAIRS>(n);
+  return onesweep::tuned_workspace_bytes<typename RadixKey<K>::Bits, typename ValueBits<V>::type, PAIRS>(n);
 }
 
 template <class K, class V, bool PAIRS>
@@ -53,7 +53,7 @@ Status partition(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_v
   if (ws.ptr == nullptr) return Status::InvalidArgument;
   const KeyCodec<Bits> codec = make_codec<K>(false);
   const bool one_pass = num_bits <= onesweep::kRadixBits;
-  const Status st = onesweep::run<Bits, VB, PAIRS>(
+  const Status st = onesweep::run_tuned<Bits, VB, PAIRS>(
       reinterpret_cast<const Bits*>(d_keys_in), reinterpret_cast<Bits*>(d_keys_out),
       reinterpret_cast<const VB*>(d_values_in), reinterpret_cast<VB*>(d_values_out), n, begin_bit,
       begin_bit + num_bits, codec, ws.ptr, one_pass ? d_offsets : nullptr, stream);

@@ -11,7 +11,7 @@ namespace primlab::detail {
 template <class K, class V, bool PAIRS>
 std::size_t radix_sort_workspace(std::int64_t n) {
   using VB = typename ValueBits<V>::type;
-  return onesweep::workspace_bytes<typename RadixKey<K>::Bits, VB, PAIRS>(n);
+  return onesweep::tuned_workspace_bytes<typename RadixKey<K>::Bits, VB, PAIRS>(n);
 }
 
 template <class K, class V, bool PAIRS>
@@ -37,7 +37,7 @@ Status radix_sort_dispatch(const K* d_keys_in, K* d_keys_out, const V* d_values_
     return Status::Success;
   }
   const KeyCodec<Bits> codec = make_codec<K>(order == SortOrder::Descending);
-  return onesweep::run<Bits, VB, PAIRS>(
+  return onesweep::run_tuned<Bits, VB, PAIRS>(
       reinterpret_cast<const Bits*>(d_keys_in), reinterpret_cast<Bits*>(d_keys_out),
       reinterpret_cast<const VB*>(d_values_in), reinterpret_cast<VB*>(d_values_out), n, begin_bit, end_bit,
       codec, ws.ptr, nullptr, stream);

@@ -1,6 +1,7 @@
 // GPU tests of primlab::radix_partition_keys / _pairs against a host stable partition: every key
 // type, 1 to 12 bits at several offsets, edge sizes, skewed inputs, the offsets, bad arguments.
 #include "primlab/radix_partition.h"
+#include "cuda/device/tuning_radix_sort.cuh"
 #include "sort_test_util.cuh"
 
 using namespace sorttest;
@@ -86,6 +87,20 @@ TYPED_TEST(RadixPartitionTyped, EdgeSizesAndDistributions) {
     check_partition<K, std::uint32_t>(Dist::Uniform, n, 0, 8, true);
   for (Dist d : all_dists())
     for (int bits : {8, 12}) check_partition<K, std::uint32_t>(d, 300007, 0, bits, true);
+}
+
+// Keys alone take a larger tile once a wave of them fills the device (RadixSortTuning): the
+// edges of that shape, one and two passes.
+TEST(RadixPartition, LargeTileShape) {
+  const auto shape = primlab::detail::RadixSortTuning::pass_shape(4, 0);
+  int sms = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+  const std::int64_t tile = std::int64_t(shape.threads) * shape.items;
+  const std::int64_t wave = std::int64_t(sms) * shape.min_blocks * tile;
+  for (std::int64_t n : {wave, wave + 1, wave + tile - 1}) {
+    check_partition<std::uint32_t, std::uint32_t>(Dist::Uniform, n, 0, 8, false);
+    check_partition<float, std::uint32_t>(Dist::Extremes, n, 20, 12, false);
+  }
 }
 
 TEST(RadixPartition, ValueTypes) {

@@ -1,6 +1,9 @@
 // GPU tests of primlab::radix_sort_keys / radix_sort_pairs against std::stable_sort on the
 // radix-ordered image: every key type, both orders, bit ranges, sizes around the tiles, skewed
 // inputs and float specials; stability through tagged values; bad arguments.
+#include <algorithm>
+
+#include "cuda/device/tuning_radix_sort.cuh"
 #include "sort_test_util.cuh"
 
 using namespace sorttest;
@@ -69,12 +72,33 @@ void check_sort(Dist d, std::int64_t n, SortOrder order, int begin, int end, boo
   }
 }
 
-// Sizes around every tile size the library uses (384 threads x 12..20 items) and powers of two.
+// Sizes around every tile the library uses (RadixSortTuning's shapes) and powers of two.
 const std::vector<std::int64_t>& edge_sizes() {
-  static const std::vector<std::int64_t> s = {0,    1,    2,    3,    31,   255,   256,   257,   4607,  4608,
-                                              4609, 5375, 5376, 5377, 6911, 6912,  6913,  7679,  7680,  7681,
-                                              15361, 65535, 65536, 65537, (1 << 20) + 1};
+  static const std::vector<std::int64_t> s = [] {
+    std::vector<std::int64_t> v = {0, 1, 2, 3, 31, 255, 256, 257, 65535, 65536, 65537, (1 << 20) + 1};
+    for (int key : {4, 8})
+      for (int value : {0, 4, 8})
+        for (const auto shape : {primlab::detail::RadixSortTuning::pass_shape(key, value),
+                                 primlab::detail::RadixSortTuning::small_pass_shape(key, value)}) {
+          const std::int64_t tile = std::int64_t(shape.threads) * shape.items;
+          for (std::int64_t n : {tile - 1, tile, tile + 1, 2 * tile + 1}) v.push_back(n);
+        }
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    return v;
+  }();
   return s;
+}
+
+// Sizes that take the tuned (large-tile) shape: at least one wave of its tiles on this device.
+template <class K, class V, bool PAIRS>
+std::vector<std::int64_t> large_tile_sizes() {
+  const auto shape = primlab::detail::RadixSortTuning::pass_shape(sizeof(K), PAIRS ? sizeof(V) : 0);
+  int sms = 0;
+  EXPECT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+  const std::int64_t tile = std::int64_t(shape.threads) * shape.items;
+  const std::int64_t wave = std::int64_t(sms) * shape.min_blocks * tile;
+  return {wave, wave + 1, wave + tile - 1};
 }
 
 }  // namespace
@@ -106,6 +130,17 @@ TYPED_TEST(RadixSortTyped, PairsStableEveryDistribution) {
 TYPED_TEST(RadixSortTyped, PairsEdgeSizes) {
   using K = TypeParam;
   for (std::int64_t n : edge_sizes()) check_sort<K, std::uint32_t>(Dist::FewDistinct, n, SortOrder::Ascending, 0, sizeof(K) * 8, true);
+}
+
+// The tuned shape differs from the small-sort one for 4-byte keys: its tile edges, partial last
+// tile and look-back over a full wave, keys and stable pairs.
+TEST(RadixSortLargeTiles, FourByteKeysAndPairs) {
+  for (std::int64_t n : large_tile_sizes<std::uint32_t, std::uint32_t, false>()) {
+    check_sort<std::uint32_t, std::uint32_t>(Dist::Uniform, n, SortOrder::Ascending, 0, 32, false);
+    check_sort<float, std::uint32_t>(Dist::Extremes, n, SortOrder::Descending, 0, 32, false);
+  }
+  for (std::int64_t n : large_tile_sizes<std::uint32_t, std::uint32_t, true>())
+    check_sort<std::int32_t, std::uint32_t>(Dist::FewDistinct, n, SortOrder::Ascending, 0, 32, true);
 }
 
 TYPED_TEST(RadixSortTyped, BitRanges) {
