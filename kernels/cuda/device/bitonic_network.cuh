@@ -2,7 +2,8 @@
 // i ^ (size - 1)) and continues with half-cleaners (i against i + stride); every comparator
 // puts the smaller key at the lower index. Padding keys (all ones, at the top indices) then
 // never move, so any length sorts without padded memory. Block-level pieces live here: the
-// register steps (strides below kItems), the shared-memory steps and the tile sort and merge.
+// shared-memory tile sort of the batched segments (register steps for strides below E,
+// shared-memory steps above) and the register tiles of the one-array sort (namespace rt).
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -124,18 +125,6 @@ __device__ void tile_sort(Bits* sk, VBits* sv, unsigned P) {
     __syncthreads();
   }
 }
-
-// The half-cleaners of strides tile/2 .. 1 (the end of a stage larger than the tile).
-template <bool PAIRS, int E, class Bits, class VBits>
-__device__ void tile_merge(Bits* sk, VBits* sv, unsigned tile) {
-  for (unsigned stride = tile / 2; stride >= unsigned(E); stride /= 2) {
-    shared_step<PAIRS, E>(sk, sv, stride, false, 0);
-    __syncthreads();
-  }
-  register_merge<PAIRS, E>(sk, sv);
-  __syncthreads();
-}
-
 
 // [SECTION] register tiles (the one-array sort)
 // A tile of 2^(LT + 4) elements held by 2^LT threads (LT = 8 or 9), 16 each, in one of two

@@ -19,8 +19,7 @@ using Tuning = BitonicSortTuning;
 constexpr int ES = Tuning::kSegmentItems;  // batched segments
 
 // Where tile element q of this block lives: segment (blockIdx.x * tile / P + q / P), offset
-// q % P; it is real when the offset is below seg_len and the index below n_total. The one-array
-// sort is the case P = seg_stride = seg_len = tile.
+// q % P; it is real when the offset is below seg_len and the index below n_total.
 struct TileMap {
   std::int64_t n_total;
   std::int64_t seg_stride;
@@ -40,12 +39,11 @@ struct Masks {
   Bits in0, in1, out0, out1;
 };
 
-// Loads a tile (encoding), sorts its P-chunks (or, merge_only, finishes a larger stage with
-// strides tile/2 .. 1), stores it (decoding). In place is fine: a block reads only its tile.
+// Batched segments: loads a tile of whole segments (encoding), sorts its P-chunks in shared
+// memory, stores it (decoding). In place is fine: a block reads only its tile.
 template <class Bits, class VBits, bool PAIRS, int E>
 __global__ void __launch_bounds__(Tuning::kSegmentMaxThreads)
-    tile_kernel(const Bits* kin, Bits* kout, const VBits* vin, VBits* vout, TileMap map, Masks<Bits> m,
-                bool merge_only) {
+    segment_tile_kernel(const Bits* kin, Bits* kout, const VBits* vin, VBits* vout, TileMap map, Masks<Bits> m) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   Bits* sk = reinterpret_cast<Bits*>(smem_raw);
   VBits* sv = reinterpret_cast<VBits*>(sk + map.tile);
@@ -58,10 +56,7 @@ __global__ void __launch_bounds__(Tuning::kSegmentMaxThreads)
     if constexpr (PAIRS) sv[q] = real ? vin[g] : VBits(0);
   }
   __syncthreads();
-  if (merge_only)
-    bitonic::tile_merge<PAIRS, E>(sk, sv, map.tile);
-  else
-    bitonic::tile_sort<PAIRS, E>(sk, sv, map.P);
+  bitonic::tile_sort<PAIRS, E>(sk, sv, map.P);
 #pragma unroll
   for (int r = 0; r < E; ++r) {
     const unsigned q = threadIdx.x + r * blockDim.x;
@@ -161,16 +156,16 @@ __global__ void __launch_bounds__(Tuning::kGlobalThreads)
 }
 
 template <class Bits, class VBits, bool PAIRS, int E>
-Status launch_tile(const Bits* kin, Bits* kout, const VBits* vin, VBits* vout, const TileMap& map,
-                   const Masks<Bits>& m, bool merge_only, std::int64_t blocks, cudaStream_t stream) {
+Status launch_segment_tile(const Bits* kin, Bits* kout, const VBits* vin, VBits* vout, const TileMap& map,
+                           const Masks<Bits>& m, std::int64_t blocks, cudaStream_t stream) {
   const std::size_t smem = std::size_t(map.tile) * (sizeof(Bits) + (PAIRS ? sizeof(VBits) : 0));
-  auto kernel = tile_kernel<Bits, VBits, PAIRS, E>;
+  auto kernel = segment_tile_kernel<Bits, VBits, PAIRS, E>;
   static const cudaError_t attr = cudaFuncSetAttribute(
       kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
       int(std::size_t(kBitonicMaxSegment) * (sizeof(Bits) + (PAIRS ? sizeof(VBits) : 0))));
   PRIMLAB_CUDA_TRY(attr);
   if (blocks > std::numeric_limits<int>::max()) return Status::Unsupported;
-  kernel<<<unsigned(blocks), map.tile / E, smem, stream>>>(kin, kout, vin, vout, map, m, merge_only);
+  kernel<<<unsigned(blocks), map.tile / E, smem, stream>>>(kin, kout, vin, vout, map, m);
   PRIMLAB_LAUNCH_TRY();
   return Status::Success;
 }
@@ -271,9 +266,9 @@ Status sort_segments(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V*
   const Masks<Bits> m{codec.enc0, codec.enc1, codec.dec0, codec.dec1};
   const std::int64_t per_block = tile / P;
   const std::int64_t blocks = (num_segments + per_block - 1) / per_block;
-  return launch_tile<Bits, VB, PAIRS, ES>(reinterpret_cast<const Bits*>(d_keys_in), reinterpret_cast<Bits*>(d_keys_out),
-                                      reinterpret_cast<const VB*>(d_values_in), reinterpret_cast<VB*>(d_values_out),
-                                      map, m, false, blocks, stream);
+  return launch_segment_tile<Bits, VB, PAIRS, ES>(
+      reinterpret_cast<const Bits*>(d_keys_in), reinterpret_cast<Bits*>(d_keys_out),
+      reinterpret_cast<const VB*>(d_values_in), reinterpret_cast<VB*>(d_values_out), map, m, blocks, stream);
 }
 
 }  // namespace

@@ -459,13 +459,18 @@ std::size_t workspace_bytes(std::int64_t n) {
          align256(C::kMaxPasses * kRadix * 4 + 64 * 4) + std::size_t(C::kMaxPasses) * tiles * kRadix * 4;
 }
 
+// Tiles of a shape with min_blocks blocks per SM that are resident at once.
+inline std::int64_t wave_tiles(const DeviceFacts& facts, int min_blocks) {
+  return std::int64_t(facts.sm_count) * min_blocks;
+}
+
 // Sorts n <= 2^31 - 1 keys (and values) by bits [begin_bit, end_bit) of their encoded image.
 // Arguments are checked by the caller; ws is at least workspace_bytes(n). When offsets_out is
 // set, the first pass's tile 0 writes the digit offsets (for a one-pass partition).
 template <class Bits, class VBits, bool PAIRS, class S = Shape<>>
 Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* vals_out, std::int64_t n,
            int begin_bit, int end_bit, const KeyCodec<Bits>& codec, void* ws, std::uint32_t* offsets_out,
-           cudaStream_t stream) {
+           const DeviceFacts& facts, cudaStream_t stream) {
   using C = Config<Bits, VBits, PAIRS, S>;
   using T = RadixSortTuning;
   const int passes = (end_bit - begin_bit + kRadixBits - 1) / kRadixBits;
@@ -485,11 +490,6 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
       align256(C::kMaxPasses * kRadix * 4 + 64 * 4) + std::size_t(passes) * tiles * kRadix * 4;
   PRIMLAB_CUDA_TRY(cudaMemsetAsync(hist, 0, zero_bytes, stream));
 
-  DeviceFacts facts;
-  {
-    const Status st = device_facts(facts);
-    if (st != Status::Success) return st;
-  }
   const int last_bits = end_bit - begin_bit - kRadixBits * (passes - 1);
   const std::uint32_t last_mask = (1u << last_bits) - 1u;
   {
@@ -509,7 +509,7 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
   // Passes of at most one wave of tiles are chained with programmatic dependent launch. H200,
   // u32 keys, whole sort chained (every size) against unchained (the run before): 2^16
   // 0.036 ms against 0.047; 2^28 (110 waves) 6.15 against 5.72, a 7 % loss, hence the limit.
-  const bool chained = facts.cc_major >= 9 && tiles <= std::size_t(facts.sm_count) * C::kMinBlocks;
+  const bool chained = facts.cc_major >= 9 && std::int64_t(tiles) <= wave_tiles(facts, C::kMinBlocks);
 
   // Ping-pong so that the last pass lands in keys_out. When the caller sorts in place and the
   // pass count is odd, the passes end in the workspace and one copy brings the result back.
@@ -573,17 +573,17 @@ Status run_tuned(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBit
                  int begin_bit, int end_bit, const KeyCodec<Bits>& codec, void* ws, std::uint32_t* offsets_out,
                  cudaStream_t stream) {
   using T = Tuned<Bits, VBits, PAIRS>;
+  DeviceFacts facts;
+  const Status st = device_facts(facts);
+  if (st != Status::Success) return st;
   if constexpr (T::kTwoShapes) {
-    DeviceFacts facts;
-    const Status st = device_facts(facts);
-    if (st != Status::Success) return st;
     const std::int64_t big_tiles = (n + T::Big::kTile - 1) / T::Big::kTile;
-    if (big_tiles < std::int64_t(facts.sm_count) * T::Big::kMinBlocks)
+    if (big_tiles < wave_tiles(facts, T::Big::kMinBlocks))
       return run<Bits, VBits, PAIRS, typename T::Small>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit,
-                                                        codec, ws, offsets_out, stream);
+                                                        codec, ws, offsets_out, facts, stream);
   }
   return run<Bits, VBits, PAIRS>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit, codec, ws, offsets_out,
-                                 stream);
+                                 facts, stream);
 }
 
 }  // namespace primlab::detail::onesweep

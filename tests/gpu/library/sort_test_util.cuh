@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "cuda/device/tuning_radix_sort.cuh"
 #include "primlab/device_buffer.h"
 #include "primlab/radix_sort.h"
 #include "primlab/status.h"
@@ -165,6 +166,17 @@ template <class K> const char* type_name() {
   if (std::is_same_v<K, std::uint64_t>) return "u64";
   if (std::is_same_v<K, std::int64_t>) return "i64";
   return "f64";
+}
+
+// Sizes that take the radix pass's tuned (large-tile) shape for these key and value sizes: one
+// wave of its tiles on this device, one more key, and a partial last tile.
+inline std::vector<std::int64_t> large_tile_sizes(int key_bytes, int value_bytes) {
+  const auto shape = primlab::detail::RadixSortTuning::pass_shape(key_bytes, value_bytes);
+  int sms = 0;
+  EXPECT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
+  const std::int64_t tile = std::int64_t(shape.threads) * shape.items;
+  const std::int64_t wave = std::int64_t(sms) * shape.min_blocks * tile;
+  return {wave, wave + 1, wave + tile - 1};
 }
 
 }  // namespace sorttest

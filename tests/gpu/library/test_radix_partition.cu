@@ -1,7 +1,6 @@
 // GPU tests of primlab::radix_partition_keys / _pairs against a host stable partition: every key
 // type, 1 to 12 bits at several offsets, edge sizes, skewed inputs, the offsets, bad arguments.
 #include "primlab/radix_partition.h"
-#include "cuda/device/tuning_radix_sort.cuh"
 #include "sort_test_util.cuh"
 
 using namespace sorttest;
@@ -92,12 +91,7 @@ TYPED_TEST(RadixPartitionTyped, EdgeSizesAndDistributions) {
 // Keys alone take a larger tile once a wave of them fills the device (RadixSortTuning): the
 // edges of that shape, one and two passes.
 TEST(RadixPartition, LargeTileShape) {
-  const auto shape = primlab::detail::RadixSortTuning::pass_shape(4, 0);
-  int sms = 0;
-  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
-  const std::int64_t tile = std::int64_t(shape.threads) * shape.items;
-  const std::int64_t wave = std::int64_t(sms) * shape.min_blocks * tile;
-  for (std::int64_t n : {wave, wave + 1, wave + tile - 1}) {
+  for (std::int64_t n : large_tile_sizes(4, 0)) {
     check_partition<std::uint32_t, std::uint32_t>(Dist::Uniform, n, 0, 8, false);
     check_partition<float, std::uint32_t>(Dist::Extremes, n, 20, 12, false);
   }

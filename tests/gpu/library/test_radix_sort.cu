@@ -1,9 +1,6 @@
 // GPU tests of primlab::radix_sort_keys / radix_sort_pairs against std::stable_sort on the
 // radix-ordered image: every key type, both orders, bit ranges, sizes around the tiles, skewed
 // inputs and float specials; stability through tagged values; bad arguments.
-#include <algorithm>
-
-#include "cuda/device/tuning_radix_sort.cuh"
 #include "sort_test_util.cuh"
 
 using namespace sorttest;
@@ -90,17 +87,6 @@ const std::vector<std::int64_t>& edge_sizes() {
   return s;
 }
 
-// Sizes that take the tuned (large-tile) shape: at least one wave of its tiles on this device.
-template <class K, class V, bool PAIRS>
-std::vector<std::int64_t> large_tile_sizes() {
-  const auto shape = primlab::detail::RadixSortTuning::pass_shape(sizeof(K), PAIRS ? sizeof(V) : 0);
-  int sms = 0;
-  EXPECT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), cudaSuccess);
-  const std::int64_t tile = std::int64_t(shape.threads) * shape.items;
-  const std::int64_t wave = std::int64_t(sms) * shape.min_blocks * tile;
-  return {wave, wave + 1, wave + tile - 1};
-}
-
 }  // namespace
 
 template <class K> class RadixSortTyped : public ::testing::Test {};
@@ -135,11 +121,11 @@ TYPED_TEST(RadixSortTyped, PairsEdgeSizes) {
 // The tuned shape differs from the small-sort one for 4-byte keys: its tile edges, partial last
 // tile and look-back over a full wave, keys and stable pairs.
 TEST(RadixSortLargeTiles, FourByteKeysAndPairs) {
-  for (std::int64_t n : large_tile_sizes<std::uint32_t, std::uint32_t, false>()) {
+  for (std::int64_t n : large_tile_sizes(4, 0)) {
     check_sort<std::uint32_t, std::uint32_t>(Dist::Uniform, n, SortOrder::Ascending, 0, 32, false);
     check_sort<float, std::uint32_t>(Dist::Extremes, n, SortOrder::Descending, 0, 32, false);
   }
-  for (std::int64_t n : large_tile_sizes<std::uint32_t, std::uint32_t, true>())
+  for (std::int64_t n : large_tile_sizes(4, 4))
     check_sort<std::int32_t, std::uint32_t>(Dist::FewDistinct, n, SortOrder::Ascending, 0, 32, true);
 }
 
