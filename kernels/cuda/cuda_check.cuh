@@ -40,5 +40,12 @@ inline cudaError_t launch_error() {
     if (_pl_s != ::primlab::Status::Success) return _pl_s;                                       \
   } while (0)
 
+// Returns from the enclosing function when a call that gives a primlab::Status fails.
+#define PRIMLAB_TRY(expr)                                                                        \
+  do {                                                                                           \
+    const ::primlab::Status _pl_s = (expr);                                                      \
+    if (_pl_s != ::primlab::Status::Success) return _pl_s;                                       \
+  } while (0)
+
 // Checks the launch just made (cudaPeekAtLastError; synchronises under PRIMLAB_DEBUG_SYNC).
 #define PRIMLAB_LAUNCH_TRY() PRIMLAB_CUDA_TRY(::primlab::detail::launch_error())

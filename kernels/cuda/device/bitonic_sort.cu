@@ -179,7 +179,7 @@ Status launch_array_tile(const Bits* kin, Bits* kout, const VBits* vin, VBits* v
   static const cudaError_t attr = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
   PRIMLAB_CUDA_TRY(attr);
   const std::int64_t blocks = (n + (std::int64_t(1) << log_tile) - 1) >> log_tile;
-  PRIMLAB_CUDA_TRY(chained_launch(chained, kernel, unsigned(blocks), 1u << LT, smem, stream, kin, kout, vin, vout, n,
+  PRIMLAB_TRY(chained_launch(chained, kernel, unsigned(blocks), 1u << LT, smem, stream, kin, kout, vin, vout, n,
                                    log_p, m, merge_only));
   return Status::Success;
 }
@@ -189,7 +189,7 @@ Status launch_global(Bits* keys, VBits* vals, unsigned n, unsigned N, unsigned s
                      cudaStream_t stream) {
   const std::uint64_t threads = std::uint64_t(N) >> F;
   const unsigned blocks = unsigned((threads + Tuning::kGlobalThreads - 1) / Tuning::kGlobalThreads);
-  PRIMLAB_CUDA_TRY(chained_launch(chained, global_kernel<Bits, VBits, PAIRS, F>, blocks, Tuning::kGlobalThreads, 0,
+  PRIMLAB_TRY(chained_launch(chained, global_kernel<Bits, VBits, PAIRS, F>, blocks, Tuning::kGlobalThreads, 0,
                                    stream, keys, vals, n, size, hi, flip));
   return Status::Success;
 }
@@ -215,11 +215,8 @@ Status sort_array(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_
   // The tile sort encodes; the last kernel decodes.
   const bool one_tile = log_n <= kLogTile;
   const Masks<Bits> first{codec.enc0, codec.enc1, one_tile ? codec.dec0 : Bits(0), one_tile ? codec.dec1 : Bits(0)};
-  DeviceFacts facts;
-  Status st = device_facts(facts);
-  if (st != Status::Success) return st;
-  const bool chained = facts.cc_major >= 9;  // the kernels after the first wait for their predecessor
-  st = launch_array_tile<Bits, VB, PAIRS, LT>(reinterpret_cast<const Bits*>(d_keys_in), keys,
+  // The kernels after the first are chained: each waits for its predecessor (where PDL exists).
+  Status st = launch_array_tile<Bits, VB, PAIRS, LT>(reinterpret_cast<const Bits*>(d_keys_in), keys,
                                           reinterpret_cast<const VB*>(d_values_in), vals, n, std::min(log_n, kLogTile),
                                           first, false, false, stream);
   // Stages larger than the tile: fused global passes for strides size/2 .. tile, then a tile merge.
@@ -230,10 +227,10 @@ Status sort_array(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_
     bool flip = true;
     while (st == Status::Success && steps > 0) {
       const int f = std::min(steps, Tuning::kGlobalFuse);
-      if (f == 4) st = launch_global<Bits, VB, PAIRS, 4>(keys, vals, unsigned(n), N, size, hi, flip, chained, stream);
-      if (f == 3) st = launch_global<Bits, VB, PAIRS, 3>(keys, vals, unsigned(n), N, size, hi, flip, chained, stream);
-      if (f == 2) st = launch_global<Bits, VB, PAIRS, 2>(keys, vals, unsigned(n), N, size, hi, flip, chained, stream);
-      if (f == 1) st = launch_global<Bits, VB, PAIRS, 1>(keys, vals, unsigned(n), N, size, hi, flip, chained, stream);
+      if (f == 4) st = launch_global<Bits, VB, PAIRS, 4>(keys, vals, unsigned(n), N, size, hi, flip, true, stream);
+      if (f == 3) st = launch_global<Bits, VB, PAIRS, 3>(keys, vals, unsigned(n), N, size, hi, flip, true, stream);
+      if (f == 2) st = launch_global<Bits, VB, PAIRS, 2>(keys, vals, unsigned(n), N, size, hi, flip, true, stream);
+      if (f == 1) st = launch_global<Bits, VB, PAIRS, 1>(keys, vals, unsigned(n), N, size, hi, flip, true, stream);
       flip = false;
       hi -= f;
       steps -= f;
@@ -241,7 +238,7 @@ Status sort_array(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_
     if (st != Status::Success) break;
     const bool last = log_size == log_n;
     const Masks<Bits> m{0, 0, last ? codec.dec0 : Bits(0), last ? codec.dec1 : Bits(0)};
-    st = launch_array_tile<Bits, VB, PAIRS, LT>(keys, keys, vals, vals, n, kLogTile, m, true, chained, stream);
+    st = launch_array_tile<Bits, VB, PAIRS, LT>(keys, keys, vals, vals, n, kLogTile, m, true, true, stream);
   }
   return st;
 }

@@ -1,14 +1,15 @@
 // Chains of dependent kernels (the bitonic sort's 2 log n launches) with programmatic dependent
 // launch (sm_90+): a kernel's blocks are scheduled while its predecessor drains, and wait in
 // chain_wait() until the predecessor has finished and its writes are visible. Every kernel
-// launched this way calls chain_wait() before it touches global memory; on older devices the
-// launch is an ordinary one and chain_wait() does nothing.
+// launched this way calls chain_wait() before it touches global memory. Where the device or the
+// kernel's loaded image lacks the feature (launch_features.cuh), the launch is an ordinary one.
 #pragma once
 #include <cuda_runtime.h>
 
 #include <utility>
 
 #include "cuda/cuda_check.cuh"
+#include "cuda/device/launch_features.cuh"
 
 namespace primlab::detail {
 
@@ -25,8 +26,9 @@ __device__ __forceinline__ void chain_release() {
 }
 
 template <class... Params, class... Args>
-cudaError_t chained_launch(bool programmatic, void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem,
-                           cudaStream_t stream, Args&&... args) {
+Status chained_launch(bool programmatic, void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem,
+                      cudaStream_t stream, Args&&... args) {
+  if (programmatic) PRIMLAB_TRY(has_sm90_launch_features(kernel, programmatic));
   cudaLaunchConfig_t cfg{};
   cfg.gridDim = grid;
   cfg.blockDim = block;
@@ -37,7 +39,9 @@ cudaError_t chained_launch(bool programmatic, void (*kernel)(Params...), dim3 gr
   attr[0].val.programmaticStreamSerializationAllowed = 1;
   cfg.attrs = attr;
   cfg.numAttrs = programmatic ? 1 : 0;
-  return cudaLaunchKernelEx(&cfg, kernel, static_cast<Params>(std::forward<Args>(args))...);
+  PRIMLAB_CUDA_TRY(cudaLaunchKernelEx(&cfg, kernel, static_cast<Params>(std::forward<Args>(args))...));
+  PRIMLAB_LAUNCH_TRY();
+  return Status::Success;
 }
 
 }  // namespace primlab::detail

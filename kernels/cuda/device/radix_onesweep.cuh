@@ -509,7 +509,7 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
   // Passes of at most one wave of tiles are chained with programmatic dependent launch. H200,
   // u32 keys, whole sort chained (every size) against unchained (the run before): 2^16
   // 0.036 ms against 0.047; 2^28 (110 waves) 6.15 against 5.72, a 7 % loss, hence the limit.
-  const bool chained = facts.cc_major >= 9 && std::int64_t(tiles) <= wave_tiles(facts, C::kMinBlocks);
+  const bool chained = std::int64_t(tiles) <= wave_tiles(facts, C::kMinBlocks);
 
   // Ping-pong so that the last pass lands in keys_out. When the caller sorts in place and the
   // pass count is odd, the passes end in the workspace and one copy brings the result back.
@@ -538,7 +538,7 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
     a.out0 = p == passes - 1 ? codec.dec0 : Bits(0);
     a.out1 = p == passes - 1 ? codec.dec1 : Bits(0);
     a.offsets_out = p == 0 ? offsets_out : nullptr;
-    PRIMLAB_CUDA_TRY(chained_launch(chained, kernel, static_cast<unsigned>(tiles), C::kThreads, C::kSmem, stream, a));
+    PRIMLAB_TRY(chained_launch(chained, kernel, static_cast<unsigned>(tiles), C::kThreads, C::kSmem, stream, a));
     src_k = dst_k;
     src_v = dst_v;
   }

@@ -1,11 +1,13 @@
-// Device-wide reduction: a single-launch cluster path for small n, two passes for large n.
+// Device-wide reduction: a single-launch cluster path for small n on Hopper, two passes otherwise.
 #include <cooperative_groups.h>
 
+#include <algorithm>
 #include <cstdint>
 
 #include "cuda/block/block_reduce.cuh"
 #include "cuda/cuda_check.cuh"
 #include "cuda/device/device_properties.cuh"
+#include "cuda/device/launch_features.cuh"
 #include "cuda/device/tuning_reduce.cuh"
 #include "primlab/reduce.h"
 
@@ -65,12 +67,13 @@ reduce_kernel(const T* __restrict__ d_in, T* d_out, std::int64_t n, Op op, bool 
   if (threadIdx.x == 0) d_out[blockIdx.x] = acc;
 }
 
-// Small n: one cluster; block 0 folds the blocks' partials out of their shared memory.
+// Small n: one cluster; block 0 folds the blocks' partials out of their shared memory. Launched
+// with a cluster dimension of Tuning::kClusterBlocks, only where launch_features.cuh allows; an
+// image for an older architecture has an empty body.
 template <class Tuning, class T, class Op>
-__global__ void __cluster_dims__(Tuning::kClusterBlocks, 1, 1)
-    __launch_bounds__(Tuning::kClusterThreads)
-reduce_cluster_kernel(const T* __restrict__ d_in, T* d_out, std::int64_t n, Op op,
-                      bool vector_ok) {
+__global__ void __launch_bounds__(Tuning::kClusterThreads)
+reduce_cluster_kernel(const T* __restrict__ d_in, T* d_out, std::int64_t n, Op op, bool vector_ok) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   __shared__ T s_partial;
   cg::cluster_group cluster = cg::this_cluster();
   const std::int64_t workers = std::int64_t(Tuning::kClusterBlocks) * Tuning::kClusterThreads;
@@ -87,6 +90,9 @@ reduce_cluster_kernel(const T* __restrict__ d_in, T* d_out, std::int64_t n, Op o
     if (threadIdx.x == 0) *d_out = v;
   }
   cluster.sync();  // keep every block's shared memory alive until block 0 has read it
+#else
+  (void)d_in, (void)d_out, (void)n, (void)op, (void)vector_ok;
+#endif
 }
 
 template <class T>
@@ -106,11 +112,15 @@ int reduce_grid(std::int64_t n, int sm_count) {
 
 }  // namespace detail
 
+// The partials of the two-pass path; the cluster path needs none, but whether it runs is known
+// only on the device, so the query covers the two passes for every n.
 template <class T>
 std::size_t reduce_workspace_bytes(std::int64_t n) {
   using Tuning = detail::ReduceTuning<T>;
-  if (n <= Tuning::kClusterMaxItems) return 0;
-  return (std::size_t(Tuning::kMaxGrid) * sizeof(T) + 255) & ~std::size_t(255);
+  if (n <= 0) return 0;
+  const std::int64_t per_block = std::int64_t(Tuning::kThreads) * Tuning::kVec * Tuning::kUnroll;
+  const std::int64_t partials = std::min<std::int64_t>((n + per_block - 1) / per_block, Tuning::kMaxGrid);
+  return (std::size_t(partials) * sizeof(T) + 255) & ~std::size_t(255);
 }
 
 template <class T, class Op>
@@ -123,17 +133,31 @@ Status reduce(const T* d_in, T* d_out, std::int64_t n, Op op, Workspace ws, cuda
     return Status::Success;
   }
   if (!d_in) return Status::InvalidArgument;
+  if (ws.bytes < reduce_workspace_bytes<T>(n) || !ws.ptr) return Status::WorkspaceTooSmall;
   const bool vector_ok = reinterpret_cast<std::uintptr_t>(d_in) % 16 == 0;
   if (n <= Tuning::kClusterMaxItems) {
-    detail::reduce_cluster_kernel<Tuning><<<Tuning::kClusterBlocks, Tuning::kClusterThreads, 0,
-                                            stream>>>(d_in, d_out, n, op, vector_ok);
-    PRIMLAB_LAUNCH_TRY();
-    return Status::Success;
+    auto kernel = detail::reduce_cluster_kernel<Tuning, T, Op>;
+    bool cluster = false;
+    PRIMLAB_TRY(detail::has_sm90_launch_features(kernel, cluster));
+    if (cluster) {
+      cudaLaunchConfig_t cfg{};
+      cfg.gridDim = Tuning::kClusterBlocks;
+      cfg.blockDim = Tuning::kClusterThreads;
+      cfg.stream = stream;
+      cudaLaunchAttribute attr[1];
+      attr[0].id = cudaLaunchAttributeClusterDimension;
+      attr[0].val.clusterDim.x = Tuning::kClusterBlocks;
+      attr[0].val.clusterDim.y = 1;
+      attr[0].val.clusterDim.z = 1;
+      cfg.attrs = attr;
+      cfg.numAttrs = 1;
+      PRIMLAB_CUDA_TRY(cudaLaunchKernelEx(&cfg, kernel, d_in, d_out, n, op, vector_ok));
+      PRIMLAB_LAUNCH_TRY();
+      return Status::Success;
+    }
   }
-  if (ws.bytes < reduce_workspace_bytes<T>(n) || !ws.ptr) return Status::WorkspaceTooSmall;
   detail::DeviceFacts facts;
-  Status s = detail::device_facts(facts);
-  if (s != Status::Success) return s;
+  PRIMLAB_TRY(detail::device_facts(facts));
   const int grid = detail::reduce_grid<T>(n, facts.sm_count);
   T* d_partials = static_cast<T*>(ws.ptr);
   detail::reduce_kernel<Tuning><<<grid, Tuning::kThreads, 0, stream>>>(d_in, d_partials, n, op,

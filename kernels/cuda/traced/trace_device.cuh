@@ -15,6 +15,21 @@ namespace primlab::traced {
 
 enum CounterIndex : int { kAdds, kGlobalRead, kGlobalWrite, kShared, kConflict, kDivergent, kAtomics, kNumCounters };
 
+// The largest v over the lanes in `live`. sm_80 has a warp reduction for it; older GPUs decide
+// the answer bit by bit with one ballot per bit, which gives the same value.
+__device__ inline unsigned warp_max(unsigned live, unsigned v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return __reduce_max_sync(live, v);
+#else
+  unsigned best = 0;
+  for (int b = 31; b >= 0; --b) {
+    const unsigned candidate = best | (1u << b);
+    if (__ballot_sync(live, v >= candidate)) best = candidate;
+  }
+  return best;
+#endif
+}
+
 __device__ inline std::uint32_t add_words(std::uint32_t a, std::uint32_t b, ElemType t) {
   if (t == ElemType::F32) return __float_as_uint(__fadd_rn(__uint_as_float(a), __uint_as_float(b)));
   return a + b;
@@ -56,7 +71,7 @@ struct StepCtx {
     const unsigned same_addr = __match_any_sync(live, addr);
     const unsigned leaders = __ballot_sync(live, active && (__ffs(same_addr) - 1) == lane);
     const unsigned degree = active ? __popc(same_bank & leaders) : 0u;
-    const unsigned worst = __reduce_max_sync(live, degree);
+    const unsigned worst = warp_max(live, degree);
     const unsigned accesses = __popc(__ballot_sync(live, active));
     if (lane == __ffs(live) - 1) {
       if (accesses) atomicAdd(counters + kShared, accesses);

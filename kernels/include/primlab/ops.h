@@ -1,6 +1,6 @@
 // Operator and predicate functors of the fast primitives (usable on host and device).
 //
-// API conventions of the primlab fast library (part 1 and part 2 follow them):
+// API conventions of the primlab fast library (every primitive follows them):
 //  - Device pointers start with d_; counts are std::int64_t (up to at least 2^31 - 1, in
 //    practice what fits in memory); a negative count is InvalidArgument.
 //  - Two calls per primitive: `<prim>_workspace_bytes<T>(n, ...)` returns the bytes of
@@ -24,6 +24,16 @@
 #endif
 
 namespace primlab {
+namespace detail {
+// The identities of Min and Max as constants: a constexpr variable's value may be used in device
+// code, where numeric_limits' functions (host-only) may not without --expt-relaxed-constexpr.
+template <class T>
+inline constexpr T kHighest = std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
+                                                                   : std::numeric_limits<T>::max();
+template <class T>
+inline constexpr T kLowest = std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
+                                                                  : std::numeric_limits<T>::lowest();
+}  // namespace detail
 
 // Associative binary operators. Min and Max propagate NaN (any NaN operand gives NaN), which
 // keeps them associative on floats, so a scan or reduce is defined on every input.
@@ -33,17 +43,11 @@ struct Sum {
 };
 struct Min {
   template <class T> PRIMLAB_HD T operator()(T a, T b) const { return (b < a || b != b) ? b : a; }
-  template <class T> static PRIMLAB_HD T identity() {
-    return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
-                                                : std::numeric_limits<T>::max();
-  }
+  template <class T> static PRIMLAB_HD T identity() { return detail::kHighest<T>; }
 };
 struct Max {
   template <class T> PRIMLAB_HD T operator()(T a, T b) const { return (a < b || b != b) ? b : a; }
-  template <class T> static PRIMLAB_HD T identity() {
-    return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
-                                                : std::numeric_limits<T>::lowest();
-  }
+  template <class T> static PRIMLAB_HD T identity() { return detail::kLowest<T>; }
 };
 
 // Selection predicates (compaction keeps x where pred(x) is true; NaN compares false).
