@@ -1,4 +1,7 @@
-# Picks CMAKE_CUDA_ARCHITECTURES: the user's (or $CUDAARCHS), else the GPUs present, else a portable list.
+# Picks CMAKE_CUDA_ARCHITECTURES: the user's (-DCMAKE_CUDA_ARCHITECTURES or $CUDAARCHS, e.g. `native`
+# or `90`), else the GPUs present, else every architecture CUDA 13 supports from Turing on: SASS
+# for sm_75 (T4, RTX 20), sm_80 (A100), sm_86 (RTX 30), sm_89 (L4, RTX 40) and sm_90 (H100, H200),
+# plus compute_90 PTX, which the driver compiles for newer GPUs (Blackwell's sm_100 and sm_120).
 if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT DEFINED ENV{CUDAARCHS})
   find_program(PRIMLAB_NVIDIA_SMI nvidia-smi)
   set(_archs "")
@@ -12,7 +15,7 @@ if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT DEFINED ENV{CUDAARCHS})
     endif()
   endif()
   if(NOT _archs)
-    set(_archs 80 90)   # portable: Ampere, Hopper (the traced kernels use sm_80 warp reductions)
+    set(_archs 75-real 80-real 86-real 89-real 90)
   endif()
   set(CMAKE_CUDA_ARCHITECTURES ${_archs} CACHE STRING "CUDA architectures")
 endif()

@@ -159,6 +159,8 @@ template <class Bits, class VBits, bool PAIRS, int E>
 Status launch_segment_tile(const Bits* kin, Bits* kout, const VBits* vin, VBits* vout, const TileMap& map,
                            const Masks<Bits>& m, std::int64_t blocks, cudaStream_t stream) {
   const std::size_t smem = std::size_t(map.tile) * (sizeof(Bits) + (PAIRS ? sizeof(VBits) : 0));
+  static_assert(std::size_t(kBitonicMaxSegment) * (sizeof(Bits) + sizeof(VBits)) <= kPortableSmem,
+                "the largest segment fits every GPU's shared memory");
   auto kernel = segment_tile_kernel<Bits, VBits, PAIRS, E>;
   static const cudaError_t attr = cudaFuncSetAttribute(
       kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -175,6 +177,7 @@ Status launch_array_tile(const Bits* kin, Bits* kout, const VBits* vin, VBits* v
                          const Masks<Bits>& m, bool merge_only, bool chained, cudaStream_t stream) {
   constexpr int log_tile = bitonic::rt::log_tile<LT>();
   constexpr std::size_t smem = (std::size_t(1) << log_tile) * (sizeof(Bits) + (PAIRS ? sizeof(VBits) : 0));
+  static_assert(smem <= kPortableSmem, "the tile fits every GPU's shared memory");
   auto kernel = array_tile_kernel<Bits, VBits, PAIRS, LT>;
   static const cudaError_t attr = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
   PRIMLAB_CUDA_TRY(attr);

@@ -1,8 +1,14 @@
 // Cached device facts for sizing grids (internal to the library).
 #pragma once
+#include <cstddef>
+
 #include "primlab/status.h"
 
 namespace primlab::detail {
+
+// The shared memory every supported GPU can give one block (sm_75, Turing, allows at most 64 KB):
+// a kernel that needs more has a smaller shape to fall back on.
+constexpr std::size_t kPortableSmem = 64 * 1024;
 
 struct DeviceFacts {
   int sm_count = 0;

@@ -551,7 +551,8 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
 }
 
 // The library's entry points: the tuned shape, or the small-sort shape when the tuned tiles
-// would not fill one wave (RadixSortTuning::small_pass_shape). The workspace fits either.
+// would not fill one wave (RadixSortTuning::small_pass_shape) or need more shared memory than the
+// device gives a block. The small shape fits every GPU; the workspace fits either.
 template <class Bits, class VBits, bool PAIRS>
 struct Tuned {
   static constexpr RadixSortTuning::PassShape kSmall =
@@ -560,6 +561,7 @@ struct Tuned {
   using Big = Config<Bits, VBits, PAIRS, Shape<>>;
   static constexpr bool kTwoShapes =
       kSmall.threads != Big::kThreads || kSmall.items != Big::kItems || kSmall.min_blocks != Big::kMinBlocks;
+  static_assert(Config<Bits, VBits, PAIRS, Small>::kSmem <= kPortableSmem, "the small shape runs on every GPU");
 };
 
 template <class Bits, class VBits, bool PAIRS>
@@ -578,7 +580,7 @@ Status run_tuned(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBit
   if (st != Status::Success) return st;
   if constexpr (T::kTwoShapes) {
     const std::int64_t big_tiles = (n + T::Big::kTile - 1) / T::Big::kTile;
-    if (big_tiles < wave_tiles(facts, T::Big::kMinBlocks))
+    if (big_tiles < wave_tiles(facts, T::Big::kMinBlocks) || T::Big::kSmem > std::size_t(facts.max_smem_optin))
       return run<Bits, VBits, PAIRS, typename T::Small>(keys_in, keys_out, vals_in, vals_out, n, begin_bit, end_bit,
                                                         codec, ws, offsets_out, facts, stream);
   }
