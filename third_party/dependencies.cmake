@@ -1,16 +1,26 @@
 # Finds or generates primlab's dependencies from Debian's packages; no third-party source is copied here.
-#   imgui   - libimgui-dev (core + GLFW and OpenGL3 backends in libimgui.a), through pkg-config
-#   glfw    - libglfw3-dev
-#   glad    - python3-glad, run at configure time to generate an OpenGL 3.3 core loader
-#   EGL     - libegl-dev (headless rendering)
-#   json    - nlohmann-json3-dev;  stb - libstb-dev (PNG);  gif - libgif-dev;  gtest - libgtest-dev
-find_package(PkgConfig REQUIRED)
-find_package(Threads REQUIRED)
-find_package(nlohmann_json 3 REQUIRED)
+# Each is looked up only when a part that needs it is built: the library alone needs only CUDA.
+#   lab (app, tests, bench): json - nlohmann-json3-dev;  Threads
+#   app: imgui - libimgui-dev (core + GLFW and OpenGL3 backends in libimgui.a), through pkg-config
+#        glfw  - libglfw3-dev;  glad - python3-glad, run at configure time (an OpenGL 3.3 core loader)
+#        EGL   - libegl-dev (headless rendering);  stb - libstb-dev (PNG);  gif - libgif-dev;  CLI11
+#   tests: gtest - libgtest-dev
+if(PRIMLAB_WITH_LAB)
+  find_package(Threads REQUIRED)
+  find_package(nlohmann_json 3 REQUIRED)
+endif()
+
+if(PRIMLAB_WITH_TESTS)
+  find_package(GTest REQUIRED)
+endif()
+
+if(NOT PRIMLAB_WITH_APP)
+  return()
+endif()
 
 # [SECTION] glad: generated into the build tree at configure time.
 find_program(PRIMLAB_GLAD glad REQUIRED)
-set(PRIMLAB_GLAD_DIR ${CMAKE_BINARY_DIR}/glad)
+set(PRIMLAB_GLAD_DIR ${PROJECT_BINARY_DIR}/glad)
 if(NOT EXISTS ${PRIMLAB_GLAD_DIR}/src/gl.c)
   execute_process(COMMAND ${PRIMLAB_GLAD} --quiet --reproducible --api gl:core=3.3
                           --out-path ${PRIMLAB_GLAD_DIR} c
@@ -33,6 +43,7 @@ target_include_directories(primlab_egl SYSTEM INTERFACE ${PRIMLAB_EGL_INCLUDE})
 # [SECTION] Dear ImGui (core and backends in Debian's static libimgui.a, which needs stb).
 # Linked statically and without pkg-config's -lglfw, so that the headless tools carry no GLFW
 # dependency (a GPU server has no GLFW); the app adds glfw itself.
+find_package(PkgConfig REQUIRED)
 pkg_check_modules(IMGUI REQUIRED imgui)
 find_library(PRIMLAB_IMGUI_LIB NAMES libimgui.a imgui REQUIRED)
 find_library(PRIMLAB_STB_LIB NAMES libstb.a stb REQUIRED)
@@ -53,10 +64,4 @@ target_include_directories(primlab_gif SYSTEM INTERFACE ${PRIMLAB_GIF_INCLUDE})
 target_link_libraries(primlab_gif INTERFACE ${PRIMLAB_GIF_LIB})
 
 find_package(CLI11 REQUIRED)
-
-if(PRIMLAB_WITH_APP)
-  find_package(glfw3 3.3 REQUIRED)
-endif()
-if(PRIMLAB_WITH_TESTS)
-  find_package(GTest REQUIRED)
-endif()
+find_package(glfw3 3.3 REQUIRED)
