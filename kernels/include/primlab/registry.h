@@ -1,2 +1,0 @@
-// The registry of algorithms (filled in by the foundation work).
-#pragma once
