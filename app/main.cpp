@@ -14,6 +14,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
+#include <string>
 
 #include "cli/command_line.h"
 #include "cli/step_choice.h"
@@ -51,7 +53,24 @@ void save_placement(const std::filesystem::path& file, GLFWwindow* win) {
   std::ofstream(file) << p.x << ' ' << p.y << ' ' << p.w << ' ' << p.h << '\n';
 }
 
-void glfw_error(int code, const char* text) { std::fprintf(stderr, "primlab: GLFW error %d: %s\n", code, text); }
+// Loads the saved ImGui layout. Debian's ImGui 1.86 reads past the end of an empty imgui.ini when
+// it loads the file itself, so the text is read here (a missing file is an empty layout).
+void load_layout(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::stringstream text;
+  if (in) text << in.rdbuf();
+  const std::string s = text.str();
+  ImGui::LoadIniSettingsFromMemory(s.c_str(), s.size());
+}
+
+// GLFW's reason for a failed call: kept until the window is open (a failed start is reported as
+// one line with it), printed after.
+std::string glfw_last_error;
+bool glfw_window_open = false;
+void glfw_error(int code, const char* text) {
+  glfw_last_error = "GLFW error " + std::to_string(code) + ": " + text;
+  if (glfw_window_open) std::fprintf(stderr, "primlab: %s\n", glfw_last_error.c_str());
+}
 
 }  // namespace
 
@@ -81,7 +100,8 @@ int main(int argc, char** argv) {
   if (!screenshot.empty() && !ui::check_output_file(screenshot, error)) return ui::fail("primlab", "--screenshot: " + error);
 
   glfwSetErrorCallback(glfw_error);
-  if (!glfwInit()) return ui::fail("primlab", "cannot open a window (no display?). `render` and `trace` work headless.", 1);
+  if (!glfwInit())
+    return ui::fail("primlab", "cannot open a window (" + glfw_last_error + "). `render` and `trace` work headless.", 1);
   const auto dir = config_dir();
   const auto placement_file = dir / "window.txt";
   static std::string ini_path = (dir / "imgui.ini").string();
@@ -93,8 +113,9 @@ int main(int argc, char** argv) {
   GLFWwindow* win = glfwCreateWindow(place.w, place.h, "primlab", nullptr, nullptr);
   if (!win) {
     glfwTerminate();
-    return ui::fail("primlab", "cannot create an OpenGL 3.3 core window", 1);
+    return ui::fail("primlab", "cannot create an OpenGL 3.3 core window (" + glfw_last_error + ")", 1);
   }
+  glfw_window_open = true;
   if (place.x >= 0 && place.y >= 0) glfwSetWindowPos(win, place.x, place.y);
   glfwMakeContextCurrent(win);
   glfwSwapInterval(1);
@@ -103,6 +124,7 @@ int main(int argc, char** argv) {
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = ini_path.c_str();
+  load_layout(ini_path);
   ImGui::StyleColorsDark();
   ImGui_ImplGlfw_InitForOpenGL(win, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
