@@ -83,7 +83,8 @@ int main(int argc, char** argv) {
   std::string screenshot;
   std::string tab;
   bool perf_sweep = false;
-  app.add_option("--tab", tab, "open this tab first: step, race or perf")->check(CLI::IsMember({"step", "race", "perf"}));
+  app.add_option("--tab", tab, "open this tab first: step, race or perf")
+      ->check(CLI::IsMember({"step", "race", "perf"}));
   app.add_flag("--perf-sweep", perf_sweep, "start a Performance sweep at launch (with --smoke-frames: sizes up to 2^16, "
                                            "and the screenshot waits for it)");
   std::string race;
@@ -97,11 +98,14 @@ int main(int argc, char** argv) {
   std::string error, race_a, race_b;
   if (!ui::resolve_step_options(opt, state.step.choice, error)) return ui::fail("primlab", error);
   if (!race.empty() && !ui::parse_race(race, race_a, race_b, error)) return ui::fail("primlab", error);
-  if (!screenshot.empty() && !ui::check_output_file(screenshot, error)) return ui::fail("primlab", "--screenshot: " + error);
+  if (!screenshot.empty() && !ui::check_output_file(screenshot, error))
+    return ui::fail("primlab", "--screenshot: " + error);
 
   glfwSetErrorCallback(glfw_error);
-  if (!glfwInit())
-    return ui::fail("primlab", "cannot open a window (" + glfw_last_error + "). `render` and `trace` work headless.", 1);
+  if (!glfwInit()) {
+    const std::string why = "cannot open a window (" + glfw_last_error + "). `render` and `trace` work headless.";
+    return ui::fail("primlab", why, 1);
+  }
   const auto dir = config_dir();
   const auto placement_file = dir / "window.txt";
   static std::string ini_path = (dir / "imgui.ini").string();
@@ -119,7 +123,8 @@ int main(int argc, char** argv) {
   if (place.x >= 0 && place.y >= 0) glfwSetWindowPos(win, place.x, place.y);
   glfwMakeContextCurrent(win);
   glfwSwapInterval(1);
-  if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress))) return ui::fail("primlab", "cannot load OpenGL", 1);
+  if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress)))
+    return ui::fail("primlab", "cannot load OpenGL", 1);
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();

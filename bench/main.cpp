@@ -176,7 +176,8 @@ int main(int argc, char** argv) {
   if (!json.empty() && json != "auto") {
     std::error_code ec;
     const std::filesystem::path dir = std::filesystem::path(json).parent_path();
-    if (!dir.empty() && !std::filesystem::is_directory(dir, ec)) return fail("no folder '" + dir.string() + "' for --json");
+    if (!dir.empty() && !std::filesystem::is_directory(dir, ec))
+      return fail("no folder '" + dir.string() + "' for --json");
   }
   if (o.sizes.empty()) o.sizes = {std::int64_t(1) << 16, std::int64_t(1) << 24, std::int64_t(1) << 28};
   SweepResult r;

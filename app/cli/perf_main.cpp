@@ -146,7 +146,8 @@ int main(int argc, char** argv) {
   // The output folder now, so that a bad one fails before the sweep rather than after it.
   std::error_code ec;
   std::filesystem::create_directories(out, ec);
-  if (ec || !std::filesystem::is_directory(out, ec)) return fail("perf", "cannot create the --out folder '" + out + "'");
+  if (ec || !std::filesystem::is_directory(out, ec))
+    return fail("perf", "cannot create the --out folder '" + out + "'");
   // Progress and facts go to stdout with the rows; stderr carries only the one-line error.
   std::printf("perf: %s\n", s.device.c_str());
 

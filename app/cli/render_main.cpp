@@ -51,7 +51,8 @@ int main(int argc, char** argv) {
   bool all = false, view_only = false;
   app.add_option("--out", out, "PNG path; with --all a pattern with one %d (or %03d), or a folder");
   std::string race;
-  auto* race_opt = app.add_option("--race", race, "draw the Race tab with two algorithms, e.g. scan-naive,scan-blelloch");
+  auto* race_opt =
+      app.add_option("--race", race, "draw the Race tab with two algorithms, e.g. scan-naive,scan-blelloch");
   app.add_option("--step", step, "the step to draw (default: the last)")->check(CLI::Range(-1, 1 << 30));
   app.add_flag("--all", all, "draw every step");
   app.add_option("--size", size, "WIDTHxHEIGHT in pixels");
@@ -88,7 +89,8 @@ int main(int argc, char** argv) {
     }
   }
   const int steps = int(state.step.trace().steps.size());
-  if (race.empty() && step >= steps) return ui::fail("render", "--step must be between 0 and " + std::to_string(steps - 1));
+  if (race.empty() && step >= steps)
+    return ui::fail("render", "--step must be between 0 and " + std::to_string(steps - 1));
   std::cerr << "render: " << egl.description() << "; backend " << state.step.backend << "\n";
   if (!race.empty()) {
     state.request_tab = 1;

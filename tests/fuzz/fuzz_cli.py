@@ -40,7 +40,7 @@ STRAY = [b"stray", b"-", b"\xff\xfe", b"%n%s", b"a\nb"]  # positional arguments,
 # None marks a flag. "PATH" values are filled with the case's paths.
 STEP_OPTIONS = {
     b"--preset": ([b"blelloch-8"], [b"nope", b"blelloch-8 "]),
-    b"--algo": (None, [b"nope", b"scan-naive,scan-blelloch"]),  # good values: `trace --list`
+    b"--algo": ([b"scan-naive", b"scan-blelloch"], [b"nope", b"scan-naive,scan-blelloch"]),  # + `trace --list`
     b"--input": ([b"3 1 7 0 4 1 6 3", b"1", b"-5 2 -7", b"0.5 1e30 -0", b"4294967295 0"],
                  [b"1 x 2", b"1,,2", b"99999999999999999999", b"nan inf", b"1e99999",
                   b" ".join([b"7"] * 5000)]),
@@ -77,7 +77,7 @@ TOOLS = {
         b"--step": ([b"0", b"2", b"1000"], []), b"--screenshot": ([b"PATH"], []), b"--perf-sweep": (None, []),
     },
     "perf": {
-        b"--prim": (None, [b"nope", b"scan"]),  # good values: `perf --list`
+        b"--prim": ([b"scan_exclusive", b"reduce_sum"], [b"nope", b"scan"]),  # + `perf --list`
         b"--impl": ([b"cpu", b"cpu-par", b"cpu,cpu-par", b"cpu,cpu"], [b"nope", b",", b"cpu,nope"]),
         b"--type": ([b"u32", b"i32", b"f32", b"u8", b"f64"], [b"int", b"u16"]),
         b"--n": ([b"2^4", b"2^0..2^3", b"2^6..2^6"],
@@ -101,13 +101,14 @@ TOOLS = {
         b"--commit": ([b"abc"], []), b"--driver": ([b"x"], []), b"--list": (None, []),
     },
 }
-# Where a successful case is quick: the options every generated case starts from.
+# The options every generated case starts from, where a successful case is quick ("PATH": the case's
+# folder or a file in it).
 BASE = {
-    "trace": [],
-    "render": [b"--size", b"64x64", b"--n", b"8", b"--out", b"PATH"],
-    "primlab": [b"--n", b"8"],
-    "perf": [b"--impl", b"cpu", b"--n", b"2^4", b"--runs", b"1", b"--no-png", b"--out", b"PATH"],
-    "bench": [b"--algo", b"reduce_sum", b"--impl", b"cpu", b"--n", b"2^10", b"--runs", b"1"],
+    "trace": {},
+    "render": {b"--size": b"64x64", b"--n": b"8", b"--out": b"PATH"},
+    "primlab": {b"--n": b"8"},
+    "perf": {b"--impl": b"cpu", b"--n": b"2^4", b"--runs": b"1", b"--no-png": None, b"--out": b"PATH"},
+    "bench": {b"--algo": b"reduce_sum", b"--impl": b"cpu", b"--n": b"2^10", b"--runs": b"1"},
 }
 # Case counts per tool (primlab starts a GL context per case: keep it modest).
 COUNTS = {"trace": 200, "render": 60, "perf": 40, "primlab": 20, "bench": 80}
@@ -122,15 +123,13 @@ class Case:
 def paths(case_dir, work):
     """Output paths: good ones in the case's folder, and ones no tool can write."""
     c, w = case_dir.encode(), work.encode()
-    return [c + b"/out.png", c + b"/out.png", c + b"/f_%03d.png", c, c + b"/missing/dir/out.png",
-            w + b"/readonly/out.png", b"/dev/null/out.png", b"/proc/out.png", c + b"/%n%s%d.png", c + b"/%d%d.png", b""]
+    return [c + b"/out.png", b"out.png", c + b"/f_%03d.png", c, c + b"/missing/dir/out.png", w + b"/readonly/out.png",
+            b"/dev/null/out.png", b"/proc/out.png", c + b"/%n%s%d.png", c + b"/%d%d.png", b""]
 
 
-def pick_value(rng, tool, name, good, bad, case_dir, work, baselines):
+def pick_value(rng, name, good, bad, case_dir, work, baselines):
     if good is not None and b"PATH" in good:
-        if name == b"--baseline":
-            return rng.choice(baselines)
-        return rng.choice(paths(case_dir, work) + [b"out.png"])
+        return rng.choice(baselines if name == b"--baseline" else paths(case_dir, work))
     roll = rng.random()
     if roll < 0.6 and good:
         return rng.choice(good)
@@ -142,12 +141,7 @@ def pick_value(rng, tool, name, good, bad, case_dir, work, baselines):
 def generate_argv(rng, tool, case_dir, work, names, baselines):
     """A base argv with 1 to 3 mutations. Returns (argv, exit codes allowed)."""
     spec = TOOLS[tool]
-    options = {}  # name -> value (None for flags), in insertion order
-    base = BASE[tool]
-    i = 0
-    while i < len(base):
-        options[base[i]] = base[i + 1] if i + 1 < len(base) and not base[i + 1].startswith(b"--") else None
-        i += 2 if options[base[i]] is not None else 1
+    options = dict(BASE[tool])  # name -> value (None for a flag), in order
     for k, v in options.items():
         if v == b"PATH":
             options[k] = case_dir.encode() + (b"/out.png" if tool != "perf" else b"/perf")
@@ -173,7 +167,7 @@ def generate_argv(rng, tool, case_dir, work, names, baselines):
         elif good is None:
             options[name] = None
         else:
-            options[name] = pick_value(rng, tool, name, good, bad, case_dir, work, baselines)
+            options[name] = pick_value(rng, name, good, bad, case_dir, work, baselines)
     argv = []
     for k, v in options.items():
         argv += [k] if v is None else [k, v]
@@ -312,71 +306,52 @@ def list_names(argv, stop):
     return names
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--work", required=True, help="scratch folder (emptied first)")
-    ap.add_argument("--source", required=True, help="the source tree (assets/presets.json, bench/results)")
-    for tool in ("trace", "render", "perf", "primlab", "load"):
-        ap.add_argument("--" + tool, required=True)
-    ap.add_argument("--bench", default="", help="the bench binary; empty in a build without CUDA")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--scale", type=float, default=1.0, help="multiplies every case count")
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--timeout", type=int, default=120, help="seconds per case before it counts as a hang")
-    args = ap.parse_args()
+# [SECTION] Cases
+TOOL_NAMES = ("trace", "render", "perf", "primlab", "bench")
 
-    work = os.path.abspath(args.work)
-    if os.path.isdir(work):
-        for root, dirs, _ in os.walk(work):
-            for d in dirs:
-                os.chmod(os.path.join(root, d), 0o755)
-        shutil.rmtree(work)
-    os.makedirs(os.path.join(work, "readonly"))
-    os.chmod(os.path.join(work, "readonly"), stat.S_IRUSR | stat.S_IXUSR)
-    binaries = {t: getattr(args, t) for t in ("trace", "render", "perf", "primlab", "bench")}
 
-    algos = list_names([args.trace, "--list"], b"presets")
-    prims = sorted(set(list_names([args.perf, "--list"], None)))
-    names = {"trace": {b"--algo": algos}, "render": {b"--algo": algos}, "primlab": {b"--algo": algos},
-             "perf": {b"--prim": prims}, "bench": {}}
-
-    # The loaders' seed files: the shipped presets, saved bench results, and a fresh perf export.
+def seed_files(args, work):
+    """The loaders' seeds (a fresh perf export, saved bench results, the shipped presets) and the
+    mutated baselines that `perf --baseline` cases take."""
     seed_dir = os.path.join(work, "seed")
     subprocess.run([args.perf, "--impl", "cpu", "--n", "2^4..2^6", "--runs", "1", "--no-png", "--out", seed_dir],
                    capture_output=True, check=True)
-    perf_json = os.path.join(seed_dir, "perf-scan_exclusive-u32.json")
     results_dir = os.path.join(args.source, "bench", "results")
-    result_seeds = [open(perf_json, "rb").read()] + [
+    results = [open(os.path.join(seed_dir, "perf-scan_exclusive-u32.json"), "rb").read()] + [
         open(os.path.join(results_dir, f), "rb").read() for f in sorted(os.listdir(results_dir))[:2]]
-    preset_seed = open(os.path.join(args.source, "assets", "presets.json"), "rb").read()
-    rng = random.Random("%d-files" % args.seed)
-    baselines = mutated_files(rng, result_seeds, 40, os.path.join(work, "baselines"), ".json")
+    presets = open(os.path.join(args.source, "assets", "presets.json"), "rb").read()
+    baselines = mutated_files(random.Random("%d-files" % args.seed), results, 40, os.path.join(work, "baselines"),
+                              ".json")
+    return results, presets, baselines
 
-    n = lambda k: max(1, int(COUNTS[k] * args.scale))
+
+def tool_cases(args, binaries, work, tools, baselines, count):
+    names = {}  # every algorithm and primitive as a good value, where the listing tools are given
+    if args.trace:
+        names = {t: {b"--algo": list_names([args.trace, "--list"], b"presets")} for t in ("trace", "render", "primlab")}
+    if args.perf:
+        names["perf"] = {b"--prim": sorted(set(list_names([args.perf, "--list"], None)))}
     cases = []
-    skipped = []
-    for tool in ("trace", "render", "perf", "primlab", "bench"):
-        if tool == "bench" and not binaries["bench"]:
-            skipped.append("bench: no bench binary in this build (CUDA off): its cases are skipped")
-            continue
-        if tool == "primlab" and not os.environ.get("DISPLAY"):
-            skipped.append("primlab: no display (xvfb-run not found): its cases are skipped")
-            continue
+    for tool in tools:
         rng = random.Random("%d-%s" % (args.seed, tool))
-        for i in range(n(tool)):
+        for i in range(count(tool)):
             case_dir = os.path.join(work, tool, "%03d" % i)
-            argv, expect = generate_argv(rng, tool, case_dir, work, names[tool], baselines)
+            argv, expect = generate_argv(rng, tool, case_dir, work, names.get(tool, {}), baselines)
             env = {}
             if tool == "primlab":
                 argv = [b"--smoke-frames", b"1"] + argv
                 env["XDG_CONFIG_HOME"] = os.path.join(case_dir, "config")
             cases.append(Case(tool, [binaries[tool]] + argv, case_dir, expect, env))
+    return cases
 
-    # Loaders: presets and results through the loader driver, baselines through `perf`.
+
+def loader_cases(args, work, results, presets, baselines, count):
+    """Presets and results through the loader driver, baselines through `perf`."""
     rng = random.Random("%d-loaders" % args.seed)
-    for path in mutated_files(rng, [preset_seed], n("trace") // 2, os.path.join(work, "presets"), ".json"):
+    cases = []
+    for path in mutated_files(rng, [presets], count, os.path.join(work, "presets"), ".json"):
         cases.append(Case("load presets", [args.load, "presets", path], work))
-    for path in mutated_files(rng, result_seeds, n("trace") // 2, os.path.join(work, "results"), ".json"):
+    for path in mutated_files(rng, results, count, os.path.join(work, "results"), ".json"):
         cases.append(Case("load results", [args.load, "results", path], work))
     for i, path in enumerate(baselines):
         case_dir = os.path.join(work, "baseline", "%03d" % i)
@@ -384,28 +359,32 @@ def main():
         argv = [b"--impl", b"cpu", b"--n", b"2^4..2^6", b"--runs", b"1", b"--out", case_dir.encode(),
                 b"--baseline", path] + (png or [b"--no-png"])
         cases.append(Case("perf --baseline", [args.perf] + argv, case_dir))
-    # The window's saved placement and layout, mutated.
-    if os.environ.get("DISPLAY"):
-        layout_seeds = [b"100 80 800 600\n", b"[Window][Debug##Default]\nPos=60,60\nSize=400,400\nCollapsed=0\n"]
-        for i in range(n("primlab") // 2):
-            case_dir = os.path.join(work, "window", "%03d" % i)
-            config = os.path.join(case_dir, "config", "primlab")
-            os.makedirs(config)
-            for name, seed in zip(("window.txt", "imgui.ini"), layout_seeds):
-                with open(os.path.join(config, name), "wb") as f:  # the first case: empty files
-                    f.write(b"" if i == 0 else mutate_bytes(rng, seed) if rng.random() < 0.7 else
-                            rng.choice(NUMBERS + STRINGS))
-            cases.append(Case("primlab config", [args.primlab, "--smoke-frames", "1"], case_dir,
-                              env={"XDG_CONFIG_HOME": os.path.join(case_dir, "config")}))
+    return cases
 
-    cases += regression_cases(binaries, work)
-    for line in skipped:
-        print("SKIPPED " + line)
 
-    # [SECTION] Run and report
+def window_config_cases(args, work, count):
+    """The window's saved placement and layout, mutated (the first case: empty files)."""
+    rng = random.Random("%d-window" % args.seed)
+    seeds = [b"100 80 800 600\n", b"[Window][Debug##Default]\nPos=60,60\nSize=400,400\nCollapsed=0\n"]
+    cases = []
+    for i in range(count):
+        case_dir = os.path.join(work, "window", "%03d" % i)
+        config = os.path.join(case_dir, "config", "primlab")
+        os.makedirs(config)
+        for name, seed in zip(("window.txt", "imgui.ini"), seeds):
+            with open(os.path.join(config, name), "wb") as f:
+                f.write(b"" if i == 0 else mutate_bytes(rng, seed) if rng.random() < 0.7 else
+                        rng.choice(NUMBERS + STRINGS))
+        cases.append(Case("primlab config", [args.primlab, "--smoke-frames", "1"], case_dir,
+                          env={"XDG_CONFIG_HOME": os.path.join(case_dir, "config")}))
+    return cases
+
+
+# [SECTION] Main
+def run_all(cases, args, binaries, work):
+    """Runs the cases; prints a summary per group and every failure. Returns the failure count."""
     started = time.monotonic()
-    failures = []
-    counts = {}
+    failures, counts = [], {}
     log_path = os.path.join(work, "cases.log")  # every case, its exit code and stderr's last line
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool, open(log_path, "w") as log:
         for case, (why, p) in zip(cases, pool.map(lambda c: run_case(c, args.timeout, binaries), cases)):
@@ -424,13 +403,60 @@ def main():
         print("\nFAIL [%s] %s\n  argv: %r\n  cwd: %s" % (case.group, why, case.argv, case.cwd))
         if p is not None:
             print("  stderr (last 1500 bytes):\n" + p.stderr[-1500:].decode("utf-8", "replace"))
-    return 1 if failures else 0
+    return len(failures)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--work", required=True, help="scratch folder (emptied first)")
+    ap.add_argument("--source", required=True, help="the source tree (assets/presets.json, bench/results)")
+    for tool in TOOL_NAMES:
+        ap.add_argument("--" + tool, default="", help="the %s binary (empty: its cases are skipped)" % tool)
+    ap.add_argument("--load", default="", help="the loader driver, primlab_fuzz_load")
+    ap.add_argument("--only", default="", help="comma-separated groups to run: tools, load (default: all)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--scale", type=float, default=1.0, help="multiplies every case count")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--timeout", type=int, default=120, help="seconds per case before it counts as a hang")
+    args = ap.parse_args()
+
+    work = os.path.abspath(args.work)
+    if os.path.isdir(work):
+        for root, dirs, _ in os.walk(work):
+            for d in dirs:
+                os.chmod(os.path.join(root, d), 0o755)
+        shutil.rmtree(work)
+    os.makedirs(os.path.join(work, "readonly"))
+    os.chmod(os.path.join(work, "readonly"), stat.S_IRUSR | stat.S_IXUSR)
+
+    wanted = set(args.only.split(",")) if args.only else set(TOOL_NAMES) | {"load"}
+    binaries = {t: getattr(args, t) if t in wanted else "" for t in TOOL_NAMES}
+    skipped = []
+    if "bench" in wanted and not args.bench:
+        skipped.append("bench: no bench binary in this build (CUDA off): its cases are skipped")
+    if "primlab" in wanted and args.primlab and not os.environ.get("DISPLAY"):
+        skipped.append("primlab: no display (xvfb-run not found): its cases are skipped")
+        binaries["primlab"] = ""
+    tools = [t for t in TOOL_NAMES if binaries[t]]
+    count = lambda k: max(1, int(COUNTS[k] * args.scale))
+
+    cases = []
+    results, presets, baselines = seed_files(args, work) if args.perf and wanted & {"perf", "load"} else ([], b"", [])
+    cases += tool_cases(args, binaries, work, tools, baselines, count)
+    if "load" in wanted and args.load and args.perf:
+        cases += loader_cases(args, work, results, presets, baselines, count("trace") // 2)
+    if binaries["primlab"]:
+        cases += window_config_cases(args, work, count("primlab") // 2)
+    cases += regression_cases(binaries, work)
+    for line in skipped:
+        print("SKIPPED " + line)
+    return 1 if run_all(cases, args, binaries, work) else 0
 
 
 # [SECTION] The issue's cases, with their exact expectations
 def regression_cases(b, work):
-    out = []
     d = os.path.join(work, "regression")
+    env = {"XDG_CONFIG_HOME": os.path.join(d, "config")}
 
     def files_exist(*names):
         return lambda p: next(("%s was not written" % f for f in names if not os.path.isfile(os.path.join(d, f))),
@@ -439,31 +465,28 @@ def regression_cases(b, work):
     def stdout_has(text):
         return lambda p: None if text in p.stdout else "stdout lacks %r" % text
 
-    add = lambda group, argv, expect, check=None, env=None: out.append(Case(group, argv, d, expect, env, check))
-    add("regression", [b["render"], "--algo", "scan-naive", "--n", "8", "--all", "--out", "frames%s%s%n%d.png"], (2,))
-    add("regression", [b["render"], "--algo", "scan-naive", "--n", "4", "--all", "--size", "64x64", "--out",
-                       "f_%03d_%%.png"], (0,), files_exist("f_000_%.png", "f_001_%.png"))
-    add("regression", [b["render"], "--n", "4", "--size", "64x64", "--out", "/dev/null/x.png"], (2,))
-    add("regression", [b["trace"], "--seed", "-1"], (2,))
-    add("regression", [b["trace"], "--algo", "a\nb"], (2,))
-    add("regression", [b["perf"], "--baseline", os.path.join(work, "missing.json"), "--no-png"], (2,))
-    add("regression", [b["perf"], "--n", "2^99999999999", "--no-png"], (2,))
-    for tool in ("trace", "render", "perf", "primlab"):
-        add("regression", [b[tool], "--help"], (0,), stdout_has(b"--"))
-        add("regression", [b[tool], "--no-such-flag"], (2,))
-    if os.environ.get("DISPLAY"):
-        env = {"XDG_CONFIG_HOME": os.path.join(d, "config")}
-        add("regression", [b["primlab"], "--screenshot", os.path.join(work, "missing", "x.png"), "--smoke-frames", "1"],
-            (2,), env=env)
-        add("regression", [b["primlab"], "--race", "scan-naive,nope", "--smoke-frames", "1"], (2,), env=env)
-        add("regression", [b["primlab"], "--tab", "nope", "--smoke-frames", "1"], (2,), env=env)
-        add("regression", [b["primlab"], "--n", "8", "--smoke-frames", "1", "--screenshot", "shot.png"], (0,),
-            files_exist("shot.png"), env=env)
-    if b["bench"]:
-        add("regression", [b["bench"], "--bogus"], (2,))
-        add("regression", [b["bench"], "--help"], (0,), stdout_has(b"usage"))
-        add("regression", [b["bench"], "--n", "2^41"], (2,))
-        add("regression", [b["bench"], "--runs"], (2,))
+    table = {
+        "render": [(["--algo", "scan-naive", "--n", "8", "--all", "--out", "frames%s%s%n%d.png"], (2,), None),
+                   (["--algo", "scan-naive", "--n", "4", "--all", "--size", "64x64", "--out", "f_%03d_%%.png"], (0,),
+                    files_exist("f_000_%.png", "f_001_%.png")),
+                   (["--n", "4", "--size", "64x64", "--out", "/dev/null/x.png"], (2,), None)],
+        "trace": [(["--seed", "-1"], (2,), None), (["--algo", "a\nb"], (2,), None)],
+        "perf": [(["--baseline", os.path.join(d, "missing.json"), "--no-png"], (2,), None),
+                 (["--n", "2^99999999999", "--no-png"], (2,), None)],
+        "primlab": [(["--screenshot", os.path.join(d, "missing", "x.png"), "--smoke-frames", "1"], (2,), None),
+                    (["--race", "scan-naive,nope", "--smoke-frames", "1"], (2,), None),
+                    (["--tab", "nope", "--smoke-frames", "1"], (2,), None),
+                    (["--n", "8", "--smoke-frames", "1", "--screenshot", "shot.png"], (0,), files_exist("shot.png"))],
+        "bench": [(["--help"], (0,), stdout_has(b"usage")), (["--n", "2^41"], (2,), None), (["--runs"], (2,), None)],
+    }
+    out = []
+    for tool, rows in table.items():
+        if not b[tool]:
+            continue
+        rows += [(["--no-such-flag"], (2,), None)]
+        if tool != "bench":
+            rows += [(["--help"], (0,), stdout_has(b"--"))]
+        out += [Case("regression", [b[tool]] + argv, d, expect, env, check) for argv, expect, check in rows]
     return out
 
 
