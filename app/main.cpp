@@ -14,7 +14,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
+#include <string>
 
+#include "cli/command_line.h"
 #include "cli/step_choice.h"
 #include "headless/png.h"
 #include "ui/app_ui.h"
@@ -50,7 +53,24 @@ void save_placement(const std::filesystem::path& file, GLFWwindow* win) {
   std::ofstream(file) << p.x << ' ' << p.y << ' ' << p.w << ' ' << p.h << '\n';
 }
 
-void glfw_error(int code, const char* text) { std::fprintf(stderr, "primlab: GLFW error %d: %s\n", code, text); }
+// Loads the saved ImGui layout. Debian's ImGui 1.86 reads past the end of an empty imgui.ini when
+// it loads the file itself, so the text is read here (a missing file is an empty layout).
+void load_layout(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::stringstream text;
+  if (in) text << in.rdbuf();
+  const std::string s = text.str();
+  ImGui::LoadIniSettingsFromMemory(s.c_str(), s.size());
+}
+
+// GLFW's reason for a failed call: kept until the window is open (a failed start is reported as
+// one line with it), printed after.
+std::string glfw_last_error;
+bool glfw_window_open = false;
+void glfw_error(int code, const char* text) {
+  glfw_last_error = "GLFW error " + std::to_string(code) + ": " + text;
+  if (glfw_window_open) std::fprintf(stderr, "primlab: %s\n", glfw_last_error.c_str());
+}
 
 }  // namespace
 
@@ -63,30 +83,28 @@ int main(int argc, char** argv) {
   std::string screenshot;
   std::string tab;
   bool perf_sweep = false;
-  app.add_option("--tab", tab, "open this tab first: step, race or perf");
+  app.add_option("--tab", tab, "open this tab first: step, race or perf")
+      ->check(CLI::IsMember({"step", "race", "perf"}));
   app.add_flag("--perf-sweep", perf_sweep, "start a Performance sweep at launch (with --smoke-frames: sizes up to 2^16, "
                                            "and the screenshot waits for it)");
   std::string race;
   app.add_option("--race", race, "open the Race tab with two algorithms, e.g. scan-naive,scan-blelloch");
-  app.add_option("--step", step, "the step to show first");
-  app.add_option("--smoke-frames", smoke_frames, "run this many frames, then exit (tests)");
-  app.add_option("--screenshot", screenshot, "with --smoke-frames: save the last frame to this PNG");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
+  app.add_option("--step", step, "the step to show first")->check(CLI::NonNegativeNumber);
+  auto* smoke = app.add_option("--smoke-frames", smoke_frames, "run this many frames, then exit (tests)")
+                    ->check(CLI::NonNegativeNumber);
+  app.add_option("--screenshot", screenshot, "with --smoke-frames: save the last frame to this PNG")->needs(smoke);
+  if (auto code = ui::parse_command_line(app, "primlab", argc, argv)) return *code;
   ui::AppState state;
-  std::string error;
-  if (!ui::resolve_step_options(opt, state.step.choice, error)) {
-    std::cerr << "primlab: " << error << "\n";
-    return 2;
-  }
+  std::string error, race_a, race_b;
+  if (!ui::resolve_step_options(opt, state.step.choice, error)) return ui::fail("primlab", error);
+  if (!race.empty() && !ui::parse_race(race, race_a, race_b, error)) return ui::fail("primlab", error);
+  if (!screenshot.empty() && !ui::check_output_file(screenshot, error))
+    return ui::fail("primlab", "--screenshot: " + error);
 
   glfwSetErrorCallback(glfw_error);
   if (!glfwInit()) {
-    std::cerr << "primlab: cannot open a window (no display?). `render` and `trace` work headless.\n";
-    return 1;
+    const std::string why = "cannot open a window (" + glfw_last_error + "). `render` and `trace` work headless.";
+    return ui::fail("primlab", why, 1);
   }
   const auto dir = config_dir();
   const auto placement_file = dir / "window.txt";
@@ -98,21 +116,20 @@ int main(int argc, char** argv) {
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
   GLFWwindow* win = glfwCreateWindow(place.w, place.h, "primlab", nullptr, nullptr);
   if (!win) {
-    std::cerr << "primlab: cannot create an OpenGL 3.3 core window\n";
     glfwTerminate();
-    return 1;
+    return ui::fail("primlab", "cannot create an OpenGL 3.3 core window (" + glfw_last_error + ")", 1);
   }
+  glfw_window_open = true;
   if (place.x >= 0 && place.y >= 0) glfwSetWindowPos(win, place.x, place.y);
   glfwMakeContextCurrent(win);
   glfwSwapInterval(1);
-  if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress))) {
-    std::cerr << "primlab: cannot load OpenGL\n";
-    return 1;
-  }
+  if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress)))
+    return ui::fail("primlab", "cannot load OpenGL", 1);
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = ini_path.c_str();
+  load_layout(ini_path);
   ImGui::StyleColorsDark();
   ImGui_ImplGlfw_InitForOpenGL(win, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
@@ -126,16 +143,19 @@ int main(int argc, char** argv) {
     perf::start_sweep(state.perf);
     state.request_tab = 2;
   }
+  int code = 0;
   if (!race.empty()) {
-    const auto comma = race.find(',');
     state.race.a.choice = state.step.choice;
-    if (comma != std::string::npos) ui::start_race(state, race.substr(0, comma), race.substr(comma + 1));
+    if (!ui::start_race(state, race_a, race_b)) {
+      const std::string& why = state.race.a.message.empty() ? state.race.b.message : state.race.a.message;
+      code = ui::fail("primlab", "--race needs two algorithms that run on the same input: " + why);
+    }
     state.request_tab = 1;
     state.race.transport.step = step;
   }
   double last = glfwGetTime();
   int frame = 0;
-  while (!glfwWindowShouldClose(win)) {
+  while (code == 0 && !glfwWindowShouldClose(win)) {
     if (smoke_frames > 0) glfwPollEvents();
     else if (state.step.transport.playing) glfwPollEvents();
     else glfwWaitEventsTimeout(0.1);
@@ -164,7 +184,7 @@ int main(int argc, char** argv) {
         for (int y = 0; y < fh; ++y)
           std::copy(px.begin() + std::ptrdiff_t(y) * fw * 4, px.begin() + std::ptrdiff_t(y + 1) * fw * 4,
                     flipped.begin() + std::ptrdiff_t(fh - 1 - y) * fw * 4);
-        if (!headless::write_png(screenshot, fw, fh, flipped, error)) std::cerr << "primlab: " << error << "\n";
+        if (!headless::write_png(screenshot, fw, fh, flipped, error)) code = ui::fail("primlab", error, 1);
       }
       glfwSetWindowShouldClose(win, 1);
     }
@@ -176,5 +196,5 @@ int main(int argc, char** argv) {
   ImGui::DestroyContext();
   glfwDestroyWindow(win);
   glfwTerminate();
-  return 0;
+  return code;
 }

@@ -3,17 +3,46 @@
 //   bench --algo scan_exclusive,reduce_sum --type u32 --n 2^16,2^28 [--impl primlab,cub]
 //         [--block 256] [--items 8] [--runs N] [--json FILE|auto] [--commit SHA] [--driver S]
 //         [--list]
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
+#include <exception>
+#include <filesystem>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bench.h"
+#include "primlab/input.h"
 
 using namespace primlab::bench;
 
 namespace {
+
+constexpr const char* kUsage =
+    "usage: bench --algo A[,B] --type T[,U] --n 2^10..2^28 [--impl I[,J]] [--block B] [--items K] [--runs R] "
+    "[--host-runs R] [--host-max-n N] [--json FILE|auto] [--commit SHA] [--driver S] [--list]";
+constexpr std::int64_t kMaxN = std::int64_t(1) << 40;
+
+// The project's error convention: one line "bench: message" on stderr (control characters
+// escaped, so that what the user typed stays on the line), exit code 2 for bad arguments.
+int fail(const std::string& message, int code = 2) {
+  std::string line = "bench: ";
+  for (const char ch : message) {
+    const auto u = static_cast<unsigned char>(ch);
+    if (u >= 0x20 && u != 0x7f) {
+      line += ch;
+    } else {
+      char esc[8];
+      std::snprintf(esc, sizeof esc, "\\x%02x", u);
+      line += esc;
+    }
+  }
+  std::fprintf(stderr, "%s\n", line.c_str());
+  return code;
+}
 
 std::vector<std::string> split(const std::string& s) {
   std::vector<std::string> out;
@@ -27,18 +56,21 @@ std::vector<std::string> split(const std::string& s) {
   return out;
 }
 
-// "2^28", "2^10..2^16" (every power of two), "1000000".
+// A whole decimal integer in [lo, hi].
+bool parse_int(const std::string& s, std::int64_t lo, std::int64_t hi, std::int64_t* v) {
+  errno = 0;
+  char* end = nullptr;
+  const long long x = std::strtoll(s.c_str(), &end, 10);
+  if (s.empty() || *end != 0 || errno == ERANGE || x < lo || x > hi) return false;
+  *v = x;
+  return true;
+}
+
+// "2^28", "1<<20", "1000000", and ranges "2^10..2^16" (every power of two); each n in [0, 2^40].
 bool parse_sizes(const std::string& s, std::vector<std::int64_t>* out) {
   auto one = [](const std::string& x, std::int64_t* v) {
-    if (x.rfind("2^", 0) == 0) {
-      const int e = std::atoi(x.c_str() + 2);
-      if (e < 0 || e > 40) return false;
-      *v = std::int64_t(1) << e;
-      return true;
-    }
-    char* end = nullptr;
-    *v = std::strtoll(x.c_str(), &end, 10);
-    return end && *end == 0 && *v >= 0;
+    std::string error;
+    return primlab::parse_count(x, *v, error) && *v >= 0 && *v <= kMaxN;
   };
   for (const std::string& part : split(s)) {
     const std::size_t dots = part.find("..");
@@ -48,7 +80,7 @@ bool parse_sizes(const std::string& s, std::vector<std::int64_t>* out) {
       out->push_back(v);
     } else {
       std::int64_t a, b;
-      if (!one(part.substr(0, dots), &a) || !one(part.substr(dots + 2), &b) || a <= 0) return false;
+      if (!one(part.substr(0, dots), &a) || !one(part.substr(dots + 2), &b) || a <= 0 || a > b) return false;
       for (std::int64_t v = a; v <= b; v *= 2) out->push_back(v);
     }
   }
@@ -65,53 +97,74 @@ std::string slug(const std::string& s) {
   return r;
 }
 
+// Every name must be in the table (as a primitive, or as an implementation).
+bool check_names(const BenchTable& table, const std::vector<std::string>& names, bool impl, std::string* bad) {
+  for (const std::string& name : names) {
+    bool found = false;
+    for (const Impl& im : table) found = found || (impl ? im.impl : im.primitive) == name;
+    if (!found) {
+      *bad = name;
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   SweepOptions o;
   std::string json, commit, driver;
   bool list = false;
+  const std::vector<std::string> with_value = {"--algo", "--impl", "--type", "--n", "--block", "--items", "--runs",
+                                                "--host-runs", "--host-max-n", "--json", "--commit", "--driver"};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "bench: %s needs a value\n", a.c_str());
-        std::exit(2);
-      }
-      return argv[++i];
+    if (a == "--help" || a == "-h") {
+      std::printf("%s\n", kUsage);
+      return 0;
+    }
+    if (a == "--list") {
+      list = true;
+      continue;
+    }
+    if (std::find(with_value.begin(), with_value.end(), a) == with_value.end())
+      return fail("unknown argument '" + a + "' (--help shows the usage)");
+    if (i + 1 >= argc) return fail(a + " needs a value");
+    const std::string v = argv[++i];
+    // An integer option's value, whole and in [lo, hi].
+    auto integer = [&](std::int64_t lo, std::int64_t hi, auto* field) {
+      std::int64_t x = 0;
+      if (!parse_int(v, lo, hi, &x)) return false;
+      *field = static_cast<std::remove_pointer_t<decltype(field)>>(x);
+      return true;
     };
-    if (a == "--algo") o.primitives = split(next());
-    else if (a == "--impl") o.impls = split(next());
+    bool ok = true;
+    if (a == "--algo") o.primitives = split(v);
+    else if (a == "--impl") o.impls = split(v);
     else if (a == "--type") {
-      for (const std::string& t : split(next())) {
+      for (const std::string& t : split(v)) {
         Type ty;
-        if (!parse_type(t, &ty)) {
-          std::fprintf(stderr, "bench: unknown type %s\n", t.c_str());
-          return 2;
-        }
+        if (!parse_type(t, &ty)) return fail("unknown type '" + t + "' (u8, i32, u32, f32, i64, f64, u64)");
         o.types.push_back(ty);
       }
     } else if (a == "--n") {
-      if (!parse_sizes(next(), &o.sizes)) {
-        std::fprintf(stderr, "bench: bad --n (use 2^10..2^28, 2^16,2^28 or plain counts)\n");
-        return 2;
-      }
-    } else if (a == "--block") o.block = std::atoi(next().c_str());
-    else if (a == "--items") o.items = std::atoi(next().c_str());
-    else if (a == "--runs") o.runs = std::atoi(next().c_str());
-    else if (a == "--host-runs") o.host_runs = std::atoi(next().c_str());
-    else if (a == "--host-max-n") o.host_max_n = std::atoll(next().c_str());
-    else if (a == "--json") json = next();
-    else if (a == "--commit") commit = next();
-    else if (a == "--driver") driver = next();
-    else if (a == "--list") list = true;
-    else {
-      std::fprintf(stderr, "usage: bench --algo A[,B] --type T[,U] --n 2^10..2^28 [--impl I[,J]] [--block B] "
-                           "[--items K] [--runs R] [--json FILE|auto] [--commit SHA] [--driver S] [--list]\n");
-      return 2;
-    }
+      o.sizes.clear();
+      ok = parse_sizes(v, &o.sizes);
+    } else if (a == "--block") ok = integer(0, 1024, &o.block);
+    else if (a == "--items") ok = integer(0, 64, &o.items);
+    else if (a == "--runs") ok = integer(0, 100000, &o.runs);
+    else if (a == "--host-runs") ok = integer(0, 1000, &o.host_runs);
+    else if (a == "--host-max-n") ok = integer(0, kMaxN, &o.host_max_n);
+    else if (a == "--json") json = v;
+    else if (a == "--commit") commit = v;
+    else if (a == "--driver") driver = v;
+    if (!ok) return fail("bad " + a + " '" + v + "' (--help shows the usage)");
   }
   const BenchTable table = make_default_table();
+  std::string bad;
+  if (!check_names(table, o.primitives, false, &bad)) return fail("unknown --algo '" + bad + "' (bench --list)");
+  if (!check_names(table, o.impls, true, &bad)) return fail("unknown --impl '" + bad + "' (bench --list)");
   if (list) {
     for (const Impl& im : table) {
       std::printf("%-16s %-15s", im.primitive.c_str(), im.impl.c_str());
@@ -119,6 +172,12 @@ int main(int argc, char** argv) {
       std::printf("%s%s\n", im.takes_block ? " [block]" : "", im.takes_items ? " [items]" : "");
     }
     return 0;
+  }
+  if (!json.empty() && json != "auto") {
+    std::error_code ec;
+    const std::filesystem::path dir = std::filesystem::path(json).parent_path();
+    if (!dir.empty() && !std::filesystem::is_directory(dir, ec))
+      return fail("no folder '" + dir.string() + "' for --json");
   }
   if (o.sizes.empty()) o.sizes = {std::int64_t(1) << 16, std::int64_t(1) << 24, std::int64_t(1) << 28};
   SweepResult r;
@@ -128,19 +187,17 @@ int main(int argc, char** argv) {
     std::printf("%s\n", format_row(row).c_str());
     std::fflush(stdout);
   };
-  const primlab::Status s = run_sweep(table, o, &r);
-  if (s != primlab::Status::Success) {
-    std::fprintf(stderr, "bench: %s\n", primlab::status_string(s));
-    return 1;
+  try {
+    const primlab::Status s = run_sweep(table, o, &r);
+    if (s != primlab::Status::Success) return fail(primlab::status_string(s), 1);
+  } catch (const std::exception& e) {  // a host allocation the sweep could not make
+    return fail(std::string("the sweep stopped: ") + e.what(), 1);
   }
   std::printf("\n%s", format_table(r).c_str());
   if (!json.empty()) {
     if (json == "auto") json = "bench/results/" + slug(r.gpu) + "-" + r.date + ".json";
     std::string err;
-    if (!write_json(r, json, &err)) {
-      std::fprintf(stderr, "bench: %s\n", err.c_str());
-      return 1;
-    }
+    if (!write_json(r, json, &err)) return fail(err, 1);
     std::printf("wrote %s\n", json.c_str());
   }
   return 0;

@@ -3,11 +3,35 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+
 namespace primlab {
 const char* presets_json();  // generated
 }
 
 namespace primlab::ui {
+namespace {
+
+// An integer field of type T, or `fallback` when absent. nlohmann's value<T>() would convert
+// 2.5 or 1e300 silently (the latter is undefined behaviour), so anything not a whole number in
+// T's range is an error.
+template <class T>
+T integer_field(const nlohmann::json& e, const char* key, T fallback) {
+  const auto it = e.find(key);
+  if (it == e.end()) return fallback;
+  using L = std::numeric_limits<T>;
+  bool fits = false;
+  if (it->is_number_unsigned())
+    fits = it->get<std::uint64_t>() <= std::uint64_t(L::max());
+  else if (it->is_number_integer())
+    fits = it->get<std::int64_t>() >= std::int64_t(L::min()) && it->get<std::int64_t>() <= std::int64_t(L::max());
+  if (!fits) throw std::runtime_error(std::string("'") + key + "' must be a whole number in range");
+  return it->is_number_unsigned() ? T(it->get<std::uint64_t>()) : T(it->get<std::int64_t>());
+}
+
+}  // namespace
 
 bool parse_presets(const std::string& text, std::vector<Preset>& out, std::string& error) {
   using nlohmann::json;
@@ -26,15 +50,15 @@ bool parse_presets(const std::string& text, std::vector<Preset>& out, std::strin
       o.dist = e.value("dist", o.dist);
       o.type = e.value("type", o.type);
       o.block = e.value("block", o.block);
-      o.seed = e.value("seed", o.seed);
+      o.seed = integer_field(e, "seed", o.seed);
       o.inclusive = e.value("inclusive", false);
       o.no_offsets = e.value("no_offsets", false);
-      o.digit_bits = e.value("digit_bits", o.digit_bits);
-      o.bins = e.value("bins", o.bins);
-      o.digit_start = e.value("digit_start", o.digit_start);
-      o.predicate = e.value("predicate", o.predicate);
-      o.threshold = e.value("threshold", o.threshold);
-      o.variant = e.value("variant", o.variant);
+      o.digit_bits = integer_field(e, "digit_bits", o.digit_bits);
+      o.bins = integer_field(e, "bins", o.bins);
+      o.digit_start = integer_field(e, "digit_start", o.digit_start);
+      o.predicate = integer_field(e, "predicate", o.predicate);
+      o.threshold = integer_field(e, "threshold", o.threshold);
+      o.variant = integer_field(e, "variant", o.variant);
       o.descending = e.value("descending", false);
       o.key_value = e.value("kv", false);
       v.push_back(std::move(p));

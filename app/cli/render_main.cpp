@@ -5,15 +5,41 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
-#include <cstdio>
 #include <iostream>
 
+#include "cli/command_line.h"
 #include "cli/step_choice.h"
 #include "headless/egl_context.h"
 #include "headless/frame.h"
 #include "headless/gif.h"
 #include "headless/png.h"
 #include "ui/app_ui.h"
+
+namespace {
+
+// With --all, --out is a pattern with one %d, or else a folder for step_000.png, step_001.png, ...
+std::string frame_pattern(const std::string& out) {
+  return out.find('%') != std::string::npos ? out : out + "/step_%03d.png";
+}
+
+// Checks every output path before any drawing, so that a bad path is a one-line error, not a
+// failure after the work.
+bool check_outputs(const std::string& out, const std::string& gif, bool all, bool writes_png, std::string& error) {
+  using namespace primlab::ui;
+  if (!gif.empty() && !check_output_file(gif, error)) {
+    error = "--gif: " + error;
+    return false;
+  }
+  if (!writes_png) return true;
+  std::string first = out;
+  if ((all && !frame_path(frame_pattern(out), 0, first, error)) || !check_output_file(first, error)) {
+    error = "--out: " + error;
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace primlab;
@@ -23,70 +49,56 @@ int main(int argc, char** argv) {
   std::string out = "step.png", size = "1280x800", gif;
   int step = -1, delay = 60;
   bool all = false, view_only = false;
-  app.add_option("--out", out, "PNG path; with --all a pattern with %d or a folder");
+  app.add_option("--out", out, "PNG path; with --all a pattern with one %d (or %03d), or a folder");
   std::string race;
-  app.add_option("--race", race, "open the Race tab with two algorithms, e.g. scan-naive,scan-blelloch");
-  app.add_option("--step", step, "the step to draw (default: the last)");
+  auto* race_opt =
+      app.add_option("--race", race, "draw the Race tab with two algorithms, e.g. scan-naive,scan-blelloch");
+  app.add_option("--step", step, "the step to draw (default: the last)")->check(CLI::Range(-1, 1 << 30));
   app.add_flag("--all", all, "draw every step");
   app.add_option("--size", size, "WIDTHxHEIGHT in pixels");
-  app.add_flag("--view-only", view_only, "draw the trace view without the UI around it");
+  app.add_flag("--view-only", view_only, "draw the trace view without the UI around it")->excludes(race_opt);
   app.add_option("--gif", gif, "also write every step as an animated GIF to this path");
-  app.add_option("--delay", delay, "GIF frame delay in hundredths of a second");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
+  app.add_option("--delay", delay, "GIF frame delay in hundredths of a second")->check(CLI::Range(0, 65535));
+  if (auto code = ui::parse_command_line(app, "render", argc, argv)) return *code;
   int w = 0, h = 0;
-  if (!ui::parse_size(size, 64, 64, w, h)) {
-    std::cerr << "render: --size must be WIDTHxHEIGHT between 64 and 8192 (got '" << size << "')\n";
-    return 2;
-  }
+  if (!ui::parse_size(size, 64, 64, w, h))
+    return ui::fail("render", "--size must be WIDTHxHEIGHT between 64 and 8192 (got '" + size + "')");
   ui::AppState state;
-  std::string error;
-  if (!ui::resolve_step_options(opt, state.step.choice, error)) {
-    std::cerr << "render: " << error << "\n";
-    return 2;
-  }
+  std::string error, race_a, race_b;
+  if (!ui::resolve_step_options(opt, state.step.choice, error)) return ui::fail("render", error);
+  if (!race.empty() && !ui::parse_race(race, race_a, race_b, error)) return ui::fail("render", error);
+  const bool writes_png = !race.empty() || all || step >= 0 || gif.empty();
+  if (!check_outputs(out, race.empty() ? gif : "", all && race.empty(), writes_png, error))
+    return ui::fail("render", error);
   headless::EglContext egl;
-  if (!egl.create(error)) {
-    std::cerr << "render: " << error << "\n";
-    return 1;
-  }
-  std::cerr << "render: " << egl.description() << "\n";
+  if (!egl.create(error)) return ui::fail("render", error, 1);
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;
   if (!view_only && !ImGui_ImplOpenGL3_Init("#version 330 core")) {
+    if (!race.empty()) return ui::fail("render", "the ImGui OpenGL3 backend could not start (--race draws the UI)", 1);
     std::cerr << "render: the ImGui OpenGL3 backend could not start; drawing the view only\n";
     view_only = true;
   }
-  if (!ui::init_app(state) || !state.step.has_trace()) {
-    std::cerr << "render: " << (state.view_error.empty() ? state.step.message : state.view_error) << "\n";
-    return 1;
-  }
-  std::cerr << "render: backend " << state.step.backend << "\n";
+  if (!ui::init_app(state) || !state.step.has_trace())
+    return ui::fail("render", state.view_error.empty() ? state.step.message : state.view_error, 1);
   if (!race.empty()) {
-    const auto comma = race.find(',');
     state.race.a.choice = state.step.choice;
-    if (comma == std::string::npos || !ui::start_race(state, race.substr(0, comma), race.substr(comma + 1))) {
-      std::cerr << "render: --race needs two algorithms A,B that run on the same input"
-                << (state.race.a.message.empty() ? "" : ": " + state.race.a.message) << "\n";
-      return 2;
+    if (!ui::start_race(state, race_a, race_b)) {
+      const std::string& why = state.race.a.message.empty() ? state.race.b.message : state.race.a.message;
+      return ui::fail("render", "--race needs two algorithms that run on the same input: " + why);
     }
+  }
+  const int steps = int(state.step.trace().steps.size());
+  if (race.empty() && step >= steps)
+    return ui::fail("render", "--step must be between 0 and " + std::to_string(steps - 1));
+  std::cerr << "render: " << egl.description() << "; backend " << state.step.backend << "\n";
+  if (!race.empty()) {
     state.request_tab = 1;
     state.race.transport.step = step < 0 ? 0 : step;
     auto px = headless::render_app(state, w, h, 3);
-    if (!headless::write_png(out, w, h, px, error)) {
-      std::cerr << "render: " << error << "\n";
-      return 1;
-    }
+    if (!headless::write_png(out, w, h, px, error)) return ui::fail("render", error, 1);
     std::cout << out << "\n";
     return 0;
-  }
-  const int steps = int(state.step.trace().steps.size());
-  if (step >= steps || step < -1) {
-    std::cerr << "render: --step must be between 0 and " << steps - 1 << "\n";
-    return 2;
   }
   if (!gif.empty()) {
     std::vector<std::vector<unsigned char>> frames;
@@ -94,10 +106,7 @@ int main(int argc, char** argv) {
       state.step.go(s);
       frames.push_back(view_only ? headless::render_view(state, w, h) : headless::render_app(state, w, h));
     }
-    if (!headless::write_gif(gif, w, h, frames, delay, error)) {
-      std::cerr << "render: " << error << "\n";
-      return 1;
-    }
+    if (!headless::write_gif(gif, w, h, frames, delay, error)) return ui::fail("render", error, 1);
     std::cout << gif << "\n";
     if (!all && step < 0) return 0;
   }
@@ -110,18 +119,8 @@ int main(int argc, char** argv) {
     state.step.go(s);
     auto px = view_only ? headless::render_view(state, w, h) : headless::render_app(state, w, h);
     std::string path = out;
-    if (all) {
-      char buf[1024];
-      if (out.find("%d") != std::string::npos || out.find("%0") != std::string::npos)
-        std::snprintf(buf, sizeof buf, out.c_str(), s);
-      else
-        std::snprintf(buf, sizeof buf, "%s/step_%03d.png", out.c_str(), s);
-      path = buf;
-    }
-    if (!headless::write_png(path, w, h, px, error)) {
-      std::cerr << "render: " << error << "\n";
-      return 1;
-    }
+    if (all) ui::frame_path(frame_pattern(out), s, path, error);  // checked by check_outputs
+    if (!headless::write_png(path, w, h, px, error)) return ui::fail("render", error, 1);
     std::cout << path << "\n";
   }
   if (!view_only) ImGui_ImplOpenGL3_Shutdown();

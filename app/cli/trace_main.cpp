@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "cli/command_line.h"
 #include "cli/presets.h"
 #include "cli/step_choice.h"
 #include "primlab/backend.h"
@@ -17,11 +18,7 @@ int main(int argc, char** argv) {
   app.add_flag("--list", list, "list the algorithms and exit");
   app.add_flag("--json", json, "print JSON instead of text");
   app.add_flag("--rows", all_rows, "print every row of every step");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
+  if (auto code = ui::parse_command_line(app, "trace", argc, argv)) return *code;
   if (list) {
     for (const Algorithm& a : algorithms())
       std::cout << a.name << "  [" << a.family << "]  " << a.title << ": " << a.description << "\n";
@@ -31,24 +28,15 @@ int main(int argc, char** argv) {
   }
   ui::StepChoice c;
   std::string error;
-  if (!ui::resolve_step_options(opt, c, error)) {
-    std::cerr << "trace: " << error << "\n";
-    return 2;
-  }
+  if (!ui::resolve_step_options(opt, c, error)) return ui::fail("trace", error);
   std::vector<std::uint32_t> in;
   ui::make_choice_input(c, in, error);
   const Algorithm& a = *find_algorithm(c.algo);
   const bool cuda = opt.backend == "cuda" || (opt.backend == "auto" && backend().cuda && a.run_cuda);
-  if (opt.backend == "cuda" && !backend().cuda) {
-    std::cerr << "trace: --backend cuda: " << backend().reason << "\n";
-    return 2;
-  }
+  if (opt.backend == "cuda" && !backend().cuda) return ui::fail("trace", "--backend cuda: " + backend().reason);
   Trace t;
   error = cuda ? build_trace_cuda(a, c.cfg, in, t) : build_trace_cpu(a, c.cfg, in, t);
-  if (!error.empty()) {
-    std::cerr << "trace: " << error << "\n";
-    return 1;
-  }
+  if (!error.empty()) return ui::fail("trace", error, 1);
   const std::string used = cuda ? "CUDA: " + backend().name : "CPU reference";
   if (json) write_trace_json(std::cout, t, used);
   else write_trace_text(std::cout, t, used, all_rows);

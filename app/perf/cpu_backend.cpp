@@ -68,6 +68,20 @@ int cpu_bin(T x) {
 
 bool stop(const std::atomic<bool>& c) { return c.load(std::memory_order_relaxed); }
 
+// a + b with the wrap-around of the GPU's integer adds: random int32/int64 inputs overflow, and
+// signed overflow is undefined behaviour in C++.
+struct WrapPlus {
+  template <class T>
+  T operator()(T a, T b) const {
+    if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+      using U = std::make_unsigned_t<T>;
+      return T(U(a) + U(b));
+    } else {
+      return T(a + b);
+    }
+  }
+};
+
 template <class T>
 bool scan(const T* in, T* out, std::int64_t n, bool exclusive, bool par, int threads, const std::atomic<bool>& cancel) {
   auto serial = [&](std::int64_t b, std::int64_t e, T acc) {
@@ -75,11 +89,11 @@ bool scan(const T* in, T* out, std::int64_t n, bool exclusive, bool par, int thr
       if (stop(cancel)) return acc;
       const std::int64_t ce = std::min(e, c + kChunk);
       if (exclusive) {
-        std::exclusive_scan(in + c, in + ce, out + c, acc);
+        std::exclusive_scan(in + c, in + ce, out + c, acc, WrapPlus());
       } else {
-        std::inclusive_scan(in + c, in + ce, out + c, std::plus<T>(), acc);
+        std::inclusive_scan(in + c, in + ce, out + c, WrapPlus(), acc);
       }
-      acc = exclusive ? (ce > c ? T(out[ce - 1] + in[ce - 1]) : acc) : (ce > c ? out[ce - 1] : acc);
+      acc = exclusive ? (ce > c ? WrapPlus()(out[ce - 1], in[ce - 1]) : acc) : (ce > c ? out[ce - 1] : acc);
     }
     return acc;
   };
@@ -95,10 +109,10 @@ bool scan(const T* in, T* out, std::int64_t n, bool exclusive, bool par, int thr
     hi[std::size_t(t)] = e;
     T s = T(0);
     for (std::int64_t c = b; c < e && !stop(cancel); c += kChunk)
-      s = std::accumulate(in + c, in + std::min(e, c + kChunk), s);
+      s = std::accumulate(in + c, in + std::min(e, c + kChunk), s, WrapPlus());
     sums[std::size_t(t)] = s;
   });
-  std::exclusive_scan(sums.begin(), sums.end(), sums.begin(), T(0));
+  std::exclusive_scan(sums.begin(), sums.end(), sums.begin(), T(0), WrapPlus());
   parallel_ranges(n, threads, [&](std::int64_t b, std::int64_t e, int t) { serial(b, e, sums[std::size_t(t)]); });
   return !stop(cancel);
 }
@@ -109,12 +123,12 @@ bool reduce(const T* in, T* out, std::int64_t n, bool par, int threads, const st
   auto body = [&](std::int64_t b, std::int64_t e, int t) {
     T s = T(0);
     for (std::int64_t c = b; c < e && !stop(cancel); c += kChunk)
-      s = std::accumulate(in + c, in + std::min(e, c + kChunk), s);
+      s = std::accumulate(in + c, in + std::min(e, c + kChunk), s, WrapPlus());
     sums[std::size_t(t)] = s;
   };
   if (par) parallel_ranges(n, threads, body);
   else body(0, n, 0);
-  *out = std::accumulate(sums.begin(), sums.end(), T(0));
+  *out = std::accumulate(sums.begin(), sums.end(), T(0), WrapPlus());
   return !stop(cancel);
 }
 

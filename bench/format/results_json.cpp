@@ -3,6 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <climits>
+#include <cstdint>
+
 namespace primlab::results {
 
 std::string to_json(const Results& r) {
@@ -53,6 +56,21 @@ bool parse_json(const std::string& text, Results* out, std::string* error) {
   auto num = [](const nlohmann::json& o, const char* k) {
     return o.contains(k) && o[k].is_number() ? o[k].get<double>() : 0.0;
   };
+  // A whole number in [0, max] (0 when absent). Converting a double such as 1e300 to int would
+  // be undefined behaviour, and a wrapped-around unsigned would read as a negative count.
+  auto count = [](const nlohmann::json& o, const char* k, std::int64_t max, std::int64_t* v) {
+    *v = 0;
+    if (!o.contains(k)) return true;
+    const nlohmann::json& x = o[k];
+    if (!x.is_number_integer()) return false;
+    if (x.is_number_unsigned()) {
+      if (x.get<std::uint64_t>() > std::uint64_t(max)) return false;
+      *v = std::int64_t(x.get<std::uint64_t>());
+    } else {
+      *v = x.get<std::int64_t>();
+    }
+    return *v >= 0 && *v <= max;
+  };
   r.gpu = str(j, "gpu");
   r.cuda_version = str(j, "cuda_version");
   if (r.cuda_version.empty()) r.cuda_version = str(j, "cuda");
@@ -66,12 +84,14 @@ bool parse_json(const std::string& text, Results* out, std::string* error) {
     x.primitive = str(o, "primitive");
     x.impl = str(o, "impl");
     x.type = str(o, "type");
-    if (x.primitive.empty() || x.impl.empty() || !o.contains("n") || !o["n"].is_number_integer())
-      return fail("a result without primitive, impl or n");
-    x.n = o["n"].get<std::int64_t>();
-    x.block = int(num(o, "block"));
-    x.items = int(num(o, "items_per_thread"));
-    x.runs = int(num(o, "runs"));
+    if (x.primitive.empty() || x.impl.empty() || !o.contains("n")) return fail("a result without primitive, impl or n");
+    std::int64_t block = 0, items = 0, runs = 0;
+    if (!count(o, "n", INT64_MAX, &x.n) || !count(o, "block", INT_MAX, &block) ||
+        !count(o, "items_per_thread", INT_MAX, &items) || !count(o, "runs", INT_MAX, &runs))
+      return fail("a result whose n, block, items_per_thread or runs is not a whole number >= 0");
+    x.block = int(block);
+    x.items = int(items);
+    x.runs = int(runs);
     x.median_ms = num(o, "median_ms");
     x.p10_ms = num(o, "p10_ms");
     x.p90_ms = num(o, "p90_ms");

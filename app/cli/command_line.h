@@ -1,0 +1,33 @@
+// Command-line plumbing shared by the tools (the window, `trace`, `render`, `perf`): the project's
+// error convention (one line "tool: message" on stderr, exit code 2), CLI11 parsing under that
+// convention, and checks of the paths and patterns that users type.
+#pragma once
+#include <optional>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace primlab::ui {
+
+// Prints "tool: message" as one line on stderr (control characters and newlines escaped, so that
+// whatever the user typed stays on the line) and returns `code`.
+int fail(const char* tool, const std::string& message, int code = 2);
+
+// Parses argv into `app`. Returns the exit code when the program should stop now: 0 after
+// --help (printed on stdout), 2 after a parse error (one line); nullopt to go on.
+std::optional<int> parse_command_line(CLI::App& app, const char* tool, int argc, char** argv);
+
+// Checks that a file can be written at `path` (its folder exists and takes files; the path is not
+// a folder). One-line error otherwise.
+bool check_output_file(const std::string& path, std::string& error);
+
+// The path of frame `index` for a pattern with exactly one %d or %0Nd (N from 1 to 9), e.g.
+// "frames/step_%03d.png"; "%%" stands for '%'. False with a one-line error for any other '%'.
+bool frame_path(const std::string& pattern, int index, std::string& path, std::string& error);
+
+// Splits "A,B" into two known algorithm names. One-line error otherwise.
+bool parse_race(const std::string& text, std::string& a, std::string& b, std::string& error);
+
+}  // namespace primlab::ui
