@@ -174,7 +174,10 @@ int main(int argc, char** argv) {
     glClearColor(0.08f, 0.08f, 0.09f, 1.f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    const bool waiting = perf_sweep && state.perf.progress.running;  // the screenshot shows the finished sweep
+    // The screenshot shows the finished sweep. Polled here as well: the Performance tab, which
+    // polls it, is not drawn while another tab is shown (--race).
+    if (perf_sweep) perf::poll_sweep(state.perf);
+    const bool waiting = perf_sweep && state.perf.progress.running;
     if (smoke_frames > 0 && ++frame >= smoke_frames && !waiting) {
       if (!screenshot.empty()) {
         std::vector<unsigned char> px(std::size_t(fw) * fh * 4), flipped(px.size());

@@ -180,6 +180,7 @@ def generate_argv(rng, tool, case_dir, work, names, baselines):
 JSON_EXTREMES = [None, True, -1, 0, 2 ** 31, -2 ** 31 - 1, 2 ** 63, 2 ** 64 - 1, -2 ** 63, 1e308, -1e308, 1.5,
                  1e-320, "", "%n%s%n", "\udcff", "x" * 10000, [], {}, "__HUGE__", "__DEEP__", "-1", "4096",
                  "2^62", "99999999999999999999", "1<<30", "scan-naive", "1 2 3"]
+MAX_FILE = 1 << 20  # mutated files are cut here (repeated copies could grow without bound)
 
 
 def json_paths(doc, prefix=()):
@@ -209,7 +210,7 @@ def mutate_json(rng, doc):
         else:
             parent[path[-1]] = rng.choice(JSON_EXTREMES)
     text = json.dumps(doc).replace('"__HUGE__"', "1e400").replace('"__DEEP__"', "[" * 5000 + "]" * 5000)
-    return text.encode("utf-8", "surrogatepass")
+    return text.encode("utf-8", "surrogatepass")[:MAX_FILE]
 
 
 def mutate_bytes(rng, data):
@@ -476,7 +477,8 @@ def regression_cases(b, work):
         "primlab": [(["--screenshot", os.path.join(d, "missing", "x.png"), "--smoke-frames", "1"], (2,), None),
                     (["--race", "scan-naive,nope", "--smoke-frames", "1"], (2,), None),
                     (["--tab", "nope", "--smoke-frames", "1"], (2,), None),
-                    (["--n", "8", "--smoke-frames", "1", "--screenshot", "shot.png"], (0,), files_exist("shot.png"))],
+                    (["--n", "8", "--smoke-frames", "1", "--screenshot", "shot.png"], (0,), files_exist("shot.png")),
+                    (["--race", "scan-naive,scan-blelloch", "--perf-sweep", "--smoke-frames", "1"], (0,), None)],
         "bench": [(["--help"], (0,), stdout_has(b"usage")), (["--n", "2^41"], (2,), None), (["--runs"], (2,), None)],
     }
     out = []
