@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "bench.h"
+#include "primlab/error_line.h"
 #include "primlab/input.h"
 
 using namespace primlab::bench;
@@ -26,23 +27,7 @@ constexpr const char* kUsage =
     "[--host-runs R] [--host-max-n N] [--json FILE|auto] [--commit SHA] [--driver S] [--list]";
 constexpr std::int64_t kMaxN = std::int64_t(1) << 40;
 
-// The project's error convention: one line "bench: message" on stderr (control characters
-// escaped, so that what the user typed stays on the line), exit code 2 for bad arguments.
-int fail(const std::string& message, int code = 2) {
-  std::string line = "bench: ";
-  for (const char ch : message) {
-    const auto u = static_cast<unsigned char>(ch);
-    if (u >= 0x20 && u != 0x7f) {
-      line += ch;
-    } else {
-      char esc[8];
-      std::snprintf(esc, sizeof esc, "\\x%02x", u);
-      line += esc;
-    }
-  }
-  std::fprintf(stderr, "%s\n", line.c_str());
-  return code;
-}
+int fail(const std::string& message, int code = 2) { return primlab::print_error_line("bench", message, code); }
 
 std::vector<std::string> split(const std::string& s) {
   std::vector<std::string> out;

@@ -6,26 +6,14 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <iostream>
 
 #include "primlab/algorithm.h"
+#include "primlab/error_line.h"
 
 namespace primlab::ui {
 
 int fail(const char* tool, const std::string& message, int code) {
-  std::string line = std::string(tool) + ": ";
-  for (const char ch : message) {
-    const auto u = static_cast<unsigned char>(ch);
-    if (u >= 0x20 && u != 0x7f) {
-      line += ch;
-    } else {
-      char esc[8];
-      std::snprintf(esc, sizeof esc, "\\x%02x", u);
-      line += esc;
-    }
-  }
-  std::cerr << line << "\n";
-  return code;
+  return print_error_line(tool, message, code);
 }
 
 std::optional<int> parse_command_line(CLI::App& app, const char* tool, int argc, char** argv) {
