@@ -17,8 +17,8 @@
 #include <sstream>
 #include <string>
 
-#include "cli/command_line.h"
-#include "cli/step_choice.h"
+#include "tools/command_line.h"
+#include "model/step_choice.h"
 #include "headless/png.h"
 #include "ui/app_ui.h"
 

@@ -14,9 +14,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "bench.h"
-#include "primlab/error_line.h"
-#include "primlab/input.h"
+#include "engine/bench.h"
+#include "lab/error_line.h"
+#include "lab/model/input.h"
 
 using namespace primlab::bench;
 

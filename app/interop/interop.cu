@@ -9,7 +9,7 @@
 #include <cfloat>
 
 #include "interop/interop.h"
-#include "primlab/backend.h"
+#include "lab/run/backend.h"
 #include "primlab/device_buffer.h"
 
 namespace primlab::interop {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "primlab/algorithm.h"
+#include "lab/catalog.h"
 #include "view/trace_buffers.h"
 
 namespace primlab::interop {

@@ -8,10 +8,10 @@
 #include <cmath>
 #include <cstdio>
 
-#include "cli/presets.h"
+#include "model/presets.h"
 #include "interop/interop.h"
-#include "primlab/backend.h"
-#include "primlab/trace_io.h"
+#include "lab/run/backend.h"
+#include "lab/model/trace_io.h"
 
 namespace primlab::ui {
 namespace {

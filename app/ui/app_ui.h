@@ -3,8 +3,8 @@
 #pragma once
 #include <string>
 
-#include "perf/perf_tab.h"
-#include "ui/step_session.h"
+#include "ui/perf_tab.h"
+#include "model/step_session.h"
 #include "view/trace_view.h"
 
 namespace primlab::ui {

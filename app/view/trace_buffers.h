@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "primlab/trace.h"
+#include "lab/model/trace.h"
 #include "view/gl.h"
 
 namespace primlab::view {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "primlab/trace.h"
+#include "lab/model/trace.h"
 #include "view/gl.h"
 #include "view/trace_buffers.h"
 

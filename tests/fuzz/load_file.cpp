@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "cli/command_line.h"
-#include "cli/presets.h"
-#include "format/results_json.h"
-#include "primlab/algorithm.h"
+#include "tools/command_line.h"
+#include "model/presets.h"
+#include "engine/results_json.h"
+#include "lab/catalog.h"
 
 namespace {
 

@@ -5,7 +5,7 @@
 
 #include "headless/frame.h"
 #include "interop/interop.h"
-#include "primlab/backend.h"
+#include "lab/run/backend.h"
 #include "render_test_util.h"
 
 using namespace primlab;

@@ -8,9 +8,9 @@
 #include <thread>
 
 #include "headless/png.h"
-#include "perf/cpu_backend.h"
-#include "perf/perf_render.h"
-#include "perf/perf_tab.h"
+#include "engine/cpu_backend.h"
+#include "headless/perf_render.h"
+#include "ui/perf_tab.h"
 #include "render_test_util.h"
 
 using namespace primlab;

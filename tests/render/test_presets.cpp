@@ -2,7 +2,7 @@
 // the seeds' examples give the results the seeds print.
 #include <gtest/gtest.h>
 
-#include "cli/presets.h"
+#include "model/presets.h"
 
 using namespace primlab;
 

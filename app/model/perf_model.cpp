@@ -1,0 +1,429 @@
+// The performance tab's model: scheduling, the worker thread, the results store, export/import
+// in the bench's JSON format, CSV and the baseline diff.
+#include "model/perf_model.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace primlab::perf {
+namespace {
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+bool is_pow2(std::int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
+
+int log2_of(std::int64_t n) {
+  int k = 0;
+  while ((std::int64_t(1) << (k + 1)) <= n) ++k;
+  return k;
+}
+
+const char* kTypeOrder[] = {"u8", "i32", "u32", "f32", "i64", "f64", "u64"};
+
+}  // namespace
+
+// [SECTION] Rows
+void compute_ratios(Results& r) {
+  std::map<std::string, double> cub;
+  auto key = [](const Row& x) { return x.primitive + "|" + x.type + "|" + std::to_string(x.n); };
+  for (const Row& x : r.rows)
+    if (x.impl == "cub" && x.ok()) cub[key(x)] = x.median_ms;
+  for (Row& x : r.rows) {
+    x.ratio_to_cub = 0;
+    auto it = cub.find(key(x));
+    if (it != cub.end() && x.ok()) x.ratio_to_cub = it->second / x.median_ms;
+  }
+}
+
+std::string row_key(const Row& r) {
+  return r.primitive + "|" + r.impl + "|" + r.type + "|" + std::to_string(r.n) + "|" + std::to_string(r.block) +
+         "|" + std::to_string(r.items);
+}
+
+void merge_rows(Results& into, const std::vector<Row>& rows) {
+  for (const Row& x : rows) {
+    const std::string k = row_key(x);
+    auto it = std::find_if(into.rows.begin(), into.rows.end(), [&](const Row& y) { return row_key(y) == k; });
+    if (it != into.rows.end()) *it = x;
+    else into.rows.push_back(x);
+  }
+}
+
+// [SECTION] Scheduling
+std::vector<int> block_sizes() { return {32, 64, 128, 256, 512, 1024}; }
+
+std::vector<std::int64_t> plan_sizes(const Plan& p) {
+  std::vector<std::int64_t> out;
+  const int lo = std::clamp(p.log2_min, 0, 34), hi = std::clamp(p.log2_max, lo, 34);
+  const int step = std::max(1, p.log2_step);
+  for (int k = lo; k <= hi; k += step) out.push_back(std::int64_t(1) << k);
+  if (out.empty() || out.back() != (std::int64_t(1) << hi)) out.push_back(std::int64_t(1) << hi);
+  return out;
+}
+
+namespace {
+const char* kDistributions[] = {"allequal", "fewdistinct", "sorted", "zipf"};
+}  // namespace
+
+std::string distribution_of(const std::string& p) {
+  for (const char* d : kDistributions) {
+    const std::string suffix = std::string("_") + d;
+    if (p.size() > suffix.size() && p.compare(p.size() - suffix.size(), suffix.size(), suffix) == 0) return d;
+  }
+  return "uniform";
+}
+
+std::string base_primitive(const std::string& p) {
+  const std::string d = distribution_of(p);
+  return d == "uniform" ? p : p.substr(0, p.size() - d.size() - 1);
+}
+
+std::string with_distribution(const std::string& base, const std::string& d) {
+  return d == "uniform" ? base : base + "_" + d;
+}
+
+std::vector<std::string> distributions_of(const std::vector<Entry>& entries, const std::string& base) {
+  std::vector<std::string> out;
+  for (const Entry& e : entries)
+    if (base_primitive(e.primitive) == base) {
+      const std::string d = distribution_of(e.primitive);
+      if (std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
+    }
+  std::stable_partition(out.begin(), out.end(), [](const std::string& d) { return d == "uniform"; });
+  return out;
+}
+
+const Entry* find_entry(const std::vector<Entry>& entries, const std::string& primitive, const std::string& impl) {
+  for (const Entry& e : entries)
+    if (e.primitive == primitive && e.impl == impl) return &e;
+  return nullptr;
+}
+
+std::vector<Job> schedule(const Plan& p, const std::vector<Entry>& entries, bool has_gpu,
+                          std::vector<std::string>* skipped) {
+  std::vector<const Entry*> chosen;
+  std::string need_gpu;  // one line for every chosen entry that needs a device
+  for (const Entry& e : entries) {
+    if (e.primitive != p.primitive) continue;
+    if (std::find(p.impls.begin(), p.impls.end(), e.impl) == p.impls.end()) continue;
+    if (e.gpu && !has_gpu) {
+      need_gpu += (need_gpu.empty() ? "" : ", ") + e.impl;
+      continue;
+    }
+    if (std::find(e.types.begin(), e.types.end(), p.type) == e.types.end()) {
+      if (skipped) skipped->push_back(e.impl + ": no " + p.type + " version");
+      continue;
+    }
+    chosen.push_back(&e);
+  }
+  if (skipped && !need_gpu.empty()) skipped->push_back(need_gpu + ": GPU rows need a CUDA device");
+  if (skipped)
+    for (const std::string& name : p.impls)
+      if (!find_entry(entries, p.primitive, name)) skipped->push_back(name + ": not in the table");
+
+  std::vector<Job> jobs;
+  auto job = [&](const Entry& e, std::int64_t n, int block, int items) {
+    Job j;
+    j.primitive = e.primitive;
+    j.impl = e.impl;
+    j.type = p.type;
+    j.n = n;
+    j.block = e.takes_block ? block : 0;
+    j.items = e.takes_items ? items : 0;
+    j.runs = p.runs;
+    j.gpu = e.gpu;
+    if (!e.gpu && n > p.host_max_n) {
+      if (skipped) skipped->push_back(e.impl + " at n = " + format_n(n) + ": above the CPU limit " + format_n(p.host_max_n));
+      return;
+    }
+    jobs.push_back(j);
+  };
+  if (p.mode == SweepMode::Sizes) {
+    for (std::int64_t n : plan_sizes(p))
+      for (const Entry* e : chosen) job(*e, n, p.block, p.items);
+  } else {
+    const std::int64_t n = std::int64_t(1) << std::clamp(p.block_sweep_log2_n, 0, 34);
+    for (const Entry* e : chosen)
+      if (!e->takes_block) job(*e, n, 0, 0);
+    for (int b : block_sizes())
+      for (const Entry* e : chosen)
+        if (e->takes_block) job(*e, n, b, p.items);
+  }
+  return jobs;
+}
+
+std::vector<std::string> types_of(const std::vector<Entry>& entries, const std::string& primitive) {
+  std::vector<std::string> out;
+  for (const char* t : kTypeOrder)
+    for (const Entry& e : entries)
+      if (e.primitive == primitive && std::find(e.types.begin(), e.types.end(), t) != e.types.end()) {
+        out.push_back(t);
+        break;
+      }
+  return out;
+}
+
+std::vector<std::string> primitives_of(const std::vector<Entry>& entries) {
+  std::vector<std::string> out;
+  for (const Entry& e : entries)
+    if (std::find(out.begin(), out.end(), e.primitive) == out.end()) out.push_back(e.primitive);
+  return out;
+}
+
+// [SECTION] Worker
+Worker::~Worker() {
+  cancel();
+  join();
+}
+
+bool Worker::start(std::vector<Job> jobs) {
+  if (running_.load()) return false;
+  join();
+  cancel_ = false;
+  running_ = true;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    progress_ = Progress{};
+    progress_.total = int(jobs.size());
+    progress_.running = true;
+    t0_ = now_s();
+  }
+  thread_ = std::thread(&Worker::loop, this, std::move(jobs));
+  return true;
+}
+
+void Worker::cancel() {
+  cancel_ = true;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (progress_.running) progress_.cancelling = true;
+}
+
+void Worker::join() {
+  if (thread_.joinable()) thread_.join();
+}
+
+void Worker::loop(std::vector<Job> jobs) {
+  if (!began_) {
+    Results h;
+    backend_->begin(h);
+    std::lock_guard<std::mutex> lock(mutex_);
+    header_ = h;
+    header_fresh_ = true;
+    began_ = true;
+  }
+  for (std::size_t i = 0; i < jobs.size() && !cancel_.load(); ++i) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      progress_.current = jobs[i].impl + " at n = " + format_n(jobs[i].n) +
+                          (jobs[i].block ? ", block " + std::to_string(jobs[i].block) : std::string());
+    }
+    Row r = backend_->run(jobs[i], cancel_);
+    std::lock_guard<std::mutex> lock(mutex_);
+    // A run cut short by the cancel is not a measurement: drop it.
+    if (!(cancel_.load() && !r.ok())) pending_.push_back(std::move(r));
+    progress_.done = int(i) + 1;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  progress_.running = false;
+  progress_.cancelling = false;
+  progress_.current.clear();
+  progress_.elapsed_s = now_s() - t0_;
+  running_ = false;
+}
+
+Progress Worker::poll(std::vector<Row>* out, Results* header) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (out) {
+    for (Row& r : pending_) out->push_back(std::move(r));
+    pending_.clear();
+  }
+  if (header && header_fresh_) {
+    header->gpu = header_.gpu;
+    header->cuda_version = header_.cuda_version;
+    header->driver = header_.driver;
+    if (header->date.empty()) header->date = header_.date;
+    if (header->commit.empty()) header->commit = header_.commit;
+    if (header_.copy_gbps > 0) header->copy_gbps = header_.copy_gbps;
+    header_fresh_ = false;
+  }
+  Progress p = progress_;
+  if (p.running) p.elapsed_s = now_s() - t0_;
+  return p;
+}
+
+// [SECTION] The tab's state
+void init_perf(PerfState& s, std::shared_ptr<Backend> backend) {
+  if (!backend || (s.worker && s.worker->running())) return;
+  s.entries = backend->entries();
+  s.has_gpu = backend->has_gpu();
+  s.device = backend->device();
+  s.worker = std::make_shared<Worker>(backend);
+  const auto prims = primitives_of(s.entries);
+  if (!prims.empty() && std::find(prims.begin(), prims.end(), s.plan.primitive) == prims.end())
+    s.plan.primitive = prims.front();
+  if (s.plan.impls.empty()) select_all(s);
+}
+
+void select_all(PerfState& s) {
+  s.plan.impls.clear();
+  for (const Entry& e : s.entries)
+    if (e.primitive == s.plan.primitive && (s.has_gpu || !e.gpu)) s.plan.impls.push_back(e.impl);
+  const auto types = types_of(s.entries, s.plan.primitive);
+  if (!types.empty() && std::find(types.begin(), types.end(), s.plan.type) == types.end())
+    s.plan.type = types.front();
+}
+
+namespace {
+bool start_jobs(PerfState& s, const Plan& plan) {
+  if (!s.worker) {
+    s.message = "internal: the performance tab has no backend (init_perf not called)";
+    return false;
+  }
+  if (s.worker->running()) {
+    s.message = "a sweep is running: cancel it first";
+    return false;
+  }
+  s.skipped.clear();
+  std::vector<Job> jobs = schedule(plan, s.entries, s.has_gpu, &s.skipped);
+  if (jobs.empty()) {
+    s.message = "nothing to run: choose at least one implementation that runs here";
+    return false;
+  }
+  s.message.clear();
+  if (!s.worker->start(std::move(jobs))) {
+    s.message = "a sweep is running: cancel it first";
+    return false;
+  }
+  s.progress = s.worker->poll(nullptr, nullptr);
+  return true;
+}
+}  // namespace
+
+bool start_sweep(PerfState& s) { return start_jobs(s, s.plan); }
+
+bool rerun_tunable(PerfState& s) {
+  Plan p = s.plan;
+  p.impls.clear();
+  for (const std::string& name : s.plan.impls) {
+    const Entry* e = find_entry(s.entries, p.primitive, name);
+    if (e && (e->takes_block || e->takes_items)) p.impls.push_back(name);
+  }
+  if (p.impls.empty()) return false;
+  return start_jobs(s, p);
+}
+
+void cancel_sweep(PerfState& s) {
+  if (s.worker) s.worker->cancel();
+}
+
+void poll_sweep(PerfState& s) {
+  if (!s.worker) return;
+  std::vector<Row> rows;
+  s.progress = s.worker->poll(&rows, &s.results);
+  if (!rows.empty()) {
+    merge_rows(s.results, rows);
+    compute_ratios(s.results);
+  }
+}
+
+// [SECTION] Export and import
+std::string to_csv(const Results& r) {
+  std::ostringstream o;
+  o << "primitive,impl,type,n,block,items_per_thread,runs,median_ms,p10_ms,p90_ms,items_per_s,gbps,ratio_to_cub,error\n";
+  char buf[512];
+  for (const Row& x : r.rows) {
+    std::string err = x.error;
+    std::replace(err.begin(), err.end(), '"', '\'');
+    std::snprintf(buf, sizeof buf, "%s,%s,%s,%lld,%d,%d,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g,\"%s\"\n",
+                  x.primitive.c_str(), x.impl.c_str(), x.type.c_str(), (long long)x.n, x.block, x.items, x.runs,
+                  x.median_ms, x.p10_ms, x.p90_ms, x.items_per_s, x.gbps, x.ratio_to_cub, err.c_str());
+    o << buf;
+  }
+  return o.str();
+}
+
+namespace {
+
+bool write_text(const std::string& text, const std::string& path, std::string* error) {
+  std::ofstream f(path, std::ios::binary);
+  if (!f) {
+    if (error) *error = "cannot open " + path + " for writing";
+    return false;
+  }
+  f << text;
+  if (!f) {
+    if (error) *error = "cannot write " + path;
+    return false;
+  }
+  return true;
+}
+}  // namespace
+
+bool write_csv(const Results& r, const std::string& path, std::string* error) { return write_text(to_csv(r), path, error); }
+bool write_json(const Results& r, const std::string& path, std::string* error) { return write_text(to_json(r), path, error); }
+
+bool read_json(const std::string& path, Results* out, std::string* error) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) {
+    if (error) *error = "cannot open " + path;
+    return false;
+  }
+  std::stringstream ss;
+  ss << f.rdbuf();
+  if (!parse_json(ss.str(), out, error)) {
+    if (error) *error = path + ": " + *error;
+    return false;
+  }
+  return true;
+}
+
+// [SECTION] Baseline diff
+std::vector<Diff> diff(const Results& now, const Results& base) {
+  std::map<std::string, const Row*> b;
+  for (const Row& x : base.rows)
+    if (x.ok()) b[row_key(x)] = &x;
+  std::vector<Diff> out;
+  for (const Row& x : now.rows) {
+    if (!x.ok()) continue;
+    auto it = b.find(row_key(x));
+    if (it == b.end()) continue;
+    out.push_back(Diff{x, *it->second, it->second->median_ms / x.median_ms});
+  }
+  return out;
+}
+
+// [SECTION] Formatting
+std::string format_n(std::int64_t n) {
+  if (is_pow2(n)) return "2^" + std::to_string(log2_of(n));
+  return std::to_string(n);
+}
+
+std::string format_ms(double ms) {
+  char buf[32];
+  if (ms <= 0) return "-";
+  if (ms < 1e-3) std::snprintf(buf, sizeof buf, "%.0f ns", ms * 1e6);
+  else if (ms < 1) std::snprintf(buf, sizeof buf, "%.3g us", ms * 1e3);
+  else if (ms < 1000) std::snprintf(buf, sizeof buf, "%.3g ms", ms);
+  else std::snprintf(buf, sizeof buf, "%.3g s", ms * 1e-3);
+  return buf;
+}
+
+std::string format_rate(double v) {
+  char buf[32];
+  if (v <= 0) return "-";
+  if (v >= 1e12) std::snprintf(buf, sizeof buf, "%.3g T/s", v * 1e-12);
+  else if (v >= 1e9) std::snprintf(buf, sizeof buf, "%.3g G/s", v * 1e-9);
+  else if (v >= 1e6) std::snprintf(buf, sizeof buf, "%.3g M/s", v * 1e-6);
+  else if (v >= 1e3) std::snprintf(buf, sizeof buf, "%.3g k/s", v * 1e-3);
+  else std::snprintf(buf, sizeof buf, "%.3g /s", v);
+  return buf;
+}
+
+}  // namespace primlab::perf

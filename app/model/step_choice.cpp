@@ -1,0 +1,139 @@
+// StepChoice inputs and the shared step options of the command-line tools.
+#include "model/step_choice.h"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+
+#include "model/presets.h"
+
+namespace primlab::ui {
+
+bool make_choice_input(const StepChoice& c, std::vector<std::uint32_t>& out, std::string& error) {
+  if (c.input == InputKind::Typed) {
+    std::vector<std::uint32_t> v;
+    if (!parse_input_list(c.typed, c.cfg.type, v, error)) return false;
+    if (v.size() > 4096) {
+      error = "the list has " + std::to_string(v.size()) + " values; step mode takes at most 4096";
+      return false;
+    }
+    out = std::move(v);
+    return true;
+  }
+  if (c.cfg.n < 1 || c.cfg.n > 4096) {
+    error = "n must be between 1 and 4096 in step mode (got " + std::to_string(c.cfg.n) + ")";
+    return false;
+  }
+  out = make_input(c.input, c.cfg.n, c.cfg.type, c.seed);
+  return true;
+}
+
+bool parse_size(const std::string& text, int min_w, int min_h, int& w, int& h) {
+  int a = 0, b = 0;
+  char extra = 0;
+  if (std::sscanf(text.c_str(), "%dx%d%c", &a, &b, &extra) != 2 || a < min_w || b < min_h || a > 8192 || b > 8192)
+    return false;
+  w = a;
+  h = b;
+  return true;
+}
+
+void add_step_options(CLI::App& app, StepOptions& o) {
+  app.add_option("--preset", o.preset, "a named example input with its settings (see --list)");
+  app.add_option("--algo", o.algo, "algorithm (see --list)");
+  app.add_option("--input", o.input, "a typed list of values, e.g. \"3 1 7 0 4 1 6 3\" (sets n)");
+  app.add_option("--n", o.n, "number of elements, 1..4096 (ignored with --input)");
+  app.add_option("--dist", o.dist, "random, sorted, reversed, all-equal, few-distinct");
+  app.add_option("--seed", o.seed, "seed of the random input");
+  app.add_option("--type", o.type, "int, uint or float");
+  app.add_option("--block", o.block, "threads per block of the traced kernels");
+  app.add_flag("--inclusive", o.inclusive, "inclusive scan (default exclusive)");
+  app.add_flag("--no-offsets", o.no_offsets, "shared-memory scan without the bank-conflict offsets");
+  app.add_option("--digit-bits", o.digit_bits, "radix digit width");
+  app.add_option("--bins", o.bins, "histogram bins or partitions");
+  app.add_option("--digit-start", o.digit_start, "radix partition: lowest bit of the digit");
+  app.add_option("--predicate", o.predicate, "compaction: 0 non-zero, 1 even, 2 greater than --threshold");
+  app.add_option("--threshold", o.threshold, "compaction threshold");
+  app.add_option("--variant", o.variant, "algorithm sub-variant");
+  app.add_flag("--descending", o.descending, "sort descending");
+  app.add_flag("--kv", o.key_value, "key-value pairs");
+  app.add_option("--backend", o.backend, "auto, cpu or cuda");
+}
+
+bool resolve_step_options(const StepOptions& given, StepChoice& out, std::string& error) {
+  const Preset* preset = given.preset.empty() ? nullptr : find_preset(given.preset);
+  if (!given.preset.empty() && !preset) {
+    error = "unknown preset '" + given.preset + "' (trace --list names them)";
+    return false;
+  }
+  const StepOptions& o = preset ? preset->options : given;
+  StepChoice c;
+  const Algorithm* a = find_algorithm(o.algo);
+  if (!a) {
+    error = "unknown algorithm '" + o.algo + "' (trace --list names them)";
+    return false;
+  }
+  c.algo = o.algo;
+  if (o.type == "int" || o.type == "int32") c.cfg.type = ElemType::I32;
+  else if (o.type == "uint" || o.type == "uint32") c.cfg.type = ElemType::U32;
+  else if (o.type == "float" || o.type == "f32") c.cfg.type = ElemType::F32;
+  else {
+    error = "unknown --type '" + o.type + "' (int, uint or float)";
+    return false;
+  }
+  std::int64_t v = 0;
+  if (!parse_count(o.block, v, error)) {
+    error = "--block: " + error;
+    return false;
+  }
+  if (v < 1 || v > 1024) {
+    error = "--block must be between 1 and 1024 (got " + o.block + ")";
+    return false;
+  }
+  c.cfg.block = std::int32_t(v);
+  if (!o.input.empty()) {
+    c.input = InputKind::Typed;
+    c.typed = o.input;
+  } else {
+    if (!parse_input_kind(o.dist, c.input) || c.input == InputKind::Typed) {
+      error = "unknown --dist '" + o.dist + "' (random, sorted, reversed, all-equal, few-distinct)";
+      return false;
+    }
+    if (!parse_count(o.n, v, error)) {
+      error = "--n: " + error;
+      return false;
+    }
+    if (v < 1 || v > 4096) {
+      error = "--n must be between 1 and 4096 in step mode (got " + o.n + ")";
+      return false;
+    }
+    c.cfg.n = std::int32_t(v);
+  }
+  c.seed = o.seed;
+  c.cfg.inclusive = o.inclusive;
+  c.cfg.conflict_offsets = !o.no_offsets;
+  c.cfg.digit_bits = o.digit_bits;
+  c.cfg.bins = o.bins;
+  c.cfg.digit_start = o.digit_start;
+  c.cfg.predicate = o.predicate;
+  c.cfg.threshold = o.threshold;
+  c.cfg.variant = o.variant;
+  c.cfg.descending = o.descending;
+  c.cfg.key_value = o.key_value;
+  c.cfg.seed = o.seed;
+  if (o.backend != "auto" && o.backend != "cpu" && o.backend != "cuda") {
+    error = "unknown --backend '" + o.backend + "' (auto, cpu or cuda)";
+    return false;
+  }
+  c.prefer_cuda = o.backend != "cpu";
+  std::vector<std::uint32_t> in;
+  if (!make_choice_input(c, in, error)) return false;
+  c.cfg.n = std::int32_t(in.size());
+  if (std::string e = validate(*a, c.cfg); !e.empty()) {
+    error = e;
+    return false;
+  }
+  out = c;
+  return true;
+}
+
+}  // namespace primlab::ui

@@ -1,0 +1,52 @@
+// StepChoice: what the user picked for stepping (algorithm, config, input), shared by the window,
+// `trace` and `render`; and the command-line options that set it. No GL here.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lab/catalog.h"
+#include "lab/model/input.h"
+
+namespace CLI {
+class App;
+}
+
+namespace primlab::ui {
+
+struct StepChoice {
+  std::string algo = "scan-blelloch";
+  StepConfig cfg;
+  InputKind input = InputKind::Random;
+  std::uint32_t seed = 1;
+  std::string typed = "3 1 7 0 4 1 6 3";
+  bool prefer_cuda = true;
+};
+
+// The input words for a choice, or a one-line error.
+bool make_choice_input(const StepChoice& c, std::vector<std::uint32_t>& out, std::string& error);
+
+// Command-line options for a StepChoice (raw strings, checked by resolve_step_options).
+struct StepOptions {
+  std::string preset;          // a named preset (assets/presets.json): replaces the options below
+  std::string algo = "scan-blelloch";
+  std::string input;           // a typed list; sets n
+  std::string n = "16";
+  std::string dist = "random";
+  std::string type = "int";
+  std::string backend = "auto";  // auto, cpu, cuda
+  std::uint32_t seed = 1;
+  std::string block = "8";
+  bool inclusive = false;
+  bool no_offsets = false;
+  int digit_bits = 4, bins = 16, predicate = 0, threshold = 0, variant = 0, digit_start = 0;
+  bool descending = false, key_value = false;
+};
+
+void add_step_options(CLI::App& app, StepOptions& o);
+// Parses an image size "WIDTHxHEIGHT" within [min_w, 8192] x [min_h, 8192].
+bool parse_size(const std::string& text, int min_w, int min_h, int& w, int& h);
+// Checks the options and fills `out` (and whether CUDA is wanted). One-line error on failure.
+bool resolve_step_options(const StepOptions& o, StepChoice& out, std::string& error);
+
+}  // namespace primlab::ui

@@ -1,0 +1,97 @@
+// Command-line plumbing shared by the tools: one-line errors, CLI11 parsing, output paths.
+#include "tools/command_line.h"
+
+#include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "lab/catalog.h"
+#include "lab/error_line.h"
+
+namespace primlab::ui {
+
+int fail(const char* tool, const std::string& message, int code) {
+  return print_error_line(tool, message, code);
+}
+
+std::optional<int> parse_command_line(CLI::App& app, const char* tool, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help: the help text, exit 0
+    return fail(tool, std::string(e.what()) + " (--help lists the options)");
+  }
+  return std::nullopt;
+}
+
+bool check_output_file(const std::string& path, std::string& error) {
+  // Opening the file is the only test that covers every case (a missing or read-only folder, a
+  // folder in the way, a file system that takes no new files); a file that was not there before
+  // is removed again.
+  std::error_code ec;
+  const bool existed = std::filesystem::exists(path, ec);
+  std::FILE* f = std::fopen(path.c_str(), "ab");
+  if (!f) {
+    error = "cannot write '" + path + "': " + std::strerror(errno);
+    return false;
+  }
+  std::fclose(f);
+  if (!existed) std::filesystem::remove(path, ec);
+  return true;
+}
+
+bool frame_path(const std::string& pattern, int index, std::string& path, std::string& error) {
+  std::string out;
+  int numbers = 0;
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] != '%') {
+      out += pattern[i];
+      continue;
+    }
+    if (i + 1 < pattern.size() && pattern[i + 1] == '%') {
+      out += '%';
+      ++i;
+      continue;
+    }
+    std::size_t j = i + 1, width = 0;
+    if (j + 1 < pattern.size() && pattern[j] == '0' && pattern[j + 1] >= '1' && pattern[j + 1] <= '9') {
+      width = std::size_t(pattern[j + 1] - '0');
+      j += 2;
+    }
+    if (j >= pattern.size() || pattern[j] != 'd' || ++numbers > 1) {
+      numbers = 0;
+      break;
+    }
+    std::string digits = std::to_string(index);
+    if (digits.size() < width) digits.insert(0, width - digits.size(), '0');
+    out += digits;
+    i = j;
+  }
+  if (numbers != 1) {
+    error = "a frame pattern takes exactly one %d or %0Nd, and %% for '%' (got '" + pattern + "')";
+    return false;
+  }
+  path = out;
+  return true;
+}
+
+bool parse_race(const std::string& text, std::string& a, std::string& b, std::string& error) {
+  const std::size_t comma = text.find(',');
+  if (comma == std::string::npos) {
+    error = "--race needs two algorithms A,B (got '" + text + "')";
+    return false;
+  }
+  a = text.substr(0, comma);
+  b = text.substr(comma + 1);
+  for (const std::string* name : {&a, &b}) {
+    if (!find_algorithm(*name)) {
+      error = "--race: unknown algorithm '" + *name + "' (trace --list names them)";
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace primlab::ui

@@ -1,0 +1,44 @@
+// trace: prints a stepped algorithm's trace as text, or JSON with --json; --list names every
+// algorithm. Needs no display and no GL.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "tools/command_line.h"
+#include "model/presets.h"
+#include "model/step_choice.h"
+#include "lab/run/backend.h"
+#include "lab/model/trace_io.h"
+
+int main(int argc, char** argv) {
+  using namespace primlab;
+  CLI::App app{"trace: print every step of a stepped algorithm"};
+  ui::StepOptions opt;
+  bool list = false, json = false, all_rows = false;
+  add_step_options(app, opt);
+  app.add_flag("--list", list, "list the algorithms and exit");
+  app.add_flag("--json", json, "print JSON instead of text");
+  app.add_flag("--rows", all_rows, "print every row of every step");
+  if (auto code = ui::parse_command_line(app, "trace", argc, argv)) return *code;
+  if (list) {
+    for (const Algorithm& a : algorithms())
+      std::cout << a.name << "  [" << a.family << "]  " << a.title << ": " << a.description << "\n";
+    std::cout << "\npresets (--preset NAME):\n";
+    for (const ui::Preset& p : ui::presets()) std::cout << p.name << "  " << p.description << "\n";
+    return 0;
+  }
+  ui::StepChoice c;
+  std::string error;
+  if (!ui::resolve_step_options(opt, c, error)) return ui::fail("trace", error);
+  std::vector<std::uint32_t> in;
+  ui::make_choice_input(c, in, error);
+  const Algorithm& a = *find_algorithm(c.algo);
+  const bool cuda = opt.backend == "cuda" || (opt.backend == "auto" && backend().cuda && a.run_cuda);
+  if (opt.backend == "cuda" && !backend().cuda) return ui::fail("trace", "--backend cuda: " + backend().reason);
+  Trace t;
+  error = cuda ? build_trace_cuda(a, c.cfg, in, t) : build_trace_cpu(a, c.cfg, in, t);
+  if (!error.empty()) return ui::fail("trace", error, 1);
+  const std::string used = cuda ? "CUDA: " + backend().name : "CPU reference";
+  if (json) write_trace_json(std::cout, t, used);
+  else write_trace_text(std::cout, t, used, all_rows);
+  return 0;
+}

@@ -1,0 +1,300 @@
+// The plot widget: axes, ticks, lines, legend, hover readout and ceiling, on the window's draw list.
+#include "ui/plot.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+
+#include "model/perf_model.h"
+
+namespace primlab::perf {
+namespace {
+
+constexpr ImU32 kFrameBg = IM_COL32(24, 24, 28, 255);
+constexpr ImU32 kBorder = IM_COL32(90, 90, 100, 255);
+constexpr ImU32 kGrid = IM_COL32(60, 60, 68, 255);
+constexpr ImU32 kText = IM_COL32(215, 215, 220, 255);
+constexpr ImU32 kCeiling = IM_COL32(235, 235, 235, 200);
+
+struct Range {
+  double lo = 1, hi = 10;
+  bool log = true;
+  double t(double v) const {  // 0..1 along the axis
+    if (log) return (std::log(v) - std::log(lo)) / (std::log(hi) - std::log(lo));
+    return (v - lo) / (hi - lo);
+  }
+};
+
+Range fit(std::vector<double> v, bool log) {
+  Range r;
+  r.log = log;
+  if (log) v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return !(x > 0) || !std::isfinite(x); }), v.end());
+  if (v.empty()) return r;
+  auto [mn, mx] = std::minmax_element(v.begin(), v.end());
+  r.lo = *mn;
+  r.hi = *mx;
+  if (log) {
+    if (r.hi <= r.lo * 1.0001) r.lo /= 2, r.hi *= 2;
+    const double pad = std::pow(r.hi / r.lo, 0.04);
+    r.lo /= pad;
+    r.hi *= pad;
+  } else {
+    if (r.hi <= r.lo) r.hi = r.lo + 1;
+    const double pad = (r.hi - r.lo) * 0.05;
+    r.lo -= pad;
+    r.hi += pad;
+  }
+  return r;
+}
+
+// Ticks: powers of two (x), powers of ten with 2 and 5 between when the range is narrow (y).
+std::vector<double> ticks(const Range& r, bool base2) {
+  std::vector<double> out;
+  if (r.log && base2) {
+    const int a = int(std::ceil(std::log2(r.lo) - 1e-9)), b = int(std::floor(std::log2(r.hi) + 1e-9));
+    const int step = std::max(1, (b - a + 1 + 9) / 10);
+    for (int k = a; k <= b; ++k)
+      if ((k - a) % step == 0) out.push_back(std::ldexp(1.0, k));
+  } else if (r.log) {
+    const int a = int(std::floor(std::log10(r.lo))), b = int(std::ceil(std::log10(r.hi)));
+    const bool narrow = b - a <= 3;
+    for (int k = a; k <= b; ++k)
+      for (double m : narrow ? std::vector<double>{1, 2, 5} : std::vector<double>{1}) {
+        const double v = m * std::pow(10.0, k);
+        if (v >= r.lo && v <= r.hi) out.push_back(v);
+      }
+  } else {
+    const double span = r.hi - r.lo;
+    const double mag = std::pow(10.0, std::floor(std::log10(span / 5)));
+    double step = mag;
+    for (double m : {1.0, 2.0, 5.0, 10.0})
+      if (span / (m * mag) <= 8) {
+        step = m * mag;
+        break;
+      }
+    for (double v = std::ceil(r.lo / step) * step; v <= r.hi; v += step) out.push_back(v);
+  }
+  return out;
+}
+
+std::string fmt(const char* f, double v) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+void dashed_line(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, float thick, float dash = 7, float gap = 5) {
+  const float dx = b.x - a.x, dy = b.y - a.y;
+  const float len = std::sqrt(dx * dx + dy * dy);
+  if (len < 1e-3f) return;
+  for (float s = 0; s < len; s += dash + gap) {
+    const float e = std::min(len, s + dash);
+    dl->AddLine(ImVec2(a.x + dx * s / len, a.y + dy * s / len), ImVec2(a.x + dx * e / len, a.y + dy * e / len), col, thick);
+  }
+}
+
+}  // namespace
+
+std::string format_tick(double v, TickFormat f) {
+  switch (f) {
+    case TickFormat::Pow2: {
+      const double k = std::log2(v);
+      if (std::fabs(k - std::round(k)) < 1e-6) return "2^" + std::to_string(int(std::round(k)));
+      return fmt("%.3g", v);
+    }
+    case TickFormat::Time: return format_ms(v);
+    case TickFormat::Rate: return format_rate(v);
+    case TickFormat::Bytes:
+      if (v >= 1000) return fmt("%.3g TB/s", v / 1000);
+      if (v >= 1) return fmt("%.3g GB/s", v);
+      return fmt("%.3g MB/s", v * 1000);
+    case TickFormat::Plain: break;
+  }
+  return fmt("%.4g", v);
+}
+
+ImU32 series_colour(const std::string& name) {
+  struct Known {
+    const char* name;
+    ImU32 col;
+  };
+  static const Known known[] = {
+      {"naive", IM_COL32(235, 87, 87, 255)},        {"blelloch", IM_COL32(242, 153, 74, 255)},
+      {"shared", IM_COL32(242, 214, 76, 255)},      {"primlab", IM_COL32(60, 200, 110, 255)},
+      {"cub", IM_COL32(86, 156, 240, 255)},         {"thrust", IM_COL32(190, 110, 230, 255)},
+      {"cpu", IM_COL32(176, 136, 96, 255)},         {"cpu-par", IM_COL32(96, 216, 216, 255)},
+      {"reduce1", IM_COL32(235, 87, 87, 255)},      {"reduce2", IM_COL32(242, 153, 74, 255)},
+      {"reduce3", IM_COL32(242, 214, 76, 255)},     {"reduce4", IM_COL32(140, 220, 90, 255)},
+      {"reduce5", IM_COL32(255, 140, 200, 255)},    {"reduce-shuffle", IM_COL32(120, 120, 255, 255)},
+      {"global-atomic", IM_COL32(235, 87, 87, 255)}, {"shared-atomic", IM_COL32(242, 214, 76, 255)},
+  };
+  // A baseline or block-suffixed series takes its implementation's colour.
+  const std::string base = name.substr(0, name.find(' '));
+  for (const Known& k : known)
+    if (base == k.name) return k.col;
+  const std::size_t h = std::hash<std::string>{}(base);
+  const float hue = float(h % 360) / 360.f;
+  ImVec4 c;
+  ImGui::ColorConvertHSVtoRGB(hue, 0.6f, 0.95f, c.x, c.y, c.z);
+  return IM_COL32(int(c.x * 255), int(c.y * 255), int(c.z * 255), 255);
+}
+
+PlotHover draw_plot(const char* id, const PlotSpec& spec, const std::vector<Series>& series, ImVec2 size) {
+  PlotHover hover;
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  if (size.x <= 0) size.x = std::max(200.f, avail.x + size.x);
+  if (size.y <= 0) size.y = std::max(150.f, avail.y + size.y);
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  const ImVec2 p1(p0.x + size.x, p0.y + size.y);
+  ImGui::InvisibleButton(id, size);
+  const bool hovered = ImGui::IsItemHovered();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float fh = ImGui::GetFontSize();
+
+  dl->AddRectFilled(p0, p1, kFrameBg, 4.f);
+  dl->AddRect(p0, p1, kBorder, 4.f);
+  const ImVec2 a0(p0.x + 7.5f * fh, p0.y + 2.0f * fh), a1(p1.x - 1.2f * fh, p1.y - 3.0f * fh);  // plot area
+  if (!spec.title.empty()) {
+    const ImVec2 ts = ImGui::CalcTextSize(spec.title.c_str());
+    dl->AddText(ImVec2((a0.x + a1.x - ts.x) / 2, p0.y + 0.4f * fh), kText, spec.title.c_str());
+  }
+
+  std::vector<double> xs, ys;
+  for (const Series& s : series)
+    for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i)
+      if (s.y[i] > 0) xs.push_back(s.x[i]), ys.push_back(s.y[i]);
+  if (spec.ceiling > 0) ys.push_back(spec.ceiling);
+  if (xs.empty()) {
+    const char* msg = "no results yet: choose implementations and press Run";
+    const ImVec2 ts = ImGui::CalcTextSize(msg);
+    dl->AddText(ImVec2((p0.x + p1.x - ts.x) / 2, (p0.y + p1.y - ts.y) / 2), kText, msg);
+    return hover;
+  }
+  const Range rx = fit(xs, spec.x.log), ry = fit(ys, spec.y.log);
+  auto sx = [&](double v) { return float(a0.x + (a1.x - a0.x) * rx.t(v)); };
+  auto sy = [&](double v) { return float(a1.y - (a1.y - a0.y) * ry.t(v)); };
+
+  // Grid and ticks.
+  // Grid lines on whole pixels (AddLine adds the half pixel), so that they are crisp.
+  auto crisp = [](float v) { return std::floor(v); };
+  for (double t : ticks(rx, true)) {
+    const float x = crisp(sx(t));
+    dl->AddLine(ImVec2(x, a0.y), ImVec2(x, a1.y), kGrid);
+    const std::string s = format_tick(t, spec.x.format);
+    const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
+    dl->AddText(ImVec2(x - ts.x / 2, a1.y + 0.3f * fh), kText, s.c_str());
+  }
+  for (double t : ticks(ry, false)) {
+    const float y = crisp(sy(t));
+    dl->AddLine(ImVec2(a0.x, y), ImVec2(a1.x, y), kGrid);
+    const std::string s = format_tick(t, spec.y.format);
+    const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
+    dl->AddText(ImVec2(a0.x - ts.x - 0.4f * fh, y - ts.y / 2), kText, s.c_str());
+  }
+  dl->AddRect(a0, a1, kBorder);
+  {
+    // Axis labels: x under its ticks, y in the top band at the left (the title is centred).
+    const ImVec2 ts = ImGui::CalcTextSize(spec.x.label.c_str());
+    dl->AddText(ImVec2((a0.x + a1.x - ts.x) / 2, a1.y + 1.6f * fh), kText, spec.x.label.c_str());
+    dl->AddText(ImVec2(p0.x + 0.5f * fh, p0.y + 0.4f * fh), kText, spec.y.label.c_str());
+  }
+
+  // Series, clipped to the plot area.
+  dl->PushClipRect(a0, a1, true);
+  if (spec.ceiling > 0) {
+    const float y = sy(spec.ceiling);
+    dashed_line(dl, ImVec2(a0.x, y), ImVec2(a1.x, y), kCeiling, 1.5f, 10, 6);
+    const ImVec2 ts = ImGui::CalcTextSize(spec.ceiling_label.c_str());
+    dl->AddText(ImVec2(a1.x - ts.x - 0.5f * fh, y - ts.y - 2), kCeiling, spec.ceiling_label.c_str());
+  }
+  for (const Series& s : series) {
+    const ImU32 col = s.colour ? s.colour : series_colour(s.label);
+    std::vector<ImVec2> run;
+    auto flush = [&] {
+      if (run.size() >= 2) {
+        if (s.dashed)
+          for (std::size_t i = 0; i + 1 < run.size(); ++i) dashed_line(dl, run[i], run[i + 1], col, 1.5f);
+        else
+          dl->AddPolyline(run.data(), int(run.size()), col, 0, 2.0f);
+      }
+      for (const ImVec2& p : run)
+        if (s.dashed) dl->AddCircle(p, 3.0f, col);
+        else dl->AddCircleFilled(p, 3.0f, col);
+      run.clear();
+    };
+    for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
+      if (!(s.y[i] > 0)) {
+        flush();
+        continue;
+      }
+      run.emplace_back(sx(s.x[i]), sy(s.y[i]));
+    }
+    flush();
+  }
+
+  // Hover: the nearest x column, its points ringed, and a readout of every series there.
+  const ImVec2 m = ImGui::GetIO().MousePos;
+  if (hovered && m.x >= a0.x && m.x <= a1.x && m.y >= a0.y && m.y <= a1.y) {
+    double best = 0;
+    float bd = 1e9f;
+    for (double x : xs)
+      if (std::fabs(sx(x) - m.x) < bd) bd = std::fabs(sx(x) - m.x), best = x;
+    hover.active = true;
+    hover.x = best;
+    const float x = sx(best);
+    dl->AddLine(ImVec2(x, a0.y), ImVec2(x, a1.y), IM_COL32(255, 255, 255, 90));
+    struct Line {
+      double y;
+      std::string text;
+      ImU32 col;
+    };
+    std::vector<Line> lines;
+    double ref = 0;
+    for (const Series& s : series)
+      if (!spec.ratio_to.empty() && s.label == spec.ratio_to)
+        for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i)
+          if (s.x[i] == best && s.y[i] > 0) ref = s.y[i];
+    for (const Series& s : series)
+      for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i)
+        if (s.x[i] == best && s.y[i] > 0) {
+          const ImU32 col = s.colour ? s.colour : series_colour(s.label);
+          dl->AddCircle(ImVec2(x, sy(s.y[i])), 5.f, col, 0, 2.f);
+          std::string text = s.label + ": " + format_tick(s.y[i], spec.y.format);
+          if (ref > 0 && s.label != spec.ratio_to)
+            text += fmt("  x%.2f ", spec.y_is_time ? ref / s.y[i] : s.y[i] / ref) + spec.ratio_to;
+          lines.push_back({s.y[i], text, col});
+        }
+    dl->PopClipRect();
+    std::sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) { return a.y < b.y; });
+    ImGui::BeginTooltip();
+    ImGui::TextUnformatted((spec.x.label + " = " + format_tick(best, spec.x.format)).c_str());
+    for (const Line& l : lines) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(l.col), "%s", l.text.c_str());
+    ImGui::EndTooltip();
+  } else {
+    dl->PopClipRect();
+  }
+
+  // Legend: top-left inside the plot area.
+  float lw = 0;
+  for (const Series& s : series) lw = std::max(lw, ImGui::CalcTextSize(s.label.c_str()).x);
+  if (!series.empty()) {
+    const float row = fh * 1.15f, sw = 1.8f * fh;
+    const ImVec2 l0(a0.x + 0.6f * fh, a0.y + 0.5f * fh);
+    const ImVec2 l1(l0.x + sw + lw + 1.2f * fh, l0.y + row * float(series.size()) + 0.6f * fh);
+    dl->AddRectFilled(l0, l1, IM_COL32(16, 16, 20, 215), 3.f);
+    dl->AddRect(l0, l1, kBorder, 3.f);
+    for (std::size_t i = 0; i < series.size(); ++i) {
+      const Series& s = series[i];
+      const ImU32 col = s.colour ? s.colour : series_colour(s.label);
+      const float y = l0.y + 0.3f * fh + row * float(i) + row / 2;
+      const ImVec2 a(l0.x + 0.4f * fh, y), b(l0.x + sw, y);
+      if (s.dashed) dashed_line(dl, a, b, col, 2.f, 4, 3);
+      else dl->AddLine(a, b, col, 3.f);
+      dl->AddText(ImVec2(b.x + 0.4f * fh, y - fh / 2), kText, s.label.c_str());
+    }
+  }
+  return hover;
+}
+
+}  // namespace primlab::perf

@@ -1,0 +1,180 @@
+// The single-pass scan kernel (decoupled look-back), templated on its tuning so that the
+// tuner (bench/tune/) can instantiate variants.
+#pragma once
+#include <cstdint>
+#include <type_traits>
+
+#include "block/tile_state.cuh"
+#include "warp/vector_io.cuh"
+#include "warp/warp_scan.cuh"
+#include "primlab/ops.h"
+
+namespace primlab::detail {
+
+// [SECTION] Tile steps
+// A tile of kTileItems elements: warp w owns kWarpItems consecutive elements, laid out in rows
+// of 32 16-byte vectors (lane l of row k holds vector k * 32 + l): every load and store is a
+// coalesced 512-byte warp access.
+template <class Tuning, class T>
+__device__ __forceinline__ void scan_load_tile(T (&x)[Tuning::kVectors][Tuning::kVec],
+                                               const T* __restrict__ d_in, std::int64_t tile,
+                                               std::int64_t n, bool vector_ok, T ident) {
+  constexpr int kVec = Tuning::kVec;
+  union Vec {
+    uint4 u;
+    T t[kVec];
+  };
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  const std::int64_t tile_base = tile * Tuning::kTileItems;
+  const std::int64_t wbase = tile_base + std::int64_t(warp) * Tuning::kWarpItems;
+  if (tile_base + Tuning::kTileItems <= n && vector_ok) {
+#pragma unroll
+    for (int k = 0; k < Tuning::kVectors; ++k) {
+      Vec v;
+      v.u = load16<Tuning::kStreamingLoads>(d_in + wbase + (k * 32 + lane) * kVec);
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) x[k][j] = v.t[j];
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < Tuning::kVectors; ++k)
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) {
+        const std::int64_t i = wbase + (k * 32 + lane) * kVec + j;
+        x[k][j] = i < n ? d_in[i] : ident;
+      }
+  }
+}
+
+// Scans one loaded tile: registers, warp, block, then the look-back for the tile's prefix, and
+// stores it. s_warp: kWarps elements of shared memory (two __syncthreads inside).
+template <class Tuning, bool kExclusive, class T, class Op, class State>
+__device__ __forceinline__ void scan_tile(T (&x)[Tuning::kVectors][Tuning::kVec], T* d_out,
+                                          std::int64_t tile, std::int64_t tiles, std::int64_t n,
+                                          T init, Op op, const State& state,
+                                          bool vector_ok, T* s_warp) {
+  constexpr int kVec = Tuning::kVec;
+  constexpr int kK = Tuning::kVectors;
+  constexpr int kWarps = Tuning::kWarps;
+  union Vec {
+    uint4 u;
+    T t[kVec];
+  };
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  const std::int64_t tile_base = tile * Tuning::kTileItems;
+  const std::int64_t wbase = tile_base + std::int64_t(warp) * Tuning::kWarpItems;
+  const bool full = tile_base + Tuning::kTileItems <= n;
+  const T ident = Op::template identity<T>();
+
+  // Row k of a warp = 32 consecutive vectors. Scan each vector in registers, the vector totals
+  // across the warp, and carry the row totals down the rows.
+  T row_prefix[kK];
+  T carry = ident;
+#pragma unroll
+  for (int k = 0; k < kK; ++k) {
+#pragma unroll
+    for (int j = 1; j < kVec; ++j) x[k][j] = op(x[k][j - 1], x[k][j]);
+    const T inc = warp_inclusive_scan(x[k][kVec - 1], op);
+    T exc = __shfl_up_sync(kFullMask, inc, 1);
+    if (lane == 0) exc = ident;
+    row_prefix[k] = k == 0 ? exc : op(carry, exc);
+    const T row_total = __shfl_sync(kFullMask, inc, 31);
+    carry = k == 0 ? row_total : op(carry, row_total);
+  }
+  if (lane == 0) s_warp[warp] = carry;
+  __syncthreads();
+
+  if (warp == 0) {
+    const T w = lane < kWarps ? s_warp[lane] : ident;
+    const T winc = warp_inclusive_scan(w, op);
+    const T tile_total = __shfl_sync(kFullMask, winc, kWarps - 1);
+    T wexc = __shfl_up_sync(kFullMask, winc, 1);
+    T tile_prefix;
+    bool has_prefix;
+    if (tile == 0) {
+      tile_prefix = kExclusive ? init : ident;
+      has_prefix = kExclusive;
+      if (lane == 0 && tiles > 1)
+        state.publish(0, kTileInclusive, has_prefix ? op(tile_prefix, tile_total) : tile_total);
+    } else {
+      if (lane == 0) state.publish(tile, kTileAggregate, tile_total);
+      tile_prefix = look_back<T, Tuning::kLookbackWords, Tuning::kLookbackSleepNs, Tuning::kLookbackInitialDelayNs>(state, tile, op);
+      has_prefix = true;
+      if (lane == 0) state.publish(tile, kTileInclusive, op(tile_prefix, tile_total));
+    }
+    __syncwarp();
+    if (lane < kWarps) {
+      T p;
+      if (lane == 0) p = tile_prefix;
+      else p = has_prefix ? op(tile_prefix, wexc) : wexc;
+      s_warp[lane] = p;  // a warp's exclusive prefix in the whole array
+    }
+  }
+  __syncthreads();
+  const T wprefix = s_warp[warp];
+  // Warp 0 of tile 0 of an inclusive scan has no prefix: identity keeps the code uniform.
+
+#pragma unroll
+  for (int k = 0; k < kK; ++k) {
+    const T run = op(wprefix, row_prefix[k]);
+    T y[kVec];
+#pragma unroll
+    for (int j = 0; j < kVec; ++j) {
+      if (kExclusive) y[j] = j == 0 ? run : op(run, x[k][j - 1]);
+      else y[j] = op(run, x[k][j]);
+    }
+    if (full && vector_ok) {
+      Vec v;
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) v.t[j] = y[j];
+      store16<Tuning::kStreamingStores>(d_out + wbase + (k * 32 + lane) * kVec, v.u);
+    } else {
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) {
+        const std::int64_t i = wbase + (k * 32 + lane) * kVec + j;
+        if (i < n) d_out[i] = y[j];
+      }
+    }
+  }
+}
+
+// [SECTION] Kernels
+// One tile per block (blockIdx.x order).
+template <class Tuning, class T, class Op, bool kExclusive, class State = TileState<T>>
+__global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocksPerSm)
+scan_kernel(const T* __restrict__ d_in, T* d_out, std::int64_t n, T init, Op op, State state,
+            bool vector_ok) {
+  __shared__ T s_warp[Tuning::kWarps];
+  const T ident = Op::template identity<T>();
+  T x[Tuning::kVectors][Tuning::kVec];
+  scan_load_tile<Tuning>(x, d_in, blockIdx.x, n, vector_ok, ident);
+  scan_tile<Tuning, kExclusive>(x, d_out, blockIdx.x, gridDim.x, n, init, op, state, vector_ok,
+                                s_warp);
+}
+
+// Persistent: every block is resident (gridDim.x <= what fits) and walks tiles blockIdx.x,
+// + gridDim.x, ... in order, loading its next tile into a second register buffer before it
+// scans (and waits in the look-back for) the current one: the next loads stay in flight
+// through the look-back. Deadlock-free because each block takes its tiles in increasing order
+// and all blocks run at once.
+template <class Tuning, class T, class Op, bool kExclusive>
+__global__ void __launch_bounds__(Tuning::kThreads, 1)
+scan_persistent_kernel(const T* __restrict__ d_in, T* d_out, std::int64_t n, std::int64_t tiles,
+                       T init, Op op, TileState<T> state, bool vector_ok) {
+  __shared__ T s_warp[2][Tuning::kWarps];
+  const T ident = Op::template identity<T>();
+  const std::int64_t g = gridDim.x;
+  T xa[Tuning::kVectors][Tuning::kVec];
+  T xb[Tuning::kVectors][Tuning::kVec];
+  std::int64_t tile = blockIdx.x;
+  if (tile < tiles) scan_load_tile<Tuning>(xa, d_in, tile, n, vector_ok, ident);
+  for (; tile < tiles; tile += 2 * g) {
+    if (tile + g < tiles) scan_load_tile<Tuning>(xb, d_in, tile + g, n, vector_ok, ident);
+    scan_tile<Tuning, kExclusive>(xa, d_out, tile, tiles, n, init, op, state, vector_ok, s_warp[0]);
+    if (tile + g >= tiles) break;
+    if (tile + 2 * g < tiles) scan_load_tile<Tuning>(xa, d_in, tile + 2 * g, n, vector_ok, ident);
+    scan_tile<Tuning, kExclusive>(xb, d_out, tile + g, tiles, n, init, op, state, vector_ok, s_warp[1]);
+  }
+}
+
+}  // namespace primlab::detail

@@ -1,0 +1,189 @@
+// Decoupled look-back tile states (Merrill & Garland 2016): each tile publishes its aggregate,
+// then its inclusive prefix; a successor's one warp reads a window of 32 predecessors at a
+// time (ballot on the status) and folds aggregates until it meets an inclusive prefix.
+// Types of 4 bytes pack status and value in one 64-bit word, 8-byte types in one 16-byte word
+// (one load per poll, one store per publication).
+#pragma once
+#include <cuda/atomic>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "warp/warp_scan.cuh"
+
+namespace primlab::detail {
+
+enum TileStatus : unsigned { kTileInvalid = 0, kTileAggregate = 1, kTileInclusive = 2 };
+
+template <class T, bool kPacked = (sizeof(T) <= 4)>
+struct TileState;
+
+// Packed: word = (value bits << 32) | status, tile t's word at t * kStride (a stride spreads
+// the words of neighbouring tiles over more L2 sectors). The workspace is zeroed.
+template <class T, int kStride>
+struct PackedTileState {
+  std::uint64_t* words;
+  static constexpr std::size_t bytes_per_tile() { return 8 * kStride; }
+  __device__ __forceinline__ void publish(std::int64_t tile, TileStatus s, T v) const {
+    std::uint32_t bits = 0;
+    memcpy(&bits, &v, sizeof(T));
+    cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> w(words[tile * kStride]);
+    w.store((std::uint64_t(bits) << 32) | s, cuda::memory_order_relaxed);
+  }
+  __device__ __forceinline__ unsigned read(std::int64_t tile, T* v) const {
+    cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> w(words[tile * kStride]);
+    std::uint64_t x = w.load(cuda::memory_order_relaxed);
+    std::uint32_t bits = std::uint32_t(x >> 32);
+    memcpy(v, &bits, sizeof(T));
+    return unsigned(x & 3u);
+  }
+};
+template <class T>
+struct TileState<T, true> : PackedTileState<T, 1> {};
+
+// 8-byte types: {status, value} in one 16-byte word, written and read with single 16-byte
+// L2 accesses (st.cg / ld.cg .v2.u64), as CUB's tile state does: one load per poll, and a
+// status is never seen without its value. Tile t's word at t * kStride. Zeroed workspace.
+template <class T, int kStride>
+struct WideTileState {
+  static_assert(sizeof(T) == 8, "tile states hold types of up to 8 bytes");
+  ulonglong2* words;
+  static constexpr std::size_t bytes_per_tile() { return 16 * kStride; }
+  __device__ __forceinline__ void publish(std::int64_t tile, TileStatus s, T v) const {
+    ulonglong2 w;
+    w.x = s;
+    memcpy(&w.y, &v, 8);
+    __stcg(words + tile * kStride, w);
+  }
+  __device__ __forceinline__ unsigned read(std::int64_t tile, T* v) const {
+    const ulonglong2 w = __ldcg(words + tile * kStride);
+    memcpy(v, &w.y, 8);
+    return unsigned(w.x);
+  }
+};
+template <class T>
+struct TileState<T, false> : WideTileState<T, 1> {};
+
+// The state of a scan of T with tiles' words kStrideBytes apart (>= the word's size).
+template <class T, int kStrideBytes>
+using StridedTileState =
+    std::conditional_t<(sizeof(T) <= 4), PackedTileState<T, (kStrideBytes < 8 ? 1 : kStrideBytes / 8)>,
+                       WideTileState<T, (kStrideBytes < 16 ? 1 : kStrideBytes / 16)>>;
+
+template <class State>
+constexpr std::size_t state_bytes(std::int64_t num_tiles) {
+  return (std::size_t(num_tiles) * State::bytes_per_tile() + 255) & ~std::size_t(255);
+}
+
+// Bytes of tile state for num_tiles tiles (rounded to 256 for the next workspace slice).
+template <class T>
+constexpr std::size_t tile_state_bytes(std::int64_t num_tiles) {
+  return (std::size_t(num_tiles) * TileState<T>::bytes_per_tile() + 255) & ~std::size_t(255);
+}
+
+template <class T>
+__host__ __device__ inline TileState<T> make_tile_state(void* base, std::int64_t num_tiles) {
+  (void)num_tiles;
+  TileState<T> s;
+  if constexpr (sizeof(T) <= 4) s.words = static_cast<std::uint64_t*>(base);
+  else s.words = static_cast<ulonglong2*>(base);
+  return s;
+}
+
+// Bytes to zero before a launch.
+template <class T>
+inline std::size_t tile_state_clear_bytes(std::int64_t num_tiles) {
+  return std::size_t(num_tiles) * TileState<T>::bytes_per_tile();
+}
+
+// A tile state for running counts (selection): word = (count << 2) | status, 62-bit counts.
+template <int kStride>
+struct CountTileStateT {
+  std::uint64_t* words;
+  static constexpr std::size_t bytes_per_tile() { return 8 * kStride; }
+  __device__ __forceinline__ void publish(std::int64_t tile, TileStatus s, std::int64_t v) const {
+    cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> w(words[tile * kStride]);
+    w.store((std::uint64_t(v) << 2) | s, cuda::memory_order_relaxed);
+  }
+  __device__ __forceinline__ unsigned read(std::int64_t tile, std::int64_t* v) const {
+    cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> w(words[tile * kStride]);
+    std::uint64_t x = w.load(cuda::memory_order_relaxed);
+    *v = std::int64_t(x >> 2);
+    return unsigned(x & 3u);
+  }
+};
+using CountTileState = CountTileStateT<1>;
+
+// Called by one full warp of tile `tile` (> 0) after it published its aggregate: returns the
+// exclusive prefix of the tile (op over all earlier tiles in order), in every lane.
+// The window is 32 * kWords predecessors: lane l reads tiles base - l * kWords - w, w < kWords
+// (w = 0 nearest). The warp waits until the whole window has published, folds everything up to
+// the nearest inclusive prefix, farthest first, and moves the window back if there is none.
+// The inclusive front therefore advances 32 * kWords tiles per L2 round trip.
+template <class T, int kWords = 1, int kSleepNs = 0, int kInitialDelayNs = 0,
+          int kDelayMinGrid = 512, class State, class Op>
+__device__ __forceinline__ T look_back(const State& st, std::int64_t tile, Op op) {
+  const int lane = threadIdx.x & 31;
+  const T ident = Op::template identity<T>();
+  T prefix{};
+  bool have_prefix = false;
+  std::int64_t base = tile - 1;
+  // Give the predecessors time to publish inclusive prefixes before the first poll (CUB's
+  // "L2 write latency" delay): fewer polls of the hot status lines near the inclusive front.
+  // Only on large grids, where it pays; small grids keep their latency.
+  if (kInitialDelayNs > 0 && gridDim.x >= kDelayMinGrid) __nanosleep(kInitialDelayNs);
+  for (;;) {
+    T v[kWords];
+    unsigned s[kWords];
+#pragma unroll
+    for (int w = 0; w < kWords; ++w) {
+      v[w] = ident;  // predecessors before tile 0 count as an inclusive identity
+      s[w] = base - lane * kWords - w >= 0 ? unsigned(kTileInvalid) : unsigned(kTileInclusive);
+    }
+    for (;;) {
+      bool ok = true;
+#pragma unroll
+      for (int w = 0; w < kWords; ++w) {
+        const std::int64_t pred = base - lane * kWords - w;
+        if (pred >= 0 && s[w] != kTileInclusive) s[w] = st.read(pred, &v[w]);
+        ok = ok && s[w] != kTileInvalid;
+      }
+      if (__all_sync(kFullMask, ok)) break;
+      if (kSleepNs > 0) __nanosleep(kSleepNs);  // back off: fewer polls of the hot status lines
+    }
+    // This lane's nearest inclusive entry, and the first lane that has one.
+    int stop_w = kWords;
+#pragma unroll
+    for (int w = kWords - 1; w >= 0; --w)
+      if (s[w] == kTileInclusive) stop_w = w;
+    const unsigned incl = __ballot_sync(kFullMask, stop_w < kWords);
+    const int stop_lane = incl ? __ffs(incl) - 1 : 31;
+    // The lane's fold, farthest first: v[last] op ... op v[0], cut at its inclusive entry.
+    T x = ident;
+    bool has = false;
+#pragma unroll
+    for (int w = kWords - 1; w >= 0; --w) {
+      if (w <= stop_w || stop_w == kWords) {
+        x = has ? op(x, v[w]) : v[w];
+        has = true;
+      }
+    }
+    if (lane > stop_lane) x = ident;
+    // x[l] = x[l+d] op x[l]: lane 0 ends with the whole window, farthest tile first.
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+      T y = __shfl_down_sync(kFullMask, x, d);
+      if (lane + d < 32) x = op(y, x);
+    }
+    const T window = __shfl_sync(kFullMask, x, 0);
+    prefix = have_prefix ? op(window, prefix) : window;
+    have_prefix = true;
+    if (incl) break;
+    base -= 32 * kWords;
+  }
+  return prefix;
+}
+
+}  // namespace primlab::detail

@@ -1,0 +1,206 @@
+// Bitonic sort (the lecture's bitonicSortShared, then global merge passes): plan, listing and CPU
+// reference. n is padded to a power of two W with sentinels that sort last (shown hatched): copies
+// of the input's last key in the order, key-value ties broken by the index;
+// tiles of 2B elements are sorted in shared memory, then each larger stage runs its strides >= 2B
+// as global passes and its smaller strides as a shared-memory merge. One step per pass.
+// Ops: one CompareSwap per comparator, src = the index that receives the element coming first in
+// the sort order, dst = the one receiving the later element (src > dst: a "down" comparator).
+#include <string>
+
+#include "lab/model/plan.h"
+#include "lab/algorithms/bitonic/bitonic_steps.h"
+#include "lab/run/cpu_run.h"
+#include "lab/run/steppers.h"
+
+namespace primlab::steppers {
+namespace {
+using bitonic::Kind;
+
+const std::vector<std::string> kListing = {
+    "// Bitonic sort (lecture: bitonicSortShared; global passes for strides >= 2B)",
+    "__device__ void Comparator(K& ka, V& va, K& kb, V& vb, bool up) {",
+    "  if (before(kb, vb, ka, va) == up) { swap(ka, kb); swap(va, vb); }  // up: a gets the first",
+    "}",
+    "__global__ void bitonicSortShared(K* key, V* val, int W) {  // tile T = 2B",
+    "  __shared__ K sk[2 * B]; __shared__ V sv[2 * B];",
+    "  int base = blockIdx.x * 2 * B, tid = threadIdx.x;",
+    "  sk[tid] = key[base + tid];  sk[tid + B] = key[base + tid + B];  // (and sv)",
+    "  for (int size = 2; size <= 2 * B; size <<= 1)",
+    "    for (int stride = size / 2; stride > 0; stride >>= 1) {",
+    "      __syncthreads();",
+    "      int pos = 2 * tid - (tid & (stride - 1));",
+    "      bool up = ((base + pos) & size) == 0;  // alternate per stage",
+    "      Comparator(sk[pos], sv[pos], sk[pos + stride], sv[pos + stride], up);",
+    "    }",
+    "  __syncthreads();",
+    "  key[base + tid] = sk[tid];  key[base + tid + B] = sk[tid + B];  // (and val)",
+    "}",
+    "__global__ void bitonicMergeGlobal(K* key, V* val, int size, int stride) {",
+    "  int g = blockIdx.x * blockDim.x + threadIdx.x;",
+    "  int pos = 2 * g - (g & (stride - 1));",
+    "  Comparator(key[pos], val[pos], key[pos + stride], val[pos + stride], (pos & size) == 0);",
+    "}",
+    "// bitonicMergeShared(size): as bitonicSortShared, strides B .. 1 of one stage only",
+    "// host: pad to W with sentinels; bitonicSortShared<<<W / 2B, B>>>;",
+    "//   for (size = 4B; size <= W; size <<= 1) {",
+    "//     for (stride = size / 2; stride >= 2B; stride >>= 1) bitonicMergeGlobal<<<W / 2B, B>>>(size, stride);",
+    "//     bitonicMergeShared<<<W / 2B, B>>>(size); }",
+};
+constexpr int kLineLoad = 7, kLineShared = 13, kLineStore = 16, kLineGlobal = 21;
+
+std::string pass_label(const bitonic::Pass& p, const bitonic::Shape& s, std::int32_t T) {
+  const std::string size = std::to_string(p.size), stride = std::to_string(p.stride);
+  const std::string stage = p.size == s.W ? "final merge " + size : "stage " + size;
+  switch (p.kind) {
+    case Kind::Load: return "load tiles of " + std::to_string(T) + " into shared memory";
+    case Kind::Store: return "store the tiles back to global memory";
+    case Kind::Shared:
+      return stage + ", stride " + stride + " (shared): x[i] <-> x[i+" + stride + "], up where (i & " + size +
+             ") == 0";
+    case Kind::Global:
+      return stage + ", stride " + stride + " (global): x[i] <-> x[i+" + stride + "], up where (i & " + size +
+             ") == 0";
+  }
+  return "";
+}
+}  // namespace
+
+std::string plan_bitonic_sort(const StepConfig& cfg, Trace& t) {
+  const bitonic::Shape s(cfg.n, cfg.block);
+  const bitonic::RowIds r(cfg.key_value);
+  t.title = "Bitonic sort (shared-memory tiles + global merge passes)";
+  t.width = s.W;
+  t.block = s.Be;
+  t.elems_per_thread = 2;
+  t.code = kListing;
+  const std::string dir = cfg.descending ? "descending" : "ascending";
+  plan::standard_rows(t, "keys (" + dir + ")", s.W, cfg.type);
+  if (cfg.key_value) plan::add_row(t, "values (original index)", RowKind::Index, s.W, ElemType::I32);
+  plan::add_row(t, "shared keys (tile)", RowKind::Values, s.W, cfg.type);
+  if (cfg.key_value) plan::add_row(t, "shared values", RowKind::Index, s.W, ElemType::I32);
+  plan::initial_step(t);
+  if (s.W > cfg.n) t.steps[0].label = "input, padded to " + std::to_string(s.W) + " with copies of the last key (padding sorts behind it)";
+  for (const bitonic::Pass& p : bitonic::schedule(s)) {
+    const std::string label = pass_label(p, s, s.T);
+    switch (p.kind) {
+      case Kind::Load: plan::add_step(t, label, "load", kLineLoad, s.tiles, s.Be, s.tiles * s.Be, 2, r.shared); break;
+      case Kind::Store:
+        plan::add_step(t, label, "store", kLineStore, s.tiles, s.Be, s.tiles * s.Be, 2, kRowMain);
+        break;
+      case Kind::Shared:
+        plan::add_step(t, label, "shared pass", kLineShared, s.tiles, s.Be, s.tiles * s.Be, 1, r.shared);
+        break;
+      case Kind::Global:
+        plan::add_step(t, label, "global pass", kLineGlobal, s.tiles, s.Be, s.tiles * s.Be, 1, kRowMain);
+        break;
+    }
+  }
+  t.network = true;
+  return "";
+}
+
+void cpu_bitonic_sort(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t) {
+  cpu::CpuRun run(t);
+  const bitonic::Shape s(cfg.n, cfg.block);
+  const bitonic::RowIds r(cfg.key_value);
+  const bool kv = cfg.key_value, desc = cfg.descending;
+  const ElemType type = t.type;
+  std::uint32_t* key = run.row(kRowMain);
+  std::uint32_t* sk = run.row(r.shared);
+  std::uint32_t* val = kv ? run.row(r.values) : nullptr;
+  std::uint32_t* sv = kv ? run.row(r.shared_values) : nullptr;
+  const std::uint32_t pad = bitonic::pad_key(input, type, desc);
+  for (std::int32_t i = 0; i < s.W; ++i) {
+    key[i] = i < cfg.n ? input[std::size_t(i)] : pad;
+    if (kv) val[i] = std::uint32_t(i);
+  }
+  run.snapshot_initial();
+  const std::vector<bitonic::Pass> passes = bitonic::schedule(s);
+  const std::int64_t words = kv ? 2 : 1;
+  for (std::size_t st = 1; st < t.steps.size(); ++st) {
+    run.begin(st);
+    const bitonic::Pass& p = passes[st - 1];
+    Counters& c = run.count();
+    if (p.kind == Kind::Load || p.kind == Kind::Store) {
+      const bool load = p.kind == Kind::Load;
+      for (std::int32_t b = 0; b < s.tiles; ++b) {
+        for (std::int32_t first = 0; first < s.Be; first += 32) {
+          const int lanes = std::min<std::int32_t>(32, s.Be - first);
+          std::int32_t a[32];
+          for (int k = 0; k < 2; ++k)
+            for (std::int32_t w = 0; w < words; ++w) {
+              for (int l = 0; l < lanes; ++l) a[l] = w * s.T + first + l + k * s.Be;
+              run.shared_access(a, lanes);
+            }
+        }
+        for (std::int32_t tid = 0; tid < s.Be; ++tid)
+          for (int k = 0; k < 2; ++k) {
+            const std::int32_t i = b * s.T + tid + k * s.Be;
+            if (load) {
+              sk[i] = key[i];
+              if (kv) sv[i] = val[i];
+              run.op(b * s.Be + tid, k, OpKind::Move, kRowMain, i, r.shared, i);
+            } else {
+              key[i] = sk[i];
+              if (kv) val[i] = sv[i];
+              run.op(b * s.Be + tid, k, OpKind::Move, r.shared, i, kRowMain, i);
+            }
+          }
+      }
+      (load ? c.global_read_bytes : c.global_write_bytes) += std::int64_t(s.W) * 4 * words;
+    } else {
+      const bool shared = p.kind == Kind::Shared;
+      std::uint32_t* K = shared ? sk : key;
+      std::uint32_t* V = shared ? sv : val;
+      const int row = shared ? r.shared : kRowMain;
+      cpu::for_each_warp(t.steps[st].launch, [&](std::int32_t b, std::int32_t first, int lanes) {
+        std::int32_t lo[32], hi[32];
+        int swap[32];
+        bool up[32];
+        for (int l = 0; l < lanes; ++l) {
+          const std::int32_t g = b * s.Be + first + l;
+          lo[l] = bitonic::comparator_pos(g, p.stride);
+          hi[l] = lo[l] + p.stride;
+          up[l] = bitonic::comparator_up(lo[l], p.size);
+          const std::uint32_t va = kv ? V[lo[l]] : 0u, vb = kv ? V[hi[l]] : 0u;
+          swap[l] = bitonic::before(K[hi[l]], vb, K[lo[l]], va, type, desc, kv) == up[l];
+        }
+        if (shared) {
+          // Shared addresses are tile-local; values live after the keys (sv = sk + T).
+          std::int32_t a[32];
+          for (std::int32_t w = 0; w < words; ++w) {
+            for (int l = 0; l < lanes; ++l) a[l] = w * s.T + lo[l] - b * s.T;
+            run.shared_access(a, lanes);
+            for (int l = 0; l < lanes; ++l) a[l] = w * s.T + hi[l] - b * s.T;
+            run.shared_access(a, lanes);
+          }
+        }
+        run.branch(swap, lanes);
+        if (shared) {
+          std::int32_t a[32];
+          for (std::int32_t w = 0; w < words; ++w) {
+            for (int l = 0; l < lanes; ++l) a[l] = swap[l] ? w * s.T + lo[l] - b * s.T : -1;
+            run.shared_access(a, lanes);
+            for (int l = 0; l < lanes; ++l) a[l] = swap[l] ? w * s.T + hi[l] - b * s.T : -1;
+            run.shared_access(a, lanes);
+          }
+        }
+        for (int l = 0; l < lanes; ++l) {
+          const std::int32_t g = b * s.Be + first + l;
+          if (swap[l]) {
+            std::swap(K[lo[l]], K[hi[l]]);
+            if (kv) std::swap(V[lo[l]], V[hi[l]]);
+          }
+          run.op(g, 0, OpKind::CompareSwap, row, up[l] ? lo[l] : hi[l], row, up[l] ? hi[l] : lo[l]);
+          if (!shared) {
+            c.global_read_bytes += 8 * words;
+            if (swap[l]) c.global_write_bytes += 8 * words;
+          }
+        }
+      });
+    }
+    run.end();
+  }
+}
+
+}  // namespace primlab::steppers

@@ -1,0 +1,373 @@
+// The lecture's reductions (seed 004) reduce1..reduce5 and the warp-shuffle reduction: plans,
+// listings and the CPU reference. One step per tree level (a block-wide barrier), per unrolled
+// warp line of reduce5, per shuffle offset; the counters show what each variant fixes: reduce1
+// diverges in every warp, reduce2 trades that for bank conflicts, reduce3 has neither, reduce4
+// halves the idle threads, reduce5 drops the last warp's barriers and branches.
+#include "lab/model/plan.h"
+#include "lab/run/cpu_run.h"
+#include "lab/algorithms/reduce/reduce_common.h"
+#include "lab/run/steppers.h"
+
+namespace primlab::steppers {
+namespace {
+using namespace reduce;
+
+struct Listing {
+  std::vector<std::string> lines;
+  int load, level, write;
+  int unrolled_s32;  // reduce5: line of the s = 32 unrolled line (s = 16 is the next, ...)
+  int shuffle, warp_sums, warp_load, shuffle2;
+};
+
+Listing tree_listing(int v) {
+  const std::string name = "reduce" + std::to_string(v);
+  const char* what[] = {"", "interleaved addressing, tid % (2*s) branching", "strided index (bank conflicts)",
+                        "sequential addressing", "first add during load", "the last warp unrolled"};
+  Listing l{};
+  auto& L = l.lines;
+  L.push_back("// " + name + ": " + what[v] + " (the lecture, seed 004)");
+  L.push_back("__global__ void " + name + "(const T* in, T* out, int n) {");
+  if (v <= kReduce3) {
+    L.push_back("  __shared__ T data[B];");
+    L.push_back("  int tid = threadIdx.x, i = blockIdx.x * B + tid;");
+    l.load = int(L.size());
+    L.push_back("  data[tid] = i < n ? in[i] : 0;               // load into shared memory");
+  } else {
+    L.push_back(v == kReduce5 ? "  __shared__ T data[2 * B];  // B <= 32: the unrolled warp reads the upper half"
+                              : "  __shared__ T data[B];");
+    L.push_back("  int tid = threadIdx.x, i = 2 * blockIdx.x * B + tid;");
+    L.push_back("  T v = i < n ? in[i] : 0;");
+    l.load = int(L.size());
+    L.push_back("  if (i + B < n) v += in[i + B];               // first add during load");
+    L.push_back("  data[tid] = v;");
+  }
+  L.push_back("  __syncthreads();");
+  if (v == kReduce1) {
+    L.push_back("  for (int s = 1; s < B; s *= 2) {");
+    L.push_back("    if (tid % (2 * s) == 0)                    // heavy branching!");
+    l.level = int(L.size());
+    L.push_back("      data[tid] += data[tid + s];");
+  } else if (v == kReduce2) {
+    L.push_back("  for (int s = 1; s < B; s *= 2) {");
+    L.push_back("    int index = 2 * s * tid;                   // stride 2s words: bank conflicts");
+    l.level = int(L.size());
+    L.push_back("    if (index < B) data[index] += data[index + s];");
+  } else {
+    L.push_back(v == kReduce5 ? "  for (int s = B / 2; s > 32; s >>= 1) {" : "  for (int s = B / 2; s > 0; s >>= 1) {");
+    l.level = int(L.size());
+    L.push_back("    if (tid < s) data[tid] += data[tid + s];   // consecutive words: no conflicts");
+  }
+  L.push_back("    __syncthreads();");
+  L.push_back("  }");
+  if (v == kReduce5) {
+    L.push_back("  if (tid < 32) {          // one warp left: no barrier, no tid < s test");
+    L.push_back("    volatile T* d = data;  // each line: t = d[tid] + d[tid + s]; __syncwarp(); d[tid] = t;");
+    l.unrolled_s32 = int(L.size());
+    L.push_back("    if (B >= 64) d[tid] += d[tid + 32];");
+    L.push_back("    if (B >= 32) d[tid] += d[tid + 16];");
+    L.push_back("    if (B >= 16) d[tid] += d[tid + 8];");
+    L.push_back("    if (B >= 8)  d[tid] += d[tid + 4];");
+    L.push_back("    if (B >= 4)  d[tid] += d[tid + 2];");
+    L.push_back("    if (B >= 2)  d[tid] += d[tid + 1];");
+    L.push_back("  }");
+  }
+  l.write = int(L.size());
+  L.push_back("  if (tid == 0) out[blockIdx.x] = data[0];     // one partial sum per block");
+  L.push_back("}");
+  L.push_back("// host: " + name + "<<<P, B>>>(x, partial, n);  if (P > 1) " + name + "<<<1, B2>>>(partial, sum, P);");
+  return l;
+}
+
+Listing shuffle_listing() {
+  Listing l{};
+  l.lines = {
+      "// Warp-shuffle reduction: first add during load, then __shfl_down_sync in registers",
+      "__global__ void reduce_shuffle(const T* in, T* out, int n) {",
+      "  __shared__ T warp_sums[32];",
+      "  int tid = threadIdx.x, lane = tid % 32, warp = tid / 32, i = 2 * blockIdx.x * B + tid;",
+      "  T v = i < n ? in[i] : 0;",
+      "  if (i + B < n) v += in[i + B];                 // first add during load",
+      "  for (int d = W / 2; d > 0; d /= 2)             // W = min(32, B) lanes a warp",
+      "    v += __shfl_down_sync(FULL, v, d, W);        // lane + d >= W adds its own v",
+      "  if (B > 32) {                                  // more than one warp: combine the warp sums",
+      "    if (lane == 0) warp_sums[warp] = v;",
+      "    __syncthreads();",
+      "    if (warp == 0) {",
+      "      v = lane < B / 32 ? warp_sums[lane] : 0;",
+      "      for (int d = 16; d > 0; d /= 2) v += __shfl_down_sync(FULL, v, d);",
+      "    }",
+      "  }",
+      "  if (tid == 0) out[blockIdx.x] = v;",
+      "}",
+      "// host: reduce_shuffle<<<P, B>>>(x, partial, n);  if (P > 1) reduce_shuffle<<<1, B2>>>(partial, sum, P);",
+  };
+  l.load = 5;
+  l.shuffle = 7;
+  l.warp_sums = 9;
+  l.warp_load = 12;
+  l.shuffle2 = 13;
+  l.write = 16;
+  return l;
+}
+
+std::string plan_reduce(int v, const StepConfig& cfg, Trace& t) {
+  const Schedule sc = make_schedule(v, cfg.n, cfg.block);
+  if (!sc.error.empty()) return sc.error;
+  const Listing lst = v == kShuffle ? shuffle_listing() : tree_listing(v);
+  const char* titles[] = {"",
+                          "reduce1: interleaved addressing (divergent branch)",
+                          "reduce2: strided index (bank conflicts)",
+                          "reduce3: sequential addressing",
+                          "reduce4: first add during load",
+                          "reduce5: last warp unrolled",
+                          "Warp-shuffle reduction"};
+  t.title = titles[v];
+  t.width = sc.width;
+  t.elems_per_thread = sc.epb;
+  t.code = lst.lines;
+  plan::standard_rows(t, "x (input)", cfg.n, cfg.type);
+  for (const RowSpec& r : sc.rows) plan::add_row(t, r.name, RowKind::Values, r.length, cfg.type, r.element_space);
+  plan::initial_step(t);
+  for (const RStep& st : sc.steps) {
+    const Pass& p = sc.pass[st.pass];
+    const std::string pre = st.pass == 1 ? "pass 2 (1 block over " + std::to_string(p.in_len) + " partial sums): " : "";
+    const std::string S = std::to_string(st.s), TS = std::to_string(2 * st.s);
+    std::string label;
+    int line = -1, ops = 1, focus = p.shared_row;
+    switch (st.kind) {
+      case Kind::Load:
+        ops = sc.epb;
+        line = lst.load;
+        focus = sc.shuffle() ? p.regs_row : p.shared_row;
+        label = sc.epb == 1 ? "load: data[tid] = in[i]"
+                            : std::string(sc.shuffle() ? "load: v" : "load: data[tid]") + " = in[i] + in[i+" +
+                                  std::to_string(p.B) + "], the first add during the load";
+        break;
+      case Kind::Level:
+        line = lst.level;
+        if (v == kReduce1)
+          label = "s=" + S + ": if (tid % " + TS + " == 0) data[tid] += data[tid+" + S + "]";
+        else if (v == kReduce2)
+          label = "s=" + S + ": index = " + TS + "*tid; if (index < " + std::to_string(p.B) + ") data[index] += data[index+" +
+                  S + "]";
+        else
+          label = "s=" + S + ": if (tid < " + S + ") data[tid] += data[tid+" + S + "]";
+        break;
+      case Kind::Unrolled: {
+        int k = 0;
+        for (int x = 32; x > st.s; x /= 2) ++k;
+        line = lst.unrolled_s32 + k;
+        label = "warp-synchronous s=" + S + ": d[tid] += d[tid+" + S + "] in all " +
+                std::to_string(std::min(32, p.B)) + " lanes of warp 0, no barrier";
+        break;
+      }
+      case Kind::Shuffle:
+        line = st.warp0_only ? lst.shuffle2 : lst.shuffle;
+        focus = p.regs_row;
+        label = std::string(st.warp0_only ? "warp 0 over the warp sums, " : "") + "shuffle d=" + S +
+                ": v += __shfl_down_sync(v, " + S + ") from lane + " + S;
+        break;
+      case Kind::WarpSums:
+        line = lst.warp_sums;
+        label = "if (lane == 0) warp_sums[warp] = v: " + std::to_string(p.B / 32) + " warp sums a block";
+        break;
+      case Kind::WarpLoad:
+        line = lst.warp_load;
+        focus = p.regs_row;
+        label = "warp 0: v = lane < " + std::to_string(p.B / 32) + " ? warp_sums[lane] : 0";
+        break;
+      case Kind::Write:
+        line = lst.write;
+        focus = p.out_row;
+        label = std::string("if (tid == 0) out[block] = ") + (sc.shuffle() ? "v" : "data[0]") +
+                (p.out_row == int(t.rows.size()) - 1 ? ": the sum" : ": " + std::to_string(p.blocks) + " partial sums");
+        break;
+    }
+    const std::int32_t active = p.blocks * active_per_block(sc, st);
+    plan::add_step(t, pre + label, pre.empty() ? "pass 1" : "pass 2", line, p.blocks, p.B, active, ops, focus);
+  }
+  return "";
+}
+
+// Runs the planned schedule warp by warp, the way the CUDA stepper's kernels run it.
+void cpu_reduce(int v, const std::vector<std::uint32_t>& input, Trace& t) {
+  const Schedule sc = make_schedule(v, t.n, t.block);
+  cpu::CpuRun run(t);
+  std::copy(input.begin(), input.end(), run.row(kRowMain));
+  run.snapshot_initial();
+  for (std::size_t k = 0; k < sc.steps.size(); ++k) {
+    const RStep& st = sc.steps[k];
+    const Pass& p = sc.pass[st.pass];
+    run.begin(k + 1);
+    Counters& c = run.count();
+    const std::uint32_t* in = run.row(p.in_row);
+    std::uint32_t* out = run.row(p.out_row);
+    std::uint32_t* sh = p.shared_row >= 0 ? run.row(p.shared_row) : nullptr;
+    std::uint32_t* rg = p.regs_row >= 0 ? run.row(p.regs_row) : nullptr;
+    const int s = st.s;
+    for (std::int32_t b = 0; b < p.blocks; ++b) {
+      const std::int32_t base = b * p.E;
+      const std::int64_t t0 = std::int64_t(b) * p.B;
+      for (std::int32_t first = 0; first < p.B; first += 32) {
+        const int lanes = std::min<std::int32_t>(32, p.B - first);
+        int paths[32];
+        std::int32_t pa[32], pb[32];
+        std::uint32_t nv[32];
+        switch (st.kind) {
+          case Kind::Load: {
+            const int dst_row = sc.shuffle() ? p.regs_row : p.shared_row;
+            for (int l = 0; l < lanes; ++l) {
+              const std::int32_t tid = first + l, i = base + tid;
+              std::uint32_t x = 0;
+              if (i < p.in_len) {
+                x = in[i];
+                c.global_read_bytes += 4;
+                run.op(t0 + tid, 0, OpKind::Move, p.in_row, i, dst_row, base + tid);
+              } else {
+                run.op(t0 + tid, 0, OpKind::Write, p.in_row, -1, dst_row, base + tid);
+              }
+              if (sc.epb == 2 && i + p.B < p.in_len) {
+                x = cpu::add_words(x, in[i + p.B], t.type);
+                c.global_read_bytes += 4;
+                c.adds += 1;
+                run.op(t0 + tid, 1, OpKind::Add, p.in_row, i + p.B, dst_row, base + tid);
+              }
+              run.row(dst_row)[base + tid] = x;
+              pa[l] = tid;
+            }
+            if (!sc.shuffle()) run.shared_access(pa, lanes);
+            break;
+          }
+          case Kind::Level: {
+            for (int l = 0; l < lanes; ++l) {
+              const std::int32_t tid = first + l;
+              std::int32_t a = tid;
+              bool act = tid < s;
+              if (v == kReduce1) act = tid % (2 * s) == 0;
+              if (v == kReduce2) {
+                a = 2 * s * tid;
+                act = a < p.B;
+              }
+              paths[l] = act;
+              pa[l] = act ? a : -1;
+              pb[l] = act ? a + s : -1;
+            }
+            run.branch(paths, lanes);
+            run.shared_access(pa, lanes);  // read data[a]
+            run.shared_access(pb, lanes);  // read data[a + s]
+            run.shared_access(pa, lanes);  // write data[a]
+            for (int l = 0; l < lanes; ++l) {
+              if (pa[l] < 0) continue;
+              sh[base + pa[l]] = cpu::add_words(sh[base + pa[l]], sh[base + pb[l]], t.type);
+              c.adds += 1;
+              run.op(t0 + first + l, 0, OpKind::Add, p.shared_row, base + pb[l], p.shared_row, base + pa[l]);
+            }
+            break;
+          }
+          case Kind::Unrolled: {
+            for (int l = 0; l < lanes; ++l) paths[l] = first + l < 32;
+            run.branch(paths, lanes);
+            if (first != 0) break;
+            for (int l = 0; l < lanes; ++l) {
+              pa[l] = l;
+              pb[l] = l + s;
+              nv[l] = cpu::add_words(sh[base + l], sh[base + l + s], t.type);  // every lane reads first
+            }
+            run.shared_access(pa, lanes);
+            run.shared_access(pb, lanes);
+            run.shared_access(pa, lanes);
+            for (int l = 0; l < lanes; ++l) {
+              sh[base + l] = nv[l];
+              c.adds += 1;
+              run.op(t0 + l, 0, OpKind::Add, p.shared_row, base + l + s, p.shared_row, base + l);
+            }
+            break;
+          }
+          case Kind::Shuffle: {
+            if (st.warp0_only) {
+              for (int l = 0; l < lanes; ++l) paths[l] = first == 0;
+              run.branch(paths, lanes);
+              if (first != 0) break;
+            }
+            const int W = st.warp0_only ? 32 : std::min(32, p.B);
+            for (int l = 0; l < lanes; ++l) {
+              pb[l] = l + s < W ? l + s : l;
+              nv[l] = cpu::add_words(rg[base + first + l], rg[base + first + pb[l]], t.type);
+            }
+            for (int l = 0; l < lanes; ++l) {
+              rg[base + first + l] = nv[l];
+              c.adds += 1;
+              run.op(t0 + first + l, 0, OpKind::Add, p.regs_row, base + first + pb[l], p.regs_row, base + first + l);
+            }
+            break;
+          }
+          case Kind::WarpSums: {
+            const std::int32_t warp = first / 32;
+            for (int l = 0; l < lanes; ++l) {
+              paths[l] = l == 0;
+              pa[l] = l == 0 ? warp : -1;
+            }
+            run.branch(paths, lanes);
+            run.shared_access(pa, lanes);
+            sh[base + warp] = rg[base + first];
+            run.op(t0 + first, 0, OpKind::Move, p.regs_row, base + first, p.shared_row, base + warp);
+            break;
+          }
+          case Kind::WarpLoad: {
+            for (int l = 0; l < lanes; ++l) paths[l] = first == 0;
+            run.branch(paths, lanes);
+            if (first != 0) break;
+            const std::int32_t nw = p.B / 32;
+            for (int l = 0; l < lanes; ++l) pa[l] = l < nw ? l : -1;
+            run.shared_access(pa, lanes);
+            for (int l = 0; l < lanes; ++l) {
+              if (l < nw) {
+                rg[base + l] = sh[base + l];
+                run.op(t0 + l, 0, OpKind::Move, p.shared_row, base + l, p.regs_row, base + l);
+              } else {
+                rg[base + l] = 0;
+                run.op(t0 + l, 0, OpKind::Write, p.shared_row, -1, p.regs_row, base + l);
+              }
+            }
+            break;
+          }
+          case Kind::Write: {
+            for (int l = 0; l < lanes; ++l) {
+              paths[l] = first + l == 0;
+              pa[l] = first + l == 0 ? 0 : -1;
+            }
+            run.branch(paths, lanes);
+            if (!sc.shuffle()) run.shared_access(pa, lanes);
+            if (first != 0) break;
+            const int src_row = sc.shuffle() ? p.regs_row : p.shared_row;
+            out[b] = run.row(src_row)[base];
+            c.global_write_bytes += 4;
+            run.op(t0, 0, OpKind::Move, src_row, base, p.out_row, b);
+            break;
+          }
+        }
+      }
+    }
+    run.end();
+  }
+  const int total_row = int(t.rows.size()) - 1;
+  t.steps.back().label += " = " + format_word(t.row(t.steps.size() - 1, total_row)[0], t.type);
+}
+}  // namespace
+
+std::string plan_reduce1(const StepConfig& cfg, Trace& t) { return plan_reduce(kReduce1, cfg, t); }
+std::string plan_reduce2(const StepConfig& cfg, Trace& t) { return plan_reduce(kReduce2, cfg, t); }
+std::string plan_reduce3(const StepConfig& cfg, Trace& t) { return plan_reduce(kReduce3, cfg, t); }
+std::string plan_reduce4(const StepConfig& cfg, Trace& t) { return plan_reduce(kReduce4, cfg, t); }
+std::string plan_reduce5(const StepConfig& cfg, Trace& t) { return plan_reduce(kReduce5, cfg, t); }
+std::string plan_reduce_shuffle(const StepConfig& cfg, Trace& t) { return plan_reduce(kShuffle, cfg, t); }
+void cpu_reduce1(const StepConfig&, const std::vector<std::uint32_t>& in, Trace& t) { cpu_reduce(kReduce1, in, t); }
+void cpu_reduce2(const StepConfig&, const std::vector<std::uint32_t>& in, Trace& t) { cpu_reduce(kReduce2, in, t); }
+void cpu_reduce3(const StepConfig&, const std::vector<std::uint32_t>& in, Trace& t) { cpu_reduce(kReduce3, in, t); }
+void cpu_reduce4(const StepConfig&, const std::vector<std::uint32_t>& in, Trace& t) { cpu_reduce(kReduce4, in, t); }
+void cpu_reduce5(const StepConfig&, const std::vector<std::uint32_t>& in, Trace& t) { cpu_reduce(kReduce5, in, t); }
+void cpu_reduce_shuffle(const StepConfig&, const std::vector<std::uint32_t>& in, Trace& t) {
+  cpu_reduce(kShuffle, in, t);
+}
+
+}  // namespace primlab::steppers

@@ -1,0 +1,164 @@
+// Trace helpers: allocation, totals, word formatting and bit-for-bit comparison.
+#include "lab/model/trace.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <sstream>
+
+namespace primlab {
+
+const char* elem_type_name(ElemType t) {
+  switch (t) {
+    case ElemType::I32: return "int32";
+    case ElemType::F32: return "float";
+    case ElemType::U32: return "uint32";
+  }
+  return "?";
+}
+
+const char* op_kind_name(OpKind k) {
+  switch (k) {
+    case OpKind::None: return "none";
+    case OpKind::Read: return "read";
+    case OpKind::Write: return "write";
+    case OpKind::Add: return "add";
+    case OpKind::Move: return "move";
+    case OpKind::CompareSwap: return "compare-swap";
+    case OpKind::Atomic: return "atomic";
+  }
+  return "?";
+}
+
+bool Counters::operator==(const Counters& o) const {
+  return adds == o.adds && global_read_bytes == o.global_read_bytes && global_write_bytes == o.global_write_bytes &&
+         shared_accesses == o.shared_accesses && bank_conflict == o.bank_conflict &&
+         divergent_warps == o.divergent_warps && atomics == o.atomics && launches == o.launches;
+}
+
+Counters& Counters::operator+=(const Counters& o) {
+  adds += o.adds;
+  global_read_bytes += o.global_read_bytes;
+  global_write_bytes += o.global_write_bytes;
+  shared_accesses += o.shared_accesses;
+  bank_conflict = std::max(bank_conflict, o.bank_conflict);
+  divergent_warps += o.divergent_warps;
+  atomics += o.atomics;
+  launches += o.launches;
+  return *this;
+}
+
+void Trace::allocate() {
+  std::int64_t slots = 0;
+  for (Step& s : steps) {
+    s.op_begin = slots;
+    slots += s.op_count();
+  }
+  values.assign(steps.size() * step_words(), 0u);
+  ops.assign(std::size_t(slots), Op{});
+}
+
+Counters Trace::totals(std::size_t upto_step) const {
+  Counters c;
+  for (std::size_t s = 0; s <= upto_step && s < steps.size(); ++s) c += steps[s].counters;
+  return c;
+}
+
+int bank_conflict_degree(const std::int32_t* addrs, int lanes) {
+  int worst = 0;
+  for (int bank = 0; bank < 32; ++bank) {
+    int distinct = 0;
+    for (int l = 0; l < lanes; ++l) {
+      if (addrs[l] < 0 || addrs[l] % 32 != bank) continue;
+      bool seen = false;
+      for (int m = 0; m < l && !seen; ++m) seen = addrs[m] == addrs[l];
+      distinct += !seen;
+    }
+    worst = std::max(worst, distinct);
+  }
+  return worst;
+}
+
+std::uint32_t to_word(float v) {
+  std::uint32_t w;
+  std::memcpy(&w, &v, 4);
+  return w;
+}
+
+float word_to_float(std::uint32_t w) {
+  float v;
+  std::memcpy(&v, &w, 4);
+  return v;
+}
+
+std::string format_word(std::uint32_t w, ElemType t) {
+  char buf[48];
+  switch (t) {
+    case ElemType::I32: std::snprintf(buf, sizeof buf, "%d", std::int32_t(w)); break;
+    case ElemType::U32: std::snprintf(buf, sizeof buf, "%u", w); break;
+    case ElemType::F32: {
+      float f = word_to_float(w);
+      if (std::isnan(f)) return "nan";
+      if (std::isinf(f)) return f > 0 ? "inf" : "-inf";
+      if (f == 0.0f && std::signbit(f)) return "-0";
+      std::snprintf(buf, sizeof buf, "%g", double(f));
+      break;
+    }
+  }
+  return buf;
+}
+
+namespace {
+std::string counters_text(const Counters& c) {
+  std::ostringstream o;
+  o << "adds=" << c.adds << " gread=" << c.global_read_bytes << " gwrite=" << c.global_write_bytes
+    << " shared=" << c.shared_accesses << " conflict=" << c.bank_conflict << " divergent=" << c.divergent_warps
+    << " atomics=" << c.atomics << " launches=" << c.launches;
+  return o.str();
+}
+}  // namespace
+
+std::string compare_traces(const Trace& a, const Trace& b, bool compare_ops) {
+  std::ostringstream o;
+  if (a.steps.size() != b.steps.size()) {
+    o << "step count " << a.steps.size() << " vs " << b.steps.size();
+    return o.str();
+  }
+  if (a.width != b.width || a.rows.size() != b.rows.size()) return "layout differs";
+  for (std::size_t s = 0; s < a.steps.size(); ++s) {
+    for (std::size_t r = 0; r < a.rows.size(); ++r) {
+      const std::uint32_t* x = a.row(s, r);
+      const std::uint32_t* y = b.row(s, r);
+      for (std::int32_t i = 0; i < a.width; ++i)
+        if (x[i] != y[i]) {
+          o << "step " << s << " (" << a.steps[s].label << ") row '" << a.rows[r].name << "' [" << i
+            << "]: " << format_word(x[i], a.rows[r].type) << " vs " << format_word(y[i], b.rows[r].type);
+          return o.str();
+        }
+    }
+    if (!(a.steps[s].counters == b.steps[s].counters)) {
+      o << "step " << s << " (" << a.steps[s].label << ") counters: " << counters_text(a.steps[s].counters)
+        << " vs " << counters_text(b.steps[s].counters);
+      return o.str();
+    }
+    if (!(a.steps[s].launch == b.steps[s].launch)) return "step " + std::to_string(s) + " launch shape differs";
+  }
+  if (compare_ops) {
+    if (a.ops.size() != b.ops.size()) return "op slot count differs";
+    for (std::size_t i = 0; i < a.ops.size(); ++i)
+      if (!(a.ops[i] == b.ops[i])) {
+        std::size_t s = 0;
+        while (s + 1 < a.steps.size() && std::int64_t(i) >= a.steps[s + 1].op_begin) ++s;
+        const Op& p = a.ops[i];
+        const Op& q = b.ops[i];
+        o << "step " << s << " op slot " << (i - a.steps[s].op_begin) << ": {t" << p.thread << " k" << p.kind << " "
+          << p.src << "->" << p.dst << "} vs {t" << q.thread << " k" << q.kind << " " << q.src << "->" << q.dst
+          << "}";
+        return o.str();
+      }
+  }
+  return "";
+}
+
+}  // namespace primlab

@@ -1,0 +1,125 @@
+// Trace output as text and JSON.
+#include "lab/model/trace_io.h"
+
+#include <nlohmann/json.hpp>
+#include <cmath>
+#include <ostream>
+#include <sstream>
+
+namespace primlab {
+
+std::string counters_summary(const Counters& c) {
+  std::ostringstream o;
+  o << "adds=" << c.adds << " global read=" << c.global_read_bytes << "B write=" << c.global_write_bytes
+    << "B shared=" << c.shared_accesses << " conflict=" << c.bank_conflict << "-way divergent warps="
+    << c.divergent_warps;
+  if (c.atomics) o << " atomics=" << c.atomics;
+  o << " launches=" << c.launches;
+  return o.str();
+}
+
+namespace {
+std::string row_text(const Trace& t, std::size_t s, std::size_t r) {
+  const RowInfo& info = t.rows[r];
+  const std::uint32_t* v = t.row(s, r);
+  std::ostringstream o;
+  const std::int32_t real = info.element_space ? std::min(t.n, info.length) : info.length;
+  for (std::int32_t i = 0; i < info.length; ++i) {
+    if (i == real) o << " |";
+    if (i) o << ' ';
+    o << format_word(v[i], info.type);
+  }
+  return o.str();
+}
+}  // namespace
+
+void write_trace_text(std::ostream& os, const Trace& t, const std::string& backend, bool all_rows) {
+  os << t.algo << " - " << t.title << ", " << elem_type_name(t.type) << ", n=" << t.n;
+  if (t.width != t.n) os << " (padded to " << t.width << ")";
+  os << ", block " << t.block << ", backend: " << backend << "\n";
+  for (std::size_t s = 0; s < t.steps.size(); ++s) {
+    const Step& st = t.steps[s];
+    os << "step " << s << ": " << st.label;
+    if (s > 0)
+      os << "   [" << st.launch.active << " of " << st.launch.launched() << " threads in " << st.launch.blocks
+         << " block(s); " << counters_summary(st.counters) << "]";
+    os << "\n";
+    for (std::size_t r = 0; r < t.rows.size(); ++r) {
+      if (r == kRowTouch || r == kRowOwner) continue;
+      if (!all_rows && int(r) != st.focus_row && r != kRowMain) continue;
+      os << "  " << t.rows[r].name << ": " << row_text(t, s, r) << "\n";
+    }
+  }
+}
+
+void write_trace_json(std::ostream& os, const Trace& t, const std::string& backend) {
+  using nlohmann::json;
+  json j;
+  j["algo"] = t.algo;
+  j["title"] = t.title;
+  j["type"] = elem_type_name(t.type);
+  j["n"] = t.n;
+  j["width"] = t.width;
+  j["block"] = t.block;
+  j["backend"] = backend;
+  j["code"] = t.code;
+  json rows = json::array();
+  for (const RowInfo& r : t.rows)
+    rows.push_back({{"name", r.name}, {"length", r.length}, {"type", elem_type_name(r.type)},
+                    {"element_space", r.element_space}});
+  j["rows"] = rows;
+  json steps = json::array();
+  for (std::size_t s = 0; s < t.steps.size(); ++s) {
+    const Step& st = t.steps[s];
+    const Counters& c = st.counters;
+    json js = {{"label", st.label},
+               {"phase", st.phase},
+               {"code_line", st.code_line},
+               {"focus_row", st.focus_row},
+               {"launch", {{"blocks", st.launch.blocks}, {"threads", st.launch.threads}, {"active", st.launch.active}}},
+               {"counters",
+                {{"adds", c.adds},
+                 {"global_read_bytes", c.global_read_bytes},
+                 {"global_write_bytes", c.global_write_bytes},
+                 {"shared_accesses", c.shared_accesses},
+                 {"bank_conflict", c.bank_conflict},
+                 {"divergent_warps", c.divergent_warps},
+                 {"atomics", c.atomics},
+                 {"launches", c.launches}}}};
+    json vals = json::object();
+    for (std::size_t r = 0; r < t.rows.size(); ++r) {
+      const std::uint32_t* v = t.row(s, r);
+      json a = json::array();
+      for (std::int32_t i = 0; i < t.rows[r].length; ++i) {
+        if (t.rows[r].type == ElemType::F32) {
+          const float f = word_to_float(v[i]);
+          if (std::isfinite(f)) a.push_back(f);
+          else a.push_back(format_word(v[i], ElemType::F32));
+        } else if (t.rows[r].type == ElemType::U32) {
+          a.push_back(v[i]);
+        } else {
+          a.push_back(std::int32_t(v[i]));
+        }
+      }
+      vals[t.rows[r].name] = a;
+    }
+    js["rows"] = vals;
+    json ops = json::array();
+    for (std::int64_t i = 0; i < st.op_count(); ++i) {
+      const Op& o = t.ops[std::size_t(st.op_begin + i)];
+      if (kind_of(o.kind) == OpKind::None) continue;
+      ops.push_back({{"thread", o.thread},
+                     {"kind", op_kind_name(kind_of(o.kind))},
+                     {"src_row", src_row_of(o.kind)},
+                     {"src", o.src},
+                     {"dst_row", dst_row_of(o.kind)},
+                     {"dst", o.dst}});
+    }
+    js["ops"] = ops;
+    steps.push_back(js);
+  }
+  j["steps"] = steps;
+  os << j.dump(1) << "\n";
+}
+
+}  // namespace primlab

@@ -1,0 +1,20 @@
+// Backend probe for builds without CUDA: always the CPU reference.
+#ifndef PRIMLAB_HAVE_CUDA
+#include "lab/run/backend.h"
+
+namespace primlab {
+const BackendInfo& backend() {
+  static const BackendInfo info{false, "CPU reference - no CUDA device", "built without CUDA"};
+  return info;
+}
+}  // namespace primlab
+#endif
+
+#ifndef PRIMLAB_HAVE_CUDA
+#include "lab/catalog.h"
+namespace primlab {
+std::string build_trace_cuda(const Algorithm&, const StepConfig&, const std::vector<std::uint32_t>&, Trace&) {
+  return "this build has no CUDA backend";
+}
+}  // namespace primlab
+#endif

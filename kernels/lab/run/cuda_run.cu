@@ -1,0 +1,136 @@
+// CudaRun: working state, op slots, counters and per-step snapshots of a traced CUDA run; and
+// build_trace_cuda, which runs a stepper into device memory and copies the trace back.
+#include <cstdio>
+
+#include "lab/run/trace_device.cuh"
+
+namespace primlab::traced {
+namespace {
+
+__global__ void prepare_step(std::uint32_t* touch, std::uint32_t* owner, std::int32_t width, Op* ops,
+                             std::int64_t slots) {
+  const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < width) {
+    touch[i] = 0u;
+    owner[i] = 0xffffffffu;
+  }
+  if (i < slots) ops[i] = Op{};
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> initial_state(const Trace& t, const std::vector<std::uint32_t>& input,
+                                         std::initializer_list<int> input_rows) {
+  std::vector<std::uint32_t> s(t.step_words(), 0u);
+  for (int r : input_rows) std::copy(input.begin(), input.end(), s.begin() + std::size_t(r) * t.width);
+  std::fill(s.begin() + std::size_t(kRowOwner) * t.width, s.begin() + std::size_t(kRowOwner + 1) * t.width,
+            0xffffffffu);
+  return s;
+}
+
+CudaRun::CudaRun(Trace& t, DeviceTraceView out) : t_(t), out_(out), launches_(t.steps.size(), 0) {
+  try {
+    state_.resize(t.step_words());
+    counters_.resize(t.steps.size() * kNumCounters);
+  } catch (const DeviceError& e) {
+    error_ = e.what();
+    return;
+  }
+  check(cudaMemset(counters_.get(), 0, counters_.bytes()), __FILE__, __LINE__);
+}
+
+bool CudaRun::check(cudaError_t e, const char* file, int line) {
+  if (!error_.empty()) return false;
+  if (e == cudaSuccess) return true;
+  cudaGetLastError();
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%s:%d: %s", file, line, cudaGetErrorString(e));
+  error_ = buf;
+  return false;
+}
+
+bool CudaRun::upload_initial(const std::vector<std::uint32_t>& state0) {
+  if (!ok()) return false;
+  return check(cudaMemcpy(state_.get(), state0.data(), state0.size() * 4, cudaMemcpyHostToDevice), __FILE__,
+               __LINE__) &&
+         check(cudaMemcpy(out_.values, state_.get(), state_.bytes(), cudaMemcpyDeviceToDevice), __FILE__, __LINE__);
+}
+
+StepCtx CudaRun::begin(std::size_t s) {
+  const Step& st = t_.steps[s];
+  StepCtx c;
+  c.state = state_.get();
+  c.width = t_.width;
+  for (std::size_t r = 0; r < t_.rows.size(); ++r)
+    if (t_.rows[r].element_space) c.element_rows |= 1u << r;
+  c.ops = out_.ops + st.op_begin;
+  c.ops_per_thread = st.ops_per_thread;
+  c.counters = counters_.get() + s * kNumCounters;
+  c.type = t_.type;
+  if (!ok()) return c;
+  const std::int64_t slots = st.op_count();
+  const std::int64_t threads = std::max<std::int64_t>(slots, t_.width);
+  if (threads > 0) {
+    prepare_step<<<blocks_for(threads, 256), 256>>>(row(kRowTouch), row(kRowOwner), t_.width, c.ops, slots);
+    check(cudaPeekAtLastError(), __FILE__, __LINE__);
+  }
+  return c;
+}
+
+bool CudaRun::end(std::size_t s, int launches) {
+  launches_[s] = launches;
+  if (!check(cudaPeekAtLastError(), __FILE__, __LINE__)) return false;
+  return check(cudaMemcpyAsync(out_.values + s * t_.step_words(), state_.get(), state_.bytes(),
+                               cudaMemcpyDeviceToDevice),
+               __FILE__, __LINE__);
+}
+
+std::string CudaRun::finish() {
+  if (!ok()) return error_;
+  std::vector<unsigned long long> h(counters_.size());
+  if (!check(cudaMemcpy(h.data(), counters_.get(), counters_.bytes(), cudaMemcpyDeviceToHost), __FILE__, __LINE__))
+    return error_;
+  for (std::size_t s = 1; s < t_.steps.size(); ++s) {
+    const unsigned long long* c = h.data() + s * kNumCounters;
+    Counters& k = t_.steps[s].counters;
+    k.adds = std::int64_t(c[kAdds]);
+    k.global_read_bytes = std::int64_t(c[kGlobalRead]);
+    k.global_write_bytes = std::int64_t(c[kGlobalWrite]);
+    k.shared_accesses = std::int64_t(c[kShared]);
+    k.bank_conflict = std::int64_t(c[kConflict]);
+    k.divergent_warps = std::int64_t(c[kDivergent]);
+    k.atomics = std::int64_t(c[kAtomics]);
+    k.launches = launches_[s];
+  }
+  return "";
+}
+
+}  // namespace primlab::traced
+
+namespace primlab {
+
+std::string build_trace_cuda(const Algorithm& a, const StepConfig& cfg, const std::vector<std::uint32_t>& input,
+                             Trace& out) {
+  if (!a.run_cuda) return std::string(a.name) + " has no CUDA stepper";
+  Trace t;
+  if (std::string e = plan_trace(a, cfg, input, t); !e.empty()) return e;
+  try {
+    DeviceBuffer<std::uint32_t> d_values(t.values.size());
+    DeviceBuffer<Op> d_ops(std::max<std::size_t>(t.ops.size(), 1));
+    if (std::string e = a.run_cuda(cfg, input, t, {d_values.get(), d_ops.get()}); !e.empty()) return e;
+    cudaError_t e1 = cudaMemcpy(t.values.data(), d_values.get(), d_values.bytes(), cudaMemcpyDeviceToHost);
+    cudaError_t e2 = t.ops.empty() ? cudaSuccess
+                                   : cudaMemcpy(t.ops.data(), d_ops.get(), t.ops.size() * sizeof(Op),
+                                                cudaMemcpyDeviceToHost);
+    if (e1 != cudaSuccess || e2 != cudaSuccess) {
+      cudaGetLastError();
+      return std::string("copying the trace back failed: ") + cudaGetErrorString(e1 != cudaSuccess ? e1 : e2);
+    }
+  } catch (const DeviceError& e) {
+    return e.what();
+  }
+  out = std::move(t);
+  return "";
+}
+
+}  // namespace primlab
