@@ -2,6 +2,7 @@
 #include "view/trace_buffers.h"
 
 #include <cmath>
+#include <utility>
 
 namespace primlab::view {
 
@@ -14,6 +15,22 @@ void TraceBuffers::release() {
   if (ops_buf_) glDeleteBuffers(1, &ops_buf_);
   values_tex_ = ops_tex_ = values_buf_ = ops_buf_ = 0;
   words_ = slots_ = 0;
+}
+
+TraceBuffers::TraceBuffers(TraceBuffers&& other) noexcept { *this = std::move(other); }
+
+TraceBuffers& TraceBuffers::operator=(TraceBuffers&& other) noexcept {
+  if (this != &other) {
+    release();
+    values_buf_ = std::exchange(other.values_buf_, 0);
+    values_tex_ = std::exchange(other.values_tex_, 0);
+    ops_buf_ = std::exchange(other.ops_buf_, 0);
+    ops_tex_ = std::exchange(other.ops_tex_, 0);
+    words_ = std::exchange(other.words_, 0);
+    slots_ = std::exchange(other.slots_, 0);
+    ranges = std::move(other.ranges);
+  }
+  return *this;
 }
 
 bool TraceBuffers::allocate(const Trace& meta, std::string& error) {
@@ -63,6 +80,18 @@ bool TraceBuffers::upload(const Trace& t, std::string& error) {
     return false;
   }
   return true;
+}
+
+void TraceBuffers::read_back(const Trace& meta, std::vector<std::uint32_t>& values, std::vector<Op>& ops) const {
+  values.assign(meta.steps.size() * meta.step_words(), 0u);
+  std::size_t slots = 0;
+  for (const Step& s : meta.steps) slots += std::size_t(s.op_count());
+  ops.assign(slots, Op{});
+  glBindBuffer(GL_TEXTURE_BUFFER, values_buf_);
+  glGetBufferSubData(GL_TEXTURE_BUFFER, 0, GLsizeiptr(values.size() * 4), values.data());
+  glBindBuffer(GL_TEXTURE_BUFFER, ops_buf_);
+  if (slots) glGetBufferSubData(GL_TEXTURE_BUFFER, 0, GLsizeiptr(slots * sizeof(Op)), ops.data());
+  glBindBuffer(GL_TEXTURE_BUFFER, 0);
 }
 
 std::vector<RowRange> host_ranges(const Trace& t) {

@@ -16,10 +16,13 @@ struct RowRange {
   float lo = 0.f, hi = 1.f;
 };
 
+// Owns its GL buffers and textures: move-only.
 class TraceBuffers {
  public:
   TraceBuffers() = default;
   ~TraceBuffers();
+  TraceBuffers(TraceBuffers&& other) noexcept;
+  TraceBuffers& operator=(TraceBuffers&& other) noexcept;
   TraceBuffers(const TraceBuffers&) = delete;
   TraceBuffers& operator=(const TraceBuffers&) = delete;
 
@@ -27,6 +30,8 @@ class TraceBuffers {
   bool allocate(const Trace& meta, std::string& error);
   // CPU backend: uploads the host trace's values and ops.
   bool upload(const Trace& t, std::string& error);
+  // Reads the values and ops of the planned trace `meta` back to the host (for export and tests).
+  void read_back(const Trace& meta, std::vector<std::uint32_t>& values, std::vector<Op>& ops) const;
 
   GLuint values_buffer() const { return values_buf_; }
   GLuint ops_buffer() const { return ops_buf_; }

@@ -2,6 +2,9 @@
 #include "view/trace_view.h"
 
 #include <algorithm>
+#include <utility>
+
+#include "view/palette.h"
 
 namespace primlab::view {
 
@@ -35,10 +38,26 @@ ViewLayout layout_view(const Trace& meta, int step, Rect rect) {
   return l;
 }
 
-TraceView::~TraceView() {
+TraceView::~TraceView() { release(); }
+
+void TraceView::release() {
   for (Program* p : {&bands_, &bars_, &ops_, &labels_, &network_})
-    if (p->id) glDeleteProgram(p->id);
+    if (p->id) glDeleteProgram(std::exchange(p->id, 0));
   if (vao_) glDeleteVertexArrays(1, &vao_);
+  vao_ = 0;
+}
+
+TraceView::TraceView(TraceView&& other) noexcept { *this = std::move(other); }
+
+TraceView& TraceView::operator=(TraceView&& other) noexcept {
+  if (this != &other) {
+    release();
+    for (auto [mine, theirs] : {std::pair{&bands_, &other.bands_}, {&bars_, &other.bars_}, {&ops_, &other.ops_},
+                                {&labels_, &other.labels_}, {&network_, &other.network_}})
+      mine->id = std::exchange(theirs->id, 0);
+    vao_ = std::exchange(other.vao_, 0);
+  }
+  return *this;
 }
 
 namespace {
@@ -61,7 +80,7 @@ GLuint compile(GLenum kind, const std::string& src, std::string& error) {
 }  // namespace
 
 bool TraceView::build(Program& p, const char* vert, const char* frag, std::string& error) {
-  const std::string head = std::string("#version 330 core\n") + shader_source("common.glsl");
+  const std::string head = std::string("#version 330 core\n") + palette_glsl() + shader_source("common.glsl");
   GLuint vs = compile(GL_VERTEX_SHADER, head + shader_source(vert), error);
   if (!vs) {
     error = std::string(vert) + ": " + error;
@@ -239,9 +258,26 @@ void TraceView::draw_network(const Trace& meta, const TraceBuffers& buf, int ste
   glDrawArraysInstanced(GL_TRIANGLES, 0, 15, GLsizei(passes) * comps);
 }
 
-Framebuffer::~Framebuffer() {
+Framebuffer::~Framebuffer() { release(); }
+
+void Framebuffer::release() {
   if (fbo_) glDeleteFramebuffers(1, &fbo_);
   if (tex_) glDeleteTextures(1, &tex_);
+  fbo_ = tex_ = 0;
+  w_ = h_ = 0;
+}
+
+Framebuffer::Framebuffer(Framebuffer&& other) noexcept { *this = std::move(other); }
+
+Framebuffer& Framebuffer::operator=(Framebuffer&& other) noexcept {
+  if (this != &other) {
+    release();
+    fbo_ = std::exchange(other.fbo_, 0);
+    tex_ = std::exchange(other.tex_, 0);
+    w_ = std::exchange(other.w_, 0);
+    h_ = std::exchange(other.h_, 0);
+  }
+  return *this;
 }
 
 bool Framebuffer::resize(int w, int h) {
@@ -267,15 +303,20 @@ void Framebuffer::bind() const {
 }
 
 std::vector<unsigned char> Framebuffer::read_rgba() const {
-  std::vector<unsigned char> px(std::size_t(w_) * h_ * 4), flipped(px.size());
   glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
-  glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadPixels(0, 0, w_, h_, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+  std::vector<unsigned char> px = view::read_rgba(w_, h_);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  const std::size_t stride = std::size_t(w_) * 4;
-  for (int y = 0; y < h_; ++y)
+  return px;
+}
+
+std::vector<unsigned char> read_rgba(int w, int h) {
+  std::vector<unsigned char> px(std::size_t(w) * h * 4), flipped(px.size());
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+  const std::size_t stride = std::size_t(w) * 4;
+  for (int y = 0; y < h; ++y)
     std::copy(px.begin() + std::ptrdiff_t(y * stride), px.begin() + std::ptrdiff_t((y + 1) * stride),
-              flipped.begin() + std::ptrdiff_t((h_ - 1 - y) * stride));
+              flipped.begin() + std::ptrdiff_t((h - 1 - y) * stride));
   return flipped;
 }
 

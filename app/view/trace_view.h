@@ -34,9 +34,16 @@ struct ViewLayout {
 
 ViewLayout layout_view(const Trace& meta, int step, Rect rect);
 
+// Owns its shader programs and vertex array: move-only.
 class TraceView {
  public:
+  TraceView() = default;
   ~TraceView();
+  TraceView(TraceView&& other) noexcept;
+  TraceView& operator=(TraceView&& other) noexcept;
+  TraceView(const TraceView&) = delete;
+  TraceView& operator=(const TraceView&) = delete;
+
   bool init(std::string& error);
   void draw(const Trace& meta, const TraceBuffers& buf, int step, const ViewOptions& opt, float fb_w, float fb_h,
             Rect rect);
@@ -45,6 +52,7 @@ class TraceView {
   struct Program {
     GLuint id = 0;
   };
+  void release();
   bool build(Program& p, const char* vert, const char* frag, std::string& error);
   void set_common(GLuint prog, const Trace& meta, const TraceBuffers& buf, int step, const ViewLayout& l,
                   float fb_w, float fb_h);
@@ -54,10 +62,17 @@ class TraceView {
   GLuint vao_ = 0;
 };
 
-// An offscreen colour target (the app shows it as an ImGui image; `render` reads it back).
+// An offscreen colour target (the app shows it as an ImGui image; `render` reads it back). Owns its
+// GL framebuffer and texture: move-only.
 class Framebuffer {
  public:
+  Framebuffer() = default;
   ~Framebuffer();
+  Framebuffer(Framebuffer&& other) noexcept;
+  Framebuffer& operator=(Framebuffer&& other) noexcept;
+  Framebuffer(const Framebuffer&) = delete;
+  Framebuffer& operator=(const Framebuffer&) = delete;
+
   bool resize(int w, int h);
   void bind() const;
   GLuint texture() const { return tex_; }
@@ -66,9 +81,13 @@ class Framebuffer {
   std::vector<unsigned char> read_rgba() const;  // top row first
 
  private:
+  void release();
   GLuint fbo_ = 0, tex_ = 0;
   int w_ = 0, h_ = 0;
 };
+
+// The pixels of the bound read framebuffer's w x h, as RGBA, top row first.
+std::vector<unsigned char> read_rgba(int w, int h);
 
 // Embedded shader sources (generated from shaders/ at build time).
 const char* shader_source(const std::string& name);

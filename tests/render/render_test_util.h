@@ -9,6 +9,7 @@
 
 #include "headless/egl_context.h"
 #include "ui/app_ui.h"
+#include "view/palette.h"
 
 namespace primlab::testing {
 
@@ -44,7 +45,11 @@ inline std::size_t distinct_colours(const std::vector<unsigned char>& px) {
   return s.size();
 }
 
-// The colours of bars.frag.
-constexpr Rgb kIdle{92, 140, 204}, kRead{250, 194, 56}, kWritten{240, 92, 66}, kPadding{82, 82, 82};
+// The bars' colours, from the palette the shaders are built with.
+constexpr Rgb to_rgb(const view::PaletteEntry& e) {
+  return {int(e.colour.r * 255.f + 0.5f), int(e.colour.g * 255.f + 0.5f), int(e.colour.b * 255.f + 0.5f)};
+}
+constexpr Rgb kIdle = to_rgb(view::kIdle), kRead = to_rgb(view::kRead), kWritten = to_rgb(view::kWritten),
+              kPadding = to_rgb(view::kPadding);
 
 }  // namespace primlab::testing
