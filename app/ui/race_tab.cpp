@@ -44,6 +44,34 @@ void race_counters(const RaceState& r) {
   counters_table("race_counters", {{"A", &ta, r.a.session.transport.step}, {"B", &tb, r.b.session.transport.step}});
 }
 
+// The pairs, each side's algorithm and options, and the shared input.
+void race_controls(RaceState& r) {
+  ImGui::TextUnformatted("Race two variants on one input");
+  for (const RacePair& p : kRacePairs) {
+    const bool have = find_algorithm(p.a) && find_algorithm(p.b);
+    if (!have) continue;
+    if (ImGui::Button(p.label, ImVec2(-1, 0))) start_race(r, p.a, p.b);
+  }
+  ImGui::Separator();
+  bool changed = false;
+  for (StepPane* p : {&r.a, &r.b}) {
+    const char* side = p == &r.a ? "A" : "B";
+    ImGui::PushID(side);
+    ImGui::TextUnformatted(side);
+    changed |= algorithm_combo(p->session.choice);
+    if (const Algorithm* a = find_algorithm(p->session.choice.algo)) changed |= options(p->session.choice, *a);
+    ImGui::PopID();
+  }
+  ImGui::Separator();
+  ImGui::TextUnformatted("Shared input");
+  if (const Algorithm* a = find_algorithm(r.a.session.choice.algo)) changed |= block_choice(r.a.session.choice, *a);
+  changed |= input_controls(r.a.session.choice);
+  if (changed) start_race(r, r.a.session.choice.algo, r.b.session.choice.algo);
+  for (const StepPane* p : {&r.a, &r.b})
+    if (!p->session.message.empty())
+      ImGui::TextColored(kError, "%s: %s", p == &r.a ? "A" : "B", p->session.message.c_str());
+}
+
 }  // namespace
 
 bool start_race(RaceState& r, const std::string& algo_a, const std::string& algo_b) {
@@ -75,38 +103,7 @@ void sync_race(RaceState& r) {
 
 void draw_race_tab(RaceState& r, ViewPrograms& programs) {
   if (!r.started) start_race(r, kRacePairs[0].a, kRacePairs[0].b);
-  if (ImGui::BeginTable("race_layout", 2, ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV)) {
-    ImGui::TableSetupColumn("race_controls", ImGuiTableColumnFlags_WidthFixed, 300.f);
-    ImGui::TableSetupColumn("race_views", ImGuiTableColumnFlags_WidthStretch);
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    ImGui::BeginChild("race_controls_child", ImVec2(0, 0), false);
-    ImGui::TextUnformatted("Race two variants on one input");
-    for (const RacePair& p : kRacePairs) {
-      const bool have = find_algorithm(p.a) && find_algorithm(p.b);
-      if (!have) continue;
-      if (ImGui::Button(p.label, ImVec2(-1, 0))) start_race(r, p.a, p.b);
-    }
-    ImGui::Separator();
-    bool changed = false;
-    for (StepPane* p : {&r.a, &r.b}) {
-      const char* side = p == &r.a ? "A" : "B";
-      ImGui::PushID(side);
-      ImGui::TextUnformatted(side);
-      changed |= algorithm_combo(p->session.choice);
-      if (const Algorithm* a = find_algorithm(p->session.choice.algo)) changed |= options(p->session.choice, *a);
-      ImGui::PopID();
-    }
-    ImGui::Separator();
-    ImGui::TextUnformatted("Shared input");
-    if (const Algorithm* a = find_algorithm(r.a.session.choice.algo)) changed |= block_choice(r.a.session.choice, *a);
-    changed |= input_controls(r.a.session.choice);
-    if (changed) start_race(r, r.a.session.choice.algo, r.b.session.choice.algo);
-    for (const StepPane* p : {&r.a, &r.b})
-      if (!p->session.message.empty())
-        ImGui::TextColored(kError, "%s: %s", p == &r.a ? "A" : "B", p->session.message.c_str());
-    ImGui::EndChild();
-    ImGui::TableNextColumn();
+  if (controls_beside_view("race_layout", [&] { race_controls(r); })) {
     if (r.a.session.has_trace() && r.b.session.has_trace()) {
       transport_bar(r.transport, race_last_step(r));
       sync_race(r);

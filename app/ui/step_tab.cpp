@@ -75,15 +75,7 @@ void code_panel(const Trace& t, const Step& st) {
 // [SECTION] Layout
 void draw_step_tab(StepPane& pane, ViewPrograms& programs) {
   StepSession& ss = pane.session;
-  if (ImGui::BeginTable("step_layout", 2, ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV)) {
-    ImGui::TableSetupColumn("controls", ImGuiTableColumnFlags_WidthFixed, 300.f);
-    ImGui::TableSetupColumn("view", ImGuiTableColumnFlags_WidthStretch);
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    ImGui::BeginChild("controls_child", ImVec2(0, 0), false);
-    controls_panel(pane);
-    ImGui::EndChild();
-    ImGui::TableNextColumn();
+  if (controls_beside_view("step_layout", [&] { controls_panel(pane); })) {
     if (ss.has_trace()) {
       transport_bar(ss.transport, ss.last_step());
       const Trace& t = ss.trace();

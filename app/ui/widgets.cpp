@@ -10,6 +10,20 @@
 
 namespace primlab::ui {
 
+// [SECTION] Layout
+bool controls_beside_view(const char* id, const std::function<void()>& controls) {
+  if (!ImGui::BeginTable(id, 2, ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV)) return false;
+  ImGui::TableSetupColumn("controls", ImGuiTableColumnFlags_WidthFixed, 300.f);
+  ImGui::TableSetupColumn("view", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::BeginChild("controls_child", ImVec2(0, 0), false);
+  controls();
+  ImGui::EndChild();
+  ImGui::TableNextColumn();
+  return true;
+}
+
 // [SECTION] Transport
 bool transport_bar(Transport& t, int last) {
   const int before = t.step;

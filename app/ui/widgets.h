@@ -4,6 +4,7 @@
 #pragma once
 #include <imgui.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,12 @@ struct ViewPrograms {
   bool ready = false;
   std::string error;
 };
+
+// The tabs' layout: a table `id` of a resizable controls column (300 px at first) beside the view
+// column. Draws `controls` in a child window of the first column and leaves the cursor in the
+// second; the caller draws the view there and ends with ImGui::EndTable(). False when the table
+// is not shown.
+bool controls_beside_view(const char* id, const std::function<void()>& controls);
 
 // |< < Play > >| speed and scrub, for a transport whose last step is `last`. True when the step
 // changed.

@@ -2,35 +2,12 @@
 #include "view/trace_buffers.h"
 
 #include <cmath>
-#include <utility>
 
 namespace primlab::view {
 
-TraceBuffers::~TraceBuffers() { release(); }
-
 void TraceBuffers::release() {
-  if (values_tex_) glDeleteTextures(1, &values_tex_);
-  if (ops_tex_) glDeleteTextures(1, &ops_tex_);
-  if (values_buf_) glDeleteBuffers(1, &values_buf_);
-  if (ops_buf_) glDeleteBuffers(1, &ops_buf_);
-  values_tex_ = ops_tex_ = values_buf_ = ops_buf_ = 0;
+  for (GlObject* o : {&values_tex_, &ops_tex_, &values_buf_, &ops_buf_}) o->reset();
   words_ = slots_ = 0;
-}
-
-TraceBuffers::TraceBuffers(TraceBuffers&& other) noexcept { *this = std::move(other); }
-
-TraceBuffers& TraceBuffers::operator=(TraceBuffers&& other) noexcept {
-  if (this != &other) {
-    release();
-    values_buf_ = std::exchange(other.values_buf_, 0);
-    values_tex_ = std::exchange(other.values_tex_, 0);
-    ops_buf_ = std::exchange(other.ops_buf_, 0);
-    ops_tex_ = std::exchange(other.ops_tex_, 0);
-    words_ = std::exchange(other.words_, 0);
-    slots_ = std::exchange(other.slots_, 0);
-    ranges = std::move(other.ranges);
-  }
-  return *this;
 }
 
 bool TraceBuffers::allocate(const Trace& meta, std::string& error) {
@@ -45,16 +22,16 @@ bool TraceBuffers::allocate(const Trace& meta, std::string& error) {
             std::to_string(max_texels) + ")";
     return false;
   }
-  glGenBuffers(1, &values_buf_);
+  values_buf_ = GlObject(GlKind::Buffer);
   glBindBuffer(GL_TEXTURE_BUFFER, values_buf_);
   glBufferData(GL_TEXTURE_BUFFER, GLsizeiptr(std::max<std::size_t>(words_, 1) * 4), nullptr, GL_DYNAMIC_DRAW);
-  glGenBuffers(1, &ops_buf_);
+  ops_buf_ = GlObject(GlKind::Buffer);
   glBindBuffer(GL_TEXTURE_BUFFER, ops_buf_);
   glBufferData(GL_TEXTURE_BUFFER, GLsizeiptr(std::max<std::size_t>(slots_, 1) * sizeof(Op)), nullptr, GL_DYNAMIC_DRAW);
-  glGenTextures(1, &values_tex_);
+  values_tex_ = GlObject(GlKind::Texture);
   glBindTexture(GL_TEXTURE_BUFFER, values_tex_);
   glTexBuffer(GL_TEXTURE_BUFFER, GL_R32UI, values_buf_);
-  glGenTextures(1, &ops_tex_);
+  ops_tex_ = GlObject(GlKind::Texture);
   glBindTexture(GL_TEXTURE_BUFFER, ops_tex_);
   glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32I, ops_buf_);
   glBindTexture(GL_TEXTURE_BUFFER, 0);

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "lab/model/trace.h"
-#include "view/gl.h"
+#include "view/gl_object.h"
 #include "view/trace_buffers.h"
 
 namespace primlab::view {
@@ -37,42 +37,24 @@ ViewLayout layout_view(const Trace& meta, int step, Rect rect);
 // Owns its shader programs and vertex array: move-only.
 class TraceView {
  public:
-  TraceView() = default;
-  ~TraceView();
-  TraceView(TraceView&& other) noexcept;
-  TraceView& operator=(TraceView&& other) noexcept;
-  TraceView(const TraceView&) = delete;
-  TraceView& operator=(const TraceView&) = delete;
-
   bool init(std::string& error);
   void draw(const Trace& meta, const TraceBuffers& buf, int step, const ViewOptions& opt, float fb_w, float fb_h,
             Rect rect);
 
  private:
-  struct Program {
-    GLuint id = 0;
-  };
-  void release();
-  bool build(Program& p, const char* vert, const char* frag, std::string& error);
+  bool build(GlObject& p, const char* vert, const char* frag, std::string& error);
   void set_common(GLuint prog, const Trace& meta, const TraceBuffers& buf, int step, const ViewLayout& l,
                   float fb_w, float fb_h);
-  Program bands_, bars_, ops_, labels_;
-  Program network_;  // [SECTION] Sorting network (Trace::network)
+  GlObject bands_, bars_, ops_, labels_;
+  GlObject network_;  // [SECTION] Sorting network (Trace::network)
   void draw_network(const Trace& meta, const TraceBuffers& buf, int step, const ViewLayout& l, float fb_w, float fb_h);
-  GLuint vao_ = 0;
+  GlObject vao_;
 };
 
 // An offscreen colour target (the app shows it as an ImGui image; `render` reads it back). Owns its
 // GL framebuffer and texture: move-only.
 class Framebuffer {
  public:
-  Framebuffer() = default;
-  ~Framebuffer();
-  Framebuffer(Framebuffer&& other) noexcept;
-  Framebuffer& operator=(Framebuffer&& other) noexcept;
-  Framebuffer(const Framebuffer&) = delete;
-  Framebuffer& operator=(const Framebuffer&) = delete;
-
   bool resize(int w, int h);
   void bind() const;
   GLuint texture() const { return tex_; }
@@ -81,8 +63,7 @@ class Framebuffer {
   std::vector<unsigned char> read_rgba() const;  // top row first
 
  private:
-  void release();
-  GLuint fbo_ = 0, tex_ = 0;
+  GlObject fbo_, tex_;
   int w_ = 0, h_ = 0;
 };
 

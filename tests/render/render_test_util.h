@@ -1,6 +1,7 @@
 // Helpers for the headless rendering tests: an EGL context with ImGui, and pixel statistics.
 #pragma once
 #include <backends/imgui_impl_opengl3.h>
+#include <gtest/gtest.h>
 #include <imgui.h>
 
 #include <set>
@@ -26,6 +27,20 @@ inline bool headless_gl(std::string& error) {
   }
   error = first_error;
   return first_error.empty();
+}
+
+// A fresh app state (the last one is freed) with the Step tab on `algo`, n and block, its trace
+// built and the view ready.
+inline ui::AppState& app_for(const std::string& algo, int n, int block) {
+  static ui::AppState* s = nullptr;
+  delete s;
+  s = new ui::AppState;
+  s->step.session.choice.algo = algo;
+  s->step.session.choice.cfg.n = n;
+  s->step.session.choice.cfg.block = block;
+  EXPECT_TRUE(ui::init_app(*s)) << s->view.error;
+  EXPECT_TRUE(s->step.session.has_trace()) << s->step.session.message;
+  return *s;
 }
 
 struct Rgb {

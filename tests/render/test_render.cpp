@@ -9,24 +9,17 @@ using namespace primlab::testing;
 
 namespace {
 
-ui::AppState& app_for(const std::string& algo, int n, int block, int step) {
-  static ui::AppState* s = nullptr;
-  delete s;
-  s = new ui::AppState;
-  s->step.session.choice.algo = algo;
-  s->step.session.choice.cfg.n = n;
-  s->step.session.choice.cfg.block = block;
-  EXPECT_TRUE(ui::init_app(*s)) << s->view.error;
-  EXPECT_TRUE(s->step.session.has_trace()) << s->step.session.message;
-  s->step.session.go(step);
-  return *s;
+ui::AppState& app_at_step(const std::string& algo, int n, int block, int step) {
+  ui::AppState& s = primlab::testing::app_for(algo, n, block);
+  s.step.session.go(step);
+  return s;
 }
 
 TEST(Render, BlellochUpSweepShowsReadWrittenIdleAndPadding) {
   std::string err;
   ASSERT_TRUE(headless_gl(err)) << err;
   // n = 6 pads to 8; step 2 is up-sweep d=2: x[3] += x[1], x[7] += x[5].
-  ui::AppState& s = app_for("scan-blelloch", 6, 4, 2);
+  ui::AppState& s = app_at_step("scan-blelloch", 6, 4, 2);
   auto px = ui::render_step_view(s, 800, 400);
   EXPECT_GT(count_near(px, kWritten), 500u);  // bars 3 and 7 (7 is padding: drawn as padding)
   EXPECT_GT(count_near(px, kRead), 500u);     // bar 1
@@ -38,7 +31,7 @@ TEST(Render, BlellochUpSweepShowsReadWrittenIdleAndPadding) {
 TEST(Render, StepsDifferAndScrubbingNeedsNoUpload) {
   std::string err;
   ASSERT_TRUE(headless_gl(err)) << err;
-  ui::AppState& s = app_for("scan-naive", 16, 8, 1);
+  ui::AppState& s = app_at_step("scan-naive", 16, 8, 1);
   auto a = ui::render_step_view(s, 640, 360);
   s.step.session.go(3);
   auto b = ui::render_step_view(s, 640, 360);
@@ -51,7 +44,7 @@ TEST(Render, EveryAlgorithmDrawsItsLastStepInTheApp) {
   std::string err;
   ASSERT_TRUE(headless_gl(err)) << err;
   for (const Algorithm& a : algorithms()) {
-    ui::AppState& s = app_for(a.name, 40, 8, 1 << 20);
+    ui::AppState& s = app_at_step(a.name, 40, 8, 1 << 20);
     ASSERT_EQ(s.step.session.transport.step, int(s.step.session.trace().steps.size()) - 1) << a.name;
     auto px = ui::render_app(s, 1280, 800);
     EXPECT_EQ(px.size(), 1280u * 800u * 4u);
@@ -63,7 +56,7 @@ TEST(Render, EveryAlgorithmDrawsItsLastStepInTheApp) {
 TEST(Render, BadChoiceKeepsThePreviousTrace) {
   std::string err;
   ASSERT_TRUE(headless_gl(err)) << err;
-  ui::AppState& s = app_for("scan-shared", 64, 8, 0);
+  ui::AppState& s = app_at_step("scan-shared", 64, 8, 0);
   const auto steps = s.step.session.trace().steps.size();
   s.step.session.choice.cfg.block = 6;  // not a power of two
   EXPECT_FALSE(ui::rebuild(s.step));

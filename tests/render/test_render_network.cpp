@@ -12,18 +12,6 @@ namespace {
 
 constexpr Rgb kUp{255, 140, 64}, kDown{89, 191, 255};  // network.vert, current pass
 
-ui::AppState& network_app(const std::string& algo, int n, int block) {
-  static ui::AppState* s = nullptr;
-  delete s;
-  s = new ui::AppState;
-  s->step.session.choice.algo = algo;
-  s->step.session.choice.cfg.n = n;
-  s->step.session.choice.cfg.block = block;
-  EXPECT_TRUE(ui::init_app(*s)) << s->view.error;
-  EXPECT_TRUE(s->step.session.has_trace()) << s->step.session.message;
-  return *s;
-}
-
 int step_with_label(const Trace& t, const std::string& prefix) {
   for (std::size_t s = 0; s < t.steps.size(); ++s)
     if (t.steps[s].label.rfind(prefix, 0) == 0) return int(s);
@@ -34,7 +22,7 @@ TEST(RenderNetwork, CurrentPassShowsBothComparatorDirections) {
   std::string err;
   ASSERT_TRUE(headless_gl(err)) << err;
   for (int n : {8, 32, 64}) {
-    ui::AppState& s = network_app("bitonic-sort", n, 4);
+    ui::AppState& s = app_for("bitonic-sort", n, 4);
     ASSERT_TRUE(s.step.session.trace().network);
     // Stage 4, stride 2: half the comparators sort up, half down.
     const int pass = step_with_label(s.step.session.trace(), "stage 4, stride 2");
@@ -56,7 +44,7 @@ TEST(RenderNetwork, CurrentPassShowsBothComparatorDirections) {
 TEST(RenderNetwork, ScansDrawNoNetwork) {
   std::string err;
   ASSERT_TRUE(headless_gl(err)) << err;
-  ui::AppState& s = network_app("scan-blelloch", 16, 4);
+  ui::AppState& s = app_for("scan-blelloch", 16, 4);
   EXPECT_FALSE(s.step.session.trace().network);
   s.step.session.go(2);
   auto px = ui::render_step_view(s, 800, 400);
