@@ -1,13 +1,9 @@
-// Arrow colour by operation kind.
+// Arrow colour by operation kind (kOpColour from the palette, app/view/palette.h); the thread
+// under the mouse in white.
 flat in int v_kind;
 flat in int v_hi;
 out vec4 frag;
 void main() {
-  vec3 c = vec3(0.8);
-  if (v_kind == 3) c = vec3(0.30, 0.90, 0.40);       // add
-  else if (v_kind == 4) c = vec3(0.35, 0.70, 1.00);  // move
-  else if (v_kind == 2) c = vec3(0.80, 0.55, 1.00);  // write
-  else if (v_kind == 5) c = vec3(1.00, 0.40, 0.40);  // compare-swap
-  else if (v_kind == 6) c = vec3(1.00, 0.45, 0.85);  // atomic
+  vec3 c = kOpColour[clamp(v_kind, 0, kOpColour.length() - 1)];
   frag = vec4(v_hi == 1 ? vec3(1.0) : c, 0.9);
 }

@@ -1,18 +1,16 @@
-// Offscreen frames of the whole app UI (ImGui + the trace view) or of the view alone, into a
-// framebuffer, for `render`, the GUI's screenshots and the headless tests.
+// An offscreen frame of the trace view alone, without ImGui, for `render` and the headless tests.
+// (Frames with ImGui go through render_imgui(), headless/imgui_offscreen.h.)
 #pragma once
-#include <string>
 #include <vector>
 
-#include "ui/app_ui.h"
+#include "view/trace_buffers.h"
+#include "view/trace_view.h"
 
 namespace primlab::headless {
 
-// Draws the app frame `frames` times (the first frames settle ImGui's layout) into an offscreen
-// framebuffer of w x h and returns its RGBA pixels (top row first). Needs a current GL context
-// with the ImGui OpenGL3 backend initialised.
-std::vector<unsigned char> render_app(ui::AppState& s, int w, int h, int frames = 2);
-// The trace view alone, without ImGui.
-std::vector<unsigned char> render_view(ui::AppState& s, int w, int h);
+// Draws `step` of the trace into a w x h framebuffer and returns its RGBA pixels, top row first.
+// Needs a current GL context.
+std::vector<unsigned char> render_view(view::TraceView& view, const Trace& meta, const view::TraceBuffers& buf, int step,
+                                       const view::ViewOptions& options, int w, int h);
 
 }  // namespace primlab::headless

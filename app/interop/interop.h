@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "lab/catalog.h"
+#include "model/step_session.h"
 #include "view/trace_buffers.h"
 
 namespace primlab::interop {
@@ -17,5 +18,17 @@ bool cuda_available();
 // `meta` and `buf` may be partly written and must not be drawn.
 std::string fill_cuda(const Algorithm& a, const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& meta,
                       view::TraceBuffers& buf);
+
+// A trace in GL buffers and what filled it.
+struct FilledTrace {
+  Trace meta;           // with values and ops only when host_values
+  std::string backend;  // what filled it, for the UI
+  std::string note;     // why it is not what was asked for (CUDA failed), or empty
+  bool host_values = false;
+};
+
+// Fills `buf` for a checked request: through CUDA when the request prefers it and a device is
+// there, else (or when CUDA fails) with the CPU reference. False with a one-line error.
+bool fill_trace(const ui::TraceRequest& req, view::TraceBuffers& buf, FilledTrace& out, std::string& error);
 
 }  // namespace primlab::interop

@@ -1,56 +1,59 @@
-// StepSession: the Step tab's plain state (what the user chose, where the transport is) and the
-// trace it shows. Widgets edit the state; rebuild() turns it into a trace in GL buffers through
-// the CUDA device when there is one, else the CPU reference. A bad choice keeps the old trace.
+// StepSession: a stepped trace as plain state: what the user chose, where the transport is, and
+// the trace it shows (metadata always; values and ops when a host copy exists). Widgets edit the
+// choice; rebuilding is two calls around the code that fills the trace (ui/step_pane.h):
+// check() turns the choice into a TraceRequest, then accept() or reject() the result. A bad
+// choice keeps the old trace.
 #pragma once
-#include <memory>
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "lab/catalog.h"
 #include "model/step_choice.h"
-#include "lab/model/input.h"
-#include "view/trace_buffers.h"
-#include "view/trace_view.h"
+#include "model/transport.h"
 
 namespace primlab::ui {
 
-struct Transport {
-  int step = 0;
-  bool playing = false;
-  float speed = 2.f;     // steps per second
-  double accum = 0.0;    // seconds since the last automatic step
+// A checked choice: the algorithm, its config (n set from the input) and the input words.
+struct TraceRequest {
+  const Algorithm* algo = nullptr;
+  StepConfig cfg;
+  std::vector<std::uint32_t> input;
+  bool prefer_cuda = true;
 };
 
 class StepSession {
  public:
   StepChoice choice;
   Transport transport;
-  view::ViewOptions view;
-  std::string message;   // the last error, shown until the next successful rebuild
-  std::string backend;   // what filled the current trace
+  std::string message;  // the last error, shown until the next successful rebuild
+  std::string backend;  // what filled the current trace
 
   const Trace& trace() const { return meta_; }
-  const view::TraceBuffers& buffers() const { return *buf_; }
   bool has_trace() const { return !meta_.steps.empty(); }
+  // True when trace() holds the values and ops too, not only the metadata.
+  bool has_host_values() const { return host_values_; }
   const std::vector<std::uint32_t>& input() const { return input_; }
+  int last_step() const { return std::max(0, int(meta_.steps.size()) - 1); }
 
-  // Builds the trace for `choice`. On failure sets `message`, keeps the previous trace and
-  // restores the previous choice, and returns false.
-  bool rebuild();
-  // Advances the transport by dt seconds of playing.
-  void tick(double dt);
-  void go(int step);  // clamps
+  // Checks `choice` and fills `out`. On failure behaves as reject().
+  bool check(TraceRequest& out);
+  // Takes the trace built for `req`; `note` becomes the message (empty when all went as asked).
+  void accept(TraceRequest&& req, Trace&& meta, std::string used_backend, std::string note, bool host_values);
+  // Sets `message`, restores the last choice that built a trace, keeps the trace; returns false.
+  bool reject(const std::string& error);
+  // The values and ops read back from wherever the trace lives (for export).
+  void set_host_values(std::vector<std::uint32_t> values, std::vector<Op> ops);
 
-  // The host copy of the current trace's values (the CPU backend keeps one; the CUDA backend
-  // reads the GL buffer back on demand, for export only).
-  const Trace& host_trace();
+  void go(int step) { transport.go(step, last_step()); }
+  void tick(double dt) { transport.tick(dt, last_step()); }
 
  private:
   Trace meta_;
-  std::unique_ptr<view::TraceBuffers> buf_ = std::make_unique<view::TraceBuffers>();
   std::vector<std::uint32_t> input_;
   StepChoice last_good_;
-  bool host_complete_ = false;
+  bool host_values_ = false;
 };
 
 }  // namespace primlab::ui

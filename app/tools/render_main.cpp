@@ -10,7 +10,6 @@
 #include "tools/command_line.h"
 #include "model/step_choice.h"
 #include "headless/egl_context.h"
-#include "headless/frame.h"
 #include "headless/gif.h"
 #include "headless/png.h"
 #include "ui/app_ui.h"
@@ -65,7 +64,7 @@ int main(int argc, char** argv) {
     return ui::fail("render", "--size must be WIDTHxHEIGHT between 64 and 8192 (got '" + size + "')");
   ui::AppState state;
   std::string error, race_a, race_b;
-  if (!ui::resolve_step_options(opt, state.step.choice, error)) return ui::fail("render", error);
+  if (!ui::resolve_step_options(opt, state.step.session.choice, error)) return ui::fail("render", error);
   if (!race.empty() && !ui::parse_race(race, race_a, race_b, error)) return ui::fail("render", error);
   const bool writes_png = !race.empty() || all || step >= 0 || gif.empty();
   if (!check_outputs(out, race.empty() ? gif : "", all && race.empty(), writes_png, error))
@@ -79,23 +78,21 @@ int main(int argc, char** argv) {
     std::cerr << "render: the ImGui OpenGL3 backend could not start; drawing the view only\n";
     view_only = true;
   }
-  if (!ui::init_app(state) || !state.step.has_trace())
-    return ui::fail("render", state.view_error.empty() ? state.step.message : state.view_error, 1);
+  if (!ui::init_app(state) || !state.step.session.has_trace())
+    return ui::fail("render", state.view.error.empty() ? state.step.session.message : state.view.error, 1);
   if (!race.empty()) {
-    state.race.a.choice = state.step.choice;
-    if (!ui::start_race(state, race_a, race_b)) {
-      const std::string& why = state.race.a.message.empty() ? state.race.b.message : state.race.a.message;
-      return ui::fail("render", "--race needs two algorithms that run on the same input: " + why);
-    }
+    state.race.a.session.choice = state.step.session.choice;
+    if (!ui::start_race(state.race, race_a, race_b))
+      return ui::fail("render", "--race needs two algorithms that run on the same input: " + ui::race_error(state.race));
   }
-  const int steps = int(state.step.trace().steps.size());
+  const int steps = int(state.step.session.trace().steps.size());
   if (race.empty() && step >= steps)
     return ui::fail("render", "--step must be between 0 and " + std::to_string(steps - 1));
-  std::cerr << "render: " << egl.description() << "; backend " << state.step.backend << "\n";
+  std::cerr << "render: " << egl.description() << "; backend " << state.step.session.backend << "\n";
   if (!race.empty()) {
-    state.request_tab = 1;
+    state.request_tab = ui::kRaceTab;
     state.race.transport.step = step < 0 ? 0 : step;
-    auto px = headless::render_app(state, w, h, 3);
+    auto px = ui::render_app(state, w, h, 3);
     if (!headless::write_png(out, w, h, px, error)) return ui::fail("render", error, 1);
     std::cout << out << "\n";
     return 0;
@@ -103,8 +100,8 @@ int main(int argc, char** argv) {
   if (!gif.empty()) {
     std::vector<std::vector<unsigned char>> frames;
     for (int s = 0; s < steps; ++s) {
-      state.step.go(s);
-      frames.push_back(view_only ? headless::render_view(state, w, h) : headless::render_app(state, w, h));
+      state.step.session.go(s);
+      frames.push_back(view_only ? ui::render_step_view(state, w, h) : ui::render_app(state, w, h));
     }
     if (!headless::write_gif(gif, w, h, frames, delay, error)) return ui::fail("render", error, 1);
     std::cout << gif << "\n";
@@ -116,8 +113,8 @@ int main(int argc, char** argv) {
   else
     which.push_back(step < 0 ? steps - 1 : step);
   for (int s : which) {
-    state.step.go(s);
-    auto px = view_only ? headless::render_view(state, w, h) : headless::render_app(state, w, h);
+    state.step.session.go(s);
+    auto px = view_only ? ui::render_step_view(state, w, h) : ui::render_app(state, w, h);
     std::string path = out;
     if (all) ui::frame_path(frame_pattern(out), s, path, error);  // checked by check_outputs
     if (!headless::write_png(path, w, h, px, error)) return ui::fail("render", error, 1);

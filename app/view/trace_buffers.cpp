@@ -5,14 +5,8 @@
 
 namespace primlab::view {
 
-TraceBuffers::~TraceBuffers() { release(); }
-
 void TraceBuffers::release() {
-  if (values_tex_) glDeleteTextures(1, &values_tex_);
-  if (ops_tex_) glDeleteTextures(1, &ops_tex_);
-  if (values_buf_) glDeleteBuffers(1, &values_buf_);
-  if (ops_buf_) glDeleteBuffers(1, &ops_buf_);
-  values_tex_ = ops_tex_ = values_buf_ = ops_buf_ = 0;
+  for (GlObject* o : {&values_tex_, &ops_tex_, &values_buf_, &ops_buf_}) o->reset();
   words_ = slots_ = 0;
 }
 
@@ -28,16 +22,16 @@ bool TraceBuffers::allocate(const Trace& meta, std::string& error) {
             std::to_string(max_texels) + ")";
     return false;
   }
-  glGenBuffers(1, &values_buf_);
+  values_buf_ = GlObject(GlKind::Buffer);
   glBindBuffer(GL_TEXTURE_BUFFER, values_buf_);
   glBufferData(GL_TEXTURE_BUFFER, GLsizeiptr(std::max<std::size_t>(words_, 1) * 4), nullptr, GL_DYNAMIC_DRAW);
-  glGenBuffers(1, &ops_buf_);
+  ops_buf_ = GlObject(GlKind::Buffer);
   glBindBuffer(GL_TEXTURE_BUFFER, ops_buf_);
   glBufferData(GL_TEXTURE_BUFFER, GLsizeiptr(std::max<std::size_t>(slots_, 1) * sizeof(Op)), nullptr, GL_DYNAMIC_DRAW);
-  glGenTextures(1, &values_tex_);
+  values_tex_ = GlObject(GlKind::Texture);
   glBindTexture(GL_TEXTURE_BUFFER, values_tex_);
   glTexBuffer(GL_TEXTURE_BUFFER, GL_R32UI, values_buf_);
-  glGenTextures(1, &ops_tex_);
+  ops_tex_ = GlObject(GlKind::Texture);
   glBindTexture(GL_TEXTURE_BUFFER, ops_tex_);
   glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32I, ops_buf_);
   glBindTexture(GL_TEXTURE_BUFFER, 0);
@@ -63,6 +57,18 @@ bool TraceBuffers::upload(const Trace& t, std::string& error) {
     return false;
   }
   return true;
+}
+
+void TraceBuffers::read_back(const Trace& meta, std::vector<std::uint32_t>& values, std::vector<Op>& ops) const {
+  values.assign(meta.steps.size() * meta.step_words(), 0u);
+  std::size_t slots = 0;
+  for (const Step& s : meta.steps) slots += std::size_t(s.op_count());
+  ops.assign(slots, Op{});
+  glBindBuffer(GL_TEXTURE_BUFFER, values_buf_);
+  glGetBufferSubData(GL_TEXTURE_BUFFER, 0, GLsizeiptr(values.size() * 4), values.data());
+  glBindBuffer(GL_TEXTURE_BUFFER, ops_buf_);
+  if (slots) glGetBufferSubData(GL_TEXTURE_BUFFER, 0, GLsizeiptr(slots * sizeof(Op)), ops.data());
+  glBindBuffer(GL_TEXTURE_BUFFER, 0);
 }
 
 std::vector<RowRange> host_ranges(const Trace& t) {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "lab/model/trace.h"
-#include "view/gl.h"
+#include "view/gl_object.h"
 
 namespace primlab::view {
 
@@ -16,17 +16,15 @@ struct RowRange {
   float lo = 0.f, hi = 1.f;
 };
 
+// Owns its GL buffers and textures: move-only.
 class TraceBuffers {
  public:
-  TraceBuffers() = default;
-  ~TraceBuffers();
-  TraceBuffers(const TraceBuffers&) = delete;
-  TraceBuffers& operator=(const TraceBuffers&) = delete;
-
   // Sizes both buffers for a planned trace (contents undefined). False with a message on GL errors.
   bool allocate(const Trace& meta, std::string& error);
   // CPU backend: uploads the host trace's values and ops.
   bool upload(const Trace& t, std::string& error);
+  // Reads the values and ops of the planned trace `meta` back to the host (for export and tests).
+  void read_back(const Trace& meta, std::vector<std::uint32_t>& values, std::vector<Op>& ops) const;
 
   GLuint values_buffer() const { return values_buf_; }
   GLuint ops_buffer() const { return ops_buf_; }
@@ -40,7 +38,7 @@ class TraceBuffers {
 
  private:
   void release();
-  GLuint values_buf_ = 0, values_tex_ = 0, ops_buf_ = 0, ops_tex_ = 0;
+  GlObject values_buf_, values_tex_, ops_buf_, ops_tex_;
   std::size_t words_ = 0, slots_ = 0;
 };
 

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "view/palette.h"
+
 namespace primlab::view {
 
 ViewLayout layout_view(const Trace& meta, int step, Rect rect) {
@@ -35,12 +37,6 @@ ViewLayout layout_view(const Trace& meta, int step, Rect rect) {
   return l;
 }
 
-TraceView::~TraceView() {
-  for (Program* p : {&bands_, &bars_, &ops_, &labels_, &network_})
-    if (p->id) glDeleteProgram(p->id);
-  if (vao_) glDeleteVertexArrays(1, &vao_);
-}
-
 namespace {
 GLuint compile(GLenum kind, const std::string& src, std::string& error) {
   GLuint s = glCreateShader(kind);
@@ -60,8 +56,8 @@ GLuint compile(GLenum kind, const std::string& src, std::string& error) {
 }
 }  // namespace
 
-bool TraceView::build(Program& p, const char* vert, const char* frag, std::string& error) {
-  const std::string head = std::string("#version 330 core\n") + shader_source("common.glsl");
+bool TraceView::build(GlObject& p, const char* vert, const char* frag, std::string& error) {
+  const std::string head = std::string("#version 330 core\n") + palette_glsl() + shader_source("common.glsl");
   GLuint vs = compile(GL_VERTEX_SHADER, head + shader_source(vert), error);
   if (!vs) {
     error = std::string(vert) + ": " + error;
@@ -73,17 +69,17 @@ bool TraceView::build(Program& p, const char* vert, const char* frag, std::strin
     glDeleteShader(vs);
     return false;
   }
-  p.id = glCreateProgram();
-  glAttachShader(p.id, vs);
-  glAttachShader(p.id, fs);
-  glLinkProgram(p.id);
+  p = GlObject(GlKind::Program);
+  glAttachShader(p, vs);
+  glAttachShader(p, fs);
+  glLinkProgram(p);
   glDeleteShader(vs);
   glDeleteShader(fs);
   GLint ok = 0;
-  glGetProgramiv(p.id, GL_LINK_STATUS, &ok);
+  glGetProgramiv(p, GL_LINK_STATUS, &ok);
   if (!ok) {
     char log[2048];
-    glGetProgramInfoLog(p.id, sizeof log, nullptr, log);
+    glGetProgramInfoLog(p, sizeof log, nullptr, log);
     error = std::string(vert) + " + " + frag + ": " + log;
     return false;
   }
@@ -95,7 +91,7 @@ bool TraceView::init(std::string& error) {
       !build(ops_, "ops.vert", "ops.frag", error) || !build(labels_, "labels.vert", "labels.frag", error) ||
       !build(network_, "network.vert", "network.frag", error))
     return false;
-  glGenVertexArrays(1, &vao_);
+  vao_ = GlObject(GlKind::VertexArray);
   return true;
 }
 
@@ -147,15 +143,15 @@ void TraceView::draw(const Trace& meta, const TraceBuffers& buf, int step, const
   glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
 
   if (opt.bands) {
-    glUseProgram(bands_.id);
-    set_common(bands_.id, meta, buf, step, l, fb_w, fb_h);
-    glUniform4f(glGetUniformLocation(bands_.id, "u_area"), l.bars.x, l.bars.y, l.bars.w, l.bars.h);
+    glUseProgram(bands_);
+    set_common(bands_, meta, buf, step, l, fb_w, fb_h);
+    glUniform4f(glGetUniformLocation(bands_, "u_area"), l.bars.x, l.bars.y, l.bars.w, l.bars.h);
     glDrawArrays(GL_TRIANGLES, 0, 6);
   }
 
-  glUseProgram(bars_.id);
-  set_common(bars_.id, meta, buf, step, l, fb_w, fb_h);
-  const GLint bars_mode = glGetUniformLocation(bars_.id, "u_mode"), bars_row = glGetUniformLocation(bars_.id, "u_row");
+  glUseProgram(bars_);
+  set_common(bars_, meta, buf, step, l, fb_w, fb_h);
+  const GLint bars_mode = glGetUniformLocation(bars_, "u_mode"), bars_row = glGetUniformLocation(bars_, "u_row");
   glUniform1i(bars_mode, 0);
   glDrawArraysInstanced(GL_TRIANGLES, 0, 6, meta.width);
   glUniform1i(bars_mode, 1);
@@ -166,15 +162,15 @@ void TraceView::draw(const Trace& meta, const TraceBuffers& buf, int step, const
   }
 
   if (opt.labels) {
-    glUseProgram(labels_.id);
-    set_common(labels_.id, meta, buf, step, l, fb_w, fb_h);
-    const GLint mode = glGetUniformLocation(labels_.id, "u_mode"), row = glGetUniformLocation(labels_.id, "u_row");
-    glUniform1f(glGetUniformLocation(labels_.id, "u_label_y"), l.label_y);
-    glUniform1f(glGetUniformLocation(labels_.id, "u_label_h"), l.label_h);
-    glUniform3f(glGetUniformLocation(labels_.id, "u_ink"), 0.92f, 0.92f, 0.95f);
+    glUseProgram(labels_);
+    set_common(labels_, meta, buf, step, l, fb_w, fb_h);
+    const GLint mode = glGetUniformLocation(labels_, "u_mode"), row = glGetUniformLocation(labels_, "u_row");
+    glUniform1f(glGetUniformLocation(labels_, "u_label_y"), l.label_y);
+    glUniform1f(glGetUniformLocation(labels_, "u_label_h"), l.label_h);
+    glUniform3f(glGetUniformLocation(labels_, "u_ink"), 0.92f, 0.92f, 0.95f);
     glUniform1i(mode, 0);
     glDrawArraysInstanced(GL_TRIANGLES, 0, 6, meta.width);
-    glUniform3f(glGetUniformLocation(labels_.id, "u_ink"), 0.05f, 0.05f, 0.1f);
+    glUniform3f(glGetUniformLocation(labels_, "u_ink"), 0.05f, 0.05f, 0.1f);
     glUniform1i(mode, 1);
     for (std::size_t r = 0; r < meta.rows.size() && r < 16; ++r) {
       if (l.row_y[r] < 0) continue;
@@ -185,10 +181,10 @@ void TraceView::draw(const Trace& meta, const TraceBuffers& buf, int step, const
 
   const Step& st = meta.steps[std::size_t(step)];
   if (opt.arrows && st.op_count() > 0) {
-    glUseProgram(ops_.id);
-    set_common(ops_.id, meta, buf, step, l, fb_w, fb_h);
-    glUniform1i(glGetUniformLocation(ops_.id, "u_op_begin"), GLint(st.op_begin));
-    glUniform1i(glGetUniformLocation(ops_.id, "u_highlight_thread"), opt.highlight_thread);
+    glUseProgram(ops_);
+    set_common(ops_, meta, buf, step, l, fb_w, fb_h);
+    glUniform1i(glGetUniformLocation(ops_, "u_op_begin"), GLint(st.op_begin));
+    glUniform1i(glGetUniformLocation(ops_, "u_highlight_thread"), opt.highlight_thread);
     glDrawArraysInstanced(GL_TRIANGLES, 0, 12 * 6 + 3, GLsizei(st.op_count()));
   }
   if (meta.network && l.network.h > 0) draw_network(meta, buf, step, l, fb_w, fb_h);
@@ -220,7 +216,7 @@ void TraceView::draw_network(const Trace& meta, const TraceBuffers& buf, int ste
     ++passes;
   }
   if (passes == 0) return;
-  const GLuint p = network_.id;
+  const GLuint p = network_;
   glUseProgram(p);
   set_common(p, meta, buf, step, l, fb_w, fb_h);
   auto loc = [&](const char* n) { return glGetUniformLocation(p, n); };
@@ -239,15 +235,10 @@ void TraceView::draw_network(const Trace& meta, const TraceBuffers& buf, int ste
   glDrawArraysInstanced(GL_TRIANGLES, 0, 15, GLsizei(passes) * comps);
 }
 
-Framebuffer::~Framebuffer() {
-  if (fbo_) glDeleteFramebuffers(1, &fbo_);
-  if (tex_) glDeleteTextures(1, &tex_);
-}
-
 bool Framebuffer::resize(int w, int h) {
   if (w == w_ && h == h_ && fbo_) return true;
-  if (!fbo_) glGenFramebuffers(1, &fbo_);
-  if (!tex_) glGenTextures(1, &tex_);
+  if (!fbo_) fbo_ = GlObject(GlKind::Framebuffer);
+  if (!tex_) tex_ = GlObject(GlKind::Texture);
   glBindTexture(GL_TEXTURE_2D, tex_);
   glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
@@ -267,15 +258,20 @@ void Framebuffer::bind() const {
 }
 
 std::vector<unsigned char> Framebuffer::read_rgba() const {
-  std::vector<unsigned char> px(std::size_t(w_) * h_ * 4), flipped(px.size());
   glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
-  glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadPixels(0, 0, w_, h_, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+  std::vector<unsigned char> px = view::read_rgba(w_, h_);
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  const std::size_t stride = std::size_t(w_) * 4;
-  for (int y = 0; y < h_; ++y)
+  return px;
+}
+
+std::vector<unsigned char> read_rgba(int w, int h) {
+  std::vector<unsigned char> px(std::size_t(w) * h * 4), flipped(px.size());
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+  const std::size_t stride = std::size_t(w) * 4;
+  for (int y = 0; y < h; ++y)
     std::copy(px.begin() + std::ptrdiff_t(y * stride), px.begin() + std::ptrdiff_t((y + 1) * stride),
-              flipped.begin() + std::ptrdiff_t((h_ - 1 - y) * stride));
+              flipped.begin() + std::ptrdiff_t((h - 1 - y) * stride));
   return flipped;
 }
 

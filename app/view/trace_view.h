@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "lab/model/trace.h"
-#include "view/gl.h"
+#include "view/gl_object.h"
 #include "view/trace_buffers.h"
 
 namespace primlab::view {
@@ -34,30 +34,27 @@ struct ViewLayout {
 
 ViewLayout layout_view(const Trace& meta, int step, Rect rect);
 
+// Owns its shader programs and vertex array: move-only.
 class TraceView {
  public:
-  ~TraceView();
   bool init(std::string& error);
   void draw(const Trace& meta, const TraceBuffers& buf, int step, const ViewOptions& opt, float fb_w, float fb_h,
             Rect rect);
 
  private:
-  struct Program {
-    GLuint id = 0;
-  };
-  bool build(Program& p, const char* vert, const char* frag, std::string& error);
+  bool build(GlObject& p, const char* vert, const char* frag, std::string& error);
   void set_common(GLuint prog, const Trace& meta, const TraceBuffers& buf, int step, const ViewLayout& l,
                   float fb_w, float fb_h);
-  Program bands_, bars_, ops_, labels_;
-  Program network_;  // [SECTION] Sorting network (Trace::network)
+  GlObject bands_, bars_, ops_, labels_;
+  GlObject network_;  // [SECTION] Sorting network (Trace::network)
   void draw_network(const Trace& meta, const TraceBuffers& buf, int step, const ViewLayout& l, float fb_w, float fb_h);
-  GLuint vao_ = 0;
+  GlObject vao_;
 };
 
-// An offscreen colour target (the app shows it as an ImGui image; `render` reads it back).
+// An offscreen colour target (the app shows it as an ImGui image; `render` reads it back). Owns its
+// GL framebuffer and texture: move-only.
 class Framebuffer {
  public:
-  ~Framebuffer();
   bool resize(int w, int h);
   void bind() const;
   GLuint texture() const { return tex_; }
@@ -66,9 +63,12 @@ class Framebuffer {
   std::vector<unsigned char> read_rgba() const;  // top row first
 
  private:
-  GLuint fbo_ = 0, tex_ = 0;
+  GlObject fbo_, tex_;
   int w_ = 0, h_ = 0;
 };
+
+// The pixels of the bound read framebuffer's w x h, as RGBA, top row first.
+std::vector<unsigned char> read_rgba(int w, int h);
 
 // Embedded shader sources (generated from shaders/ at build time).
 const char* shader_source(const std::string& name);

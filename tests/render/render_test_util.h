@@ -1,6 +1,7 @@
 // Helpers for the headless rendering tests: an EGL context with ImGui, and pixel statistics.
 #pragma once
 #include <backends/imgui_impl_opengl3.h>
+#include <gtest/gtest.h>
 #include <imgui.h>
 
 #include <set>
@@ -9,6 +10,7 @@
 
 #include "headless/egl_context.h"
 #include "ui/app_ui.h"
+#include "view/palette.h"
 
 namespace primlab::testing {
 
@@ -25,6 +27,20 @@ inline bool headless_gl(std::string& error) {
   }
   error = first_error;
   return first_error.empty();
+}
+
+// A fresh app state (the last one is freed) with the Step tab on `algo`, n and block, its trace
+// built and the view ready.
+inline ui::AppState& app_for(const std::string& algo, int n, int block) {
+  static ui::AppState* s = nullptr;
+  delete s;
+  s = new ui::AppState;
+  s->step.session.choice.algo = algo;
+  s->step.session.choice.cfg.n = n;
+  s->step.session.choice.cfg.block = block;
+  EXPECT_TRUE(ui::init_app(*s)) << s->view.error;
+  EXPECT_TRUE(s->step.session.has_trace()) << s->step.session.message;
+  return *s;
 }
 
 struct Rgb {
@@ -44,7 +60,11 @@ inline std::size_t distinct_colours(const std::vector<unsigned char>& px) {
   return s.size();
 }
 
-// The colours of bars.frag.
-constexpr Rgb kIdle{92, 140, 204}, kRead{250, 194, 56}, kWritten{240, 92, 66}, kPadding{82, 82, 82};
+// The bars' colours, from the palette the shaders are built with.
+constexpr Rgb to_rgb(const view::PaletteEntry& e) {
+  return {int(e.colour.r * 255.f + 0.5f), int(e.colour.g * 255.f + 0.5f), int(e.colour.b * 255.f + 0.5f)};
+}
+constexpr Rgb kIdle = to_rgb(view::kIdle), kRead = to_rgb(view::kRead), kWritten = to_rgb(view::kWritten),
+              kPadding = to_rgb(view::kPadding);
 
 }  // namespace primlab::testing

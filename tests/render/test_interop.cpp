@@ -3,7 +3,6 @@
 // pixel, for every algorithm.
 #include <gtest/gtest.h>
 
-#include "headless/frame.h"
 #include "interop/interop.h"
 #include "lab/run/backend.h"
 #include "render_test_util.h"
@@ -20,22 +19,22 @@ TEST(Interop, CudaWrittenBuffersDrawTheCpuReferencesPixels) {
     for (int n : {5, 64, 300}) {
       ui::AppState cuda, cpu;
       for (ui::AppState* s : {&cuda, &cpu}) {
-        s->step.choice.algo = a.name;
-        s->step.choice.cfg.n = n;
-        s->step.choice.cfg.block = 8;
-        s->step.choice.prefer_cuda = s == &cuda;
-        ASSERT_TRUE(ui::init_app(*s)) << s->view_error << s->step.message;
+        s->step.session.choice.algo = a.name;
+        s->step.session.choice.cfg.n = n;
+        s->step.session.choice.cfg.block = 8;
+        s->step.session.choice.prefer_cuda = s == &cuda;
+        ASSERT_TRUE(ui::init_app(*s)) << s->view.error << s->step.session.message;
       }
-      ASSERT_EQ(cuda.step.backend.rfind("CUDA", 0), 0u) << cuda.step.backend << " " << cuda.step.message;
-      ASSERT_EQ(cpu.step.trace().steps.size(), cuda.step.trace().steps.size());
-      for (int s = 0; s < int(cpu.step.trace().steps.size()); ++s) {
-        cuda.step.go(s);
-        cpu.step.go(s);
-        ASSERT_EQ(headless::render_view(cuda, 900, 420), headless::render_view(cpu, 900, 420))
+      ASSERT_EQ(cuda.step.session.backend.rfind("CUDA", 0), 0u) << cuda.step.session.backend << " " << cuda.step.session.message;
+      ASSERT_EQ(cpu.step.session.trace().steps.size(), cuda.step.session.trace().steps.size());
+      for (int s = 0; s < int(cpu.step.session.trace().steps.size()); ++s) {
+        cuda.step.session.go(s);
+        cpu.step.session.go(s);
+        ASSERT_EQ(ui::render_step_view(cuda, 900, 420), ui::render_step_view(cpu, 900, 420))
             << a.name << " n=" << n << " step " << s;
       }
       // Reading the GL buffer back gives the CPU trace's values word for word.
-      EXPECT_EQ(cuda.step.host_trace().values, cpu.step.host_trace().values) << a.name;
+      EXPECT_EQ(ui::host_trace(cuda.step).values, ui::host_trace(cpu.step).values) << a.name;
     }
   }
 }

@@ -2,7 +2,6 @@
 // of the trace view and of the whole app, checked pixel by pixel for what they must show.
 #include <gtest/gtest.h>
 
-#include "headless/frame.h"
 #include "render_test_util.h"
 
 using namespace primlab;
@@ -10,25 +9,18 @@ using namespace primlab::testing;
 
 namespace {
 
-ui::AppState& app_for(const std::string& algo, int n, int block, int step) {
-  static ui::AppState* s = nullptr;
-  delete s;
-  s = new ui::AppState;
-  s->step.choice.algo = algo;
-  s->step.choice.cfg.n = n;
-  s->step.choice.cfg.block = block;
-  EXPECT_TRUE(ui::init_app(*s)) << s->view_error;
-  EXPECT_TRUE(s->step.has_trace()) << s->step.message;
-  s->step.go(step);
-  return *s;
+ui::AppState& app_at_step(const std::string& algo, int n, int block, int step) {
+  ui::AppState& s = primlab::testing::app_for(algo, n, block);
+  s.step.session.go(step);
+  return s;
 }
 
 TEST(Render, BlellochUpSweepShowsReadWrittenIdleAndPadding) {
   std::string err;
   ASSERT_TRUE(headless_gl(err)) << err;
   // n = 6 pads to 8; step 2 is up-sweep d=2: x[3] += x[1], x[7] += x[5].
-  ui::AppState& s = app_for("scan-blelloch", 6, 4, 2);
-  auto px = headless::render_view(s, 800, 400);
+  ui::AppState& s = app_at_step("scan-blelloch", 6, 4, 2);
+  auto px = ui::render_step_view(s, 800, 400);
   EXPECT_GT(count_near(px, kWritten), 500u);  // bars 3 and 7 (7 is padding: drawn as padding)
   EXPECT_GT(count_near(px, kRead), 500u);     // bar 1
   EXPECT_GT(count_near(px, kIdle), 500u);
@@ -39,22 +31,22 @@ TEST(Render, BlellochUpSweepShowsReadWrittenIdleAndPadding) {
 TEST(Render, StepsDifferAndScrubbingNeedsNoUpload) {
   std::string err;
   ASSERT_TRUE(headless_gl(err)) << err;
-  ui::AppState& s = app_for("scan-naive", 16, 8, 1);
-  auto a = headless::render_view(s, 640, 360);
-  s.step.go(3);
-  auto b = headless::render_view(s, 640, 360);
+  ui::AppState& s = app_at_step("scan-naive", 16, 8, 1);
+  auto a = ui::render_step_view(s, 640, 360);
+  s.step.session.go(3);
+  auto b = ui::render_step_view(s, 640, 360);
   EXPECT_NE(a, b);
-  s.step.go(1);
-  EXPECT_EQ(headless::render_view(s, 640, 360), a);  // same step, same pixels
+  s.step.session.go(1);
+  EXPECT_EQ(ui::render_step_view(s, 640, 360), a);  // same step, same pixels
 }
 
 TEST(Render, EveryAlgorithmDrawsItsLastStepInTheApp) {
   std::string err;
   ASSERT_TRUE(headless_gl(err)) << err;
   for (const Algorithm& a : algorithms()) {
-    ui::AppState& s = app_for(a.name, 40, 8, 1 << 20);
-    ASSERT_EQ(s.step.transport.step, int(s.step.trace().steps.size()) - 1) << a.name;
-    auto px = headless::render_app(s, 1280, 800);
+    ui::AppState& s = app_at_step(a.name, 40, 8, 1 << 20);
+    ASSERT_EQ(s.step.session.transport.step, int(s.step.session.trace().steps.size()) - 1) << a.name;
+    auto px = ui::render_app(s, 1280, 800);
     EXPECT_EQ(px.size(), 1280u * 800u * 4u);
     EXPECT_GT(distinct_colours(px), 40u) << a.name;
     EXPECT_GT(count_near(px, kIdle) + count_near(px, kWritten) + count_near(px, kRead), 2000u) << a.name;
@@ -64,20 +56,20 @@ TEST(Render, EveryAlgorithmDrawsItsLastStepInTheApp) {
 TEST(Render, BadChoiceKeepsThePreviousTrace) {
   std::string err;
   ASSERT_TRUE(headless_gl(err)) << err;
-  ui::AppState& s = app_for("scan-shared", 64, 8, 0);
-  const auto steps = s.step.trace().steps.size();
-  s.step.choice.cfg.block = 6;  // not a power of two
-  EXPECT_FALSE(s.step.rebuild());
-  EXPECT_NE(s.step.message.find("power-of-two"), std::string::npos);
-  EXPECT_EQ(s.step.trace().steps.size(), steps);
-  EXPECT_EQ(s.step.choice.cfg.block, 8);  // the choice is restored
-  s.step.choice.cfg.n = 0;
-  EXPECT_FALSE(s.step.rebuild());
-  s.step.choice.input = InputKind::Typed;
-  s.step.choice.typed = "1 2 three";
-  EXPECT_FALSE(s.step.rebuild());
-  EXPECT_NE(s.step.message.find("three"), std::string::npos);
-  EXPECT_GT(headless::render_app(s, 800, 600).size(), 0u);
+  ui::AppState& s = app_at_step("scan-shared", 64, 8, 0);
+  const auto steps = s.step.session.trace().steps.size();
+  s.step.session.choice.cfg.block = 6;  // not a power of two
+  EXPECT_FALSE(ui::rebuild(s.step));
+  EXPECT_NE(s.step.session.message.find("power-of-two"), std::string::npos);
+  EXPECT_EQ(s.step.session.trace().steps.size(), steps);
+  EXPECT_EQ(s.step.session.choice.cfg.block, 8);  // the choice is restored
+  s.step.session.choice.cfg.n = 0;
+  EXPECT_FALSE(ui::rebuild(s.step));
+  s.step.session.choice.input = InputKind::Typed;
+  s.step.session.choice.typed = "1 2 three";
+  EXPECT_FALSE(ui::rebuild(s.step));
+  EXPECT_NE(s.step.session.message.find("three"), std::string::npos);
+  EXPECT_GT(ui::render_app(s, 800, 600).size(), 0u);
 }
 
 }  // namespace

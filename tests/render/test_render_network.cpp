@@ -3,7 +3,6 @@
 // other algorithms draw no network.
 #include <gtest/gtest.h>
 
-#include "headless/frame.h"
 #include "render_test_util.h"
 
 using namespace primlab;
@@ -12,18 +11,6 @@ using namespace primlab::testing;
 namespace {
 
 constexpr Rgb kUp{255, 140, 64}, kDown{89, 191, 255};  // network.vert, current pass
-
-ui::AppState& network_app(const std::string& algo, int n, int block) {
-  static ui::AppState* s = nullptr;
-  delete s;
-  s = new ui::AppState;
-  s->step.choice.algo = algo;
-  s->step.choice.cfg.n = n;
-  s->step.choice.cfg.block = block;
-  EXPECT_TRUE(ui::init_app(*s)) << s->view_error;
-  EXPECT_TRUE(s->step.has_trace()) << s->step.message;
-  return *s;
-}
 
 int step_with_label(const Trace& t, const std::string& prefix) {
   for (std::size_t s = 0; s < t.steps.size(); ++s)
@@ -35,20 +22,20 @@ TEST(RenderNetwork, CurrentPassShowsBothComparatorDirections) {
   std::string err;
   ASSERT_TRUE(headless_gl(err)) << err;
   for (int n : {8, 32, 64}) {
-    ui::AppState& s = network_app("bitonic-sort", n, 4);
-    ASSERT_TRUE(s.step.trace().network);
+    ui::AppState& s = app_for("bitonic-sort", n, 4);
+    ASSERT_TRUE(s.step.session.trace().network);
     // Stage 4, stride 2: half the comparators sort up, half down.
-    const int pass = step_with_label(s.step.trace(), "stage 4, stride 2");
+    const int pass = step_with_label(s.step.session.trace(), "stage 4, stride 2");
     ASSERT_GE(pass, 0);
-    s.step.go(pass);
-    auto px = headless::render_view(s, 1200, 800);
+    s.step.session.go(pass);
+    auto px = ui::render_step_view(s, 1200, 800);
     EXPECT_GT(count_near(px, kUp, 10), 100u) << "n=" << n;
     EXPECT_GT(count_near(px, kDown, 10), 100u) << "n=" << n;
     // The final merge sorts up only.
-    const int last = step_with_label(s.step.trace(), "final merge " + std::to_string(n) + ", stride 1");
+    const int last = step_with_label(s.step.session.trace(), "final merge " + std::to_string(n) + ", stride 1");
     ASSERT_GE(last, 0);
-    s.step.go(last);
-    auto fin = headless::render_view(s, 1200, 800);
+    s.step.session.go(last);
+    auto fin = ui::render_step_view(s, 1200, 800);
     EXPECT_GT(count_near(fin, kUp, 10), 100u) << "n=" << n;
     EXPECT_LT(count_near(fin, kDown, 10), count_near(px, kDown, 10)) << "n=" << n;
   }
@@ -57,10 +44,10 @@ TEST(RenderNetwork, CurrentPassShowsBothComparatorDirections) {
 TEST(RenderNetwork, ScansDrawNoNetwork) {
   std::string err;
   ASSERT_TRUE(headless_gl(err)) << err;
-  ui::AppState& s = network_app("scan-blelloch", 16, 4);
-  EXPECT_FALSE(s.step.trace().network);
-  s.step.go(2);
-  auto px = headless::render_view(s, 800, 400);
+  ui::AppState& s = app_for("scan-blelloch", 16, 4);
+  EXPECT_FALSE(s.step.session.trace().network);
+  s.step.session.go(2);
+  auto px = ui::render_step_view(s, 800, 400);
   EXPECT_EQ(count_near(px, kDown, 4), 0u);
 }
 

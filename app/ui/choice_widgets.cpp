@@ -1,0 +1,156 @@
+// The widgets that edit a StepChoice, shared by the Step and Race tabs.
+#include "ui/choice_widgets.h"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "model/presets.h"
+
+namespace primlab::ui {
+
+bool algorithm_combo(StepChoice& c) {
+  const Algorithm* cur = find_algorithm(c.algo);
+  bool changed = false;
+  if (ImGui::BeginCombo("Algorithm", cur ? cur->title : c.algo.c_str(), ImGuiComboFlags_HeightLarge)) {
+    std::string family;
+    for (const Algorithm& a : algorithms()) {
+      if (family != a.family) {
+        family = a.family;
+        ImGui::TextDisabled("%s", a.family);
+      }
+      ImGui::PushID(a.name);
+      if (ImGui::Selectable(a.title, c.algo == a.name)) {
+        c.algo = a.name;
+        if (a.block_pow2 && (c.cfg.block & (c.cfg.block - 1))) c.cfg.block = 8;
+        if (c.cfg.type == ElemType::F32 && !(a.options & kOptFloat)) c.cfg.type = ElemType::I32;
+        changed = true;
+      }
+      ImGui::PopID();
+    }
+    ImGui::EndCombo();
+  }
+  return changed;
+}
+
+namespace {
+bool type_choice(StepChoice& c, const Algorithm& a) {
+  bool changed = false;
+  int t = int(c.cfg.type);
+  changed |= ImGui::RadioButton("int32", &t, int(ElemType::I32));
+  if (a.options & kOptU32) {
+    ImGui::SameLine();
+    changed |= ImGui::RadioButton("uint32", &t, int(ElemType::U32));
+  }
+  if (a.options & kOptFloat) {
+    ImGui::SameLine();
+    changed |= ImGui::RadioButton("float", &t, int(ElemType::F32));
+  }
+  c.cfg.type = ElemType(t);
+  return changed;
+}
+}  // namespace
+
+bool block_choice(StepChoice& c, const Algorithm& a) {
+  bool changed = false;
+  if (a.block_pow2) {
+    int lg = 0;
+    while ((1 << (lg + 1)) <= c.cfg.block) ++lg;
+    char label[32];
+    std::snprintf(label, sizeof label, "%d threads", 1 << lg);
+    const int lo = int(std::log2(double(a.min_block))), hi = int(std::log2(double(a.max_block)));
+    if (ImGui::SliderInt("Block size", &lg, lo, hi, label)) {
+      c.cfg.block = 1 << lg;
+      changed = true;
+    }
+  } else {
+    int b = c.cfg.block;
+    if (ImGui::InputInt("Block size", &b, 1, 32, ImGuiInputTextFlags_EnterReturnsTrue) || (b != c.cfg.block && ImGui::IsItemDeactivatedAfterEdit())) {
+      c.cfg.block = b;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+bool options(StepChoice& c, const Algorithm& a) {
+  bool changed = false;
+  StepConfig& cfg = c.cfg;
+  if (a.options & kOptInclusive) {
+    int inc = cfg.inclusive;
+    changed |= ImGui::RadioButton("exclusive", &inc, 0);
+    ImGui::SameLine();
+    changed |= ImGui::RadioButton("inclusive", &inc, 1);
+    cfg.inclusive = inc;
+  }
+  changed |= type_choice(c, a);
+  if (a.options & kOptConflictOffsets) changed |= ImGui::Checkbox("Bank-conflict offsets (GPU Gems 3)", &cfg.conflict_offsets);
+  if (a.options & kOptVariant && a.variant_names) changed |= ImGui::Combo("Variant", &cfg.variant, a.variant_names);
+  if (a.options & kOptDigitBits) changed |= ImGui::SliderInt("Digit bits", &cfg.digit_bits, 1, 8);
+  if (a.options & kOptBins) changed |= ImGui::SliderInt("Bins", &cfg.bins, 2, 4096, "%d", ImGuiSliderFlags_Logarithmic);
+  if (a.options & kOptDigitStart) changed |= ImGui::SliderInt("Digit starts at bit", &cfg.digit_start, 0, 31);
+  if (a.options & kOptPredicate) {
+    changed |= ImGui::Combo("Keep", &cfg.predicate, "non-zero\0even\0greater than threshold\0\0");
+    if (cfg.predicate == 2) changed |= ImGui::InputInt("Threshold", &cfg.threshold);
+  }
+  if (a.options & kOptDescending) changed |= ImGui::Checkbox("Descending", &cfg.descending);
+  if (a.options & kOptKeyValue) changed |= ImGui::Checkbox("Key-value pairs", &cfg.key_value);
+  return changed;
+}
+
+bool input_controls(StepChoice& c) {
+  bool changed = false;
+  int kind = int(c.input);
+  if (ImGui::Combo("Input", &kind, "random\0sorted\0reversed\0all-equal\0few distinct\0typed list\0\0")) {
+    c.input = InputKind(kind);
+    changed = true;
+  }
+  if (c.input == InputKind::Typed) {
+    ImGui::InputTextMultiline("##typed", &c.typed, ImVec2(-1, ImGui::GetTextLineHeight() * 3));
+    changed |= ImGui::Button("Apply list");
+  } else {
+    int n = c.cfg.n;
+    ImGui::InputInt("n", &n, 1, 64);
+    if (ImGui::IsItemDeactivatedAfterEdit() || (n != c.cfg.n && !ImGui::IsItemActive())) {
+      c.cfg.n = n;
+      changed = true;
+    }
+    if (c.input != InputKind::AllEqual) {
+      int seed = int(c.seed);
+      ImGui::InputInt("Seed", &seed);
+      if (ImGui::IsItemDeactivatedAfterEdit() || (seed != int(c.seed) && !ImGui::IsItemActive())) {
+        c.seed = std::uint32_t(seed);
+        changed = true;
+      }
+    }
+  }
+  return changed;
+}
+
+bool preset_combo(StepChoice& c, std::string& message) {
+  bool changed = false;
+  if (ImGui::BeginCombo("Preset", "load an example...")) {
+    for (const Preset& p : presets()) {
+      if (ImGui::Selectable(p.name.c_str())) {
+        StepOptions o;
+        o.preset = p.name;
+        StepChoice loaded;
+        std::string error;
+        if (resolve_step_options(o, loaded, error)) {
+          loaded.prefer_cuda = c.prefer_cuda;
+          c = loaded;
+          changed = true;
+        } else {
+          message = error;
+        }
+      }
+      if (ImGui::IsItemHovered() && !p.description.empty()) ImGui::SetTooltip("%s", p.description.c_str());
+    }
+    ImGui::EndCombo();
+  }
+  return changed;
+}
+
+}  // namespace primlab::ui

@@ -1,0 +1,115 @@
+// The Step tab: controls beside the transport, the trace view, the code listing and the counters.
+#include "ui/step_tab.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
+
+#include "interop/interop.h"
+#include "lab/run/backend.h"
+#include "ui/choice_widgets.h"
+
+namespace primlab::ui {
+namespace {
+
+// [SECTION] Controls
+void controls_panel(StepPane& pane) {
+  StepSession& ss = pane.session;
+  StepChoice& c = ss.choice;
+  bool changed = preset_combo(c, ss.message);
+  changed |= algorithm_combo(c);
+  const Algorithm* a = find_algorithm(c.algo);
+  if (!a) return;
+  ImGui::PushStyleColor(ImGuiCol_Text, kDim);
+  ImGui::TextWrapped("%s", a->description);
+  ImGui::PopStyleColor();
+  ImGui::Separator();
+  changed |= options(c, *a);
+  changed |= block_choice(c, *a);
+  ImGui::Separator();
+  changed |= input_controls(c);
+  ImGui::Separator();
+  ImGui::Text("Backend:");
+  ImGui::SameLine();
+  ImGui::TextWrapped("%s", ss.backend.c_str());
+  if (interop::cuda_available()) {
+    changed |= ImGui::Checkbox("Run on the CUDA device", &c.prefer_cuda);
+  } else {
+    ImGui::PushStyleColor(ImGuiCol_Text, kDim);
+    ImGui::TextWrapped("(%s)", backend().reason.c_str());
+    ImGui::PopStyleColor();
+  }
+  if (changed) rebuild(pane);
+  if (!ss.message.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kError);
+    ImGui::TextWrapped("%s", ss.message.c_str());
+    ImGui::PopStyleColor();
+  }
+  ImGui::Separator();
+  ImGui::Checkbox("Arrows", &pane.options.arrows);
+  ImGui::SameLine();
+  ImGui::Checkbox("Labels", &pane.options.labels);
+  ImGui::SameLine();
+  ImGui::Checkbox("Blocks", &pane.options.bands);
+}
+
+// [SECTION] Code listing
+void code_panel(const Trace& t, const Step& st) {
+  for (std::size_t i = 0; i < t.code.size(); ++i) {
+    const bool cur = int(i) == st.code_line;
+    if (cur) {
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      ImGui::GetWindowDrawList()->AddRectFilled(
+          p, ImVec2(p.x + ImGui::GetContentRegionAvail().x, p.y + ImGui::GetTextLineHeightWithSpacing()),
+          IM_COL32(90, 70, 20, 255));
+    }
+    ImGui::TextColored(cur ? kHighlight : ImVec4(0.8f, 0.82f, 0.86f, 1), "%3zu  %s", i + 1,
+                       t.code[i].c_str());
+    if (cur && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY();
+  }
+}
+
+}  // namespace
+
+// [SECTION] Layout
+void draw_step_tab(StepPane& pane, ViewPrograms& programs) {
+  StepSession& ss = pane.session;
+  if (controls_beside_view("step_layout", [&] { controls_panel(pane); })) {
+    if (ss.has_trace()) {
+      transport_bar(ss.transport, ss.last_step());
+      const Trace& t = ss.trace();
+      const Step& st = t.steps[std::size_t(ss.transport.step)];
+      ImGui::Text("Step %d / %d:", ss.transport.step, int(t.steps.size()) - 1);
+      ImGui::SameLine();
+      ImGui::TextColored(kHighlight, "%s", st.label.c_str());
+      ImGui::SameLine();
+      ImGui::TextColored(kDim, " [%s, n=%d%s, %s]", t.title.c_str(), t.n,
+                         t.width != t.n ? (", padded to " + std::to_string(t.width)).c_str() : "",
+                         elem_type_name(t.type));
+      legend();
+      const float bottom_h = std::max(180.f, ImGui::GetContentRegionAvail().y * 0.34f);
+      trace_image(programs, pane, ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetContentRegionAvail().y - bottom_h));
+      if (ImGui::BeginTable("bottom", 2, ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV)) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::BeginChild("code", ImVec2(0, bottom_h - 8), false, ImGuiWindowFlags_HorizontalScrollbar);
+        code_panel(t, st);
+        ImGui::EndChild();
+        ImGui::TableNextColumn();
+        ImGui::BeginChild("counters", ImVec2(0, bottom_h - 8), false);
+        const LaunchShape& launch = st.launch;
+        ImGui::Text("launch: %d block(s) x %d threads, %d active of %lld", launch.blocks, launch.threads, launch.active,
+                    (long long)launch.launched());
+        counters_table("counters", {{"", &t, ss.transport.step}});
+        ImGui::EndChild();
+        ImGui::EndTable();
+      }
+    } else {
+      ImGui::TextColored(kError, "%s", ss.message.c_str());
+    }
+    ImGui::EndTable();
+  }
+}
+
+}  // namespace primlab::ui

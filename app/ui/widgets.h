@@ -1,0 +1,55 @@
+// Widgets shared by the Step and Race tabs: the transport bar, the counters table, the colour
+// legend and the trace view image with its row names and hover readout. Immediate mode: each
+// returns its event.
+#pragma once
+#include <imgui.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "model/transport.h"
+#include "ui/step_pane.h"
+#include "view/trace_view.h"
+
+namespace primlab::ui {
+
+inline const ImVec4 kError(1.0f, 0.45f, 0.4f, 1.0f);
+inline const ImVec4 kDim(0.65f, 0.67f, 0.72f, 1.0f);
+inline const ImVec4 kHighlight(1.0f, 0.9f, 0.5f, 1.0f);
+
+// The trace view's shader programs, shared by every pane, and why they did not build.
+struct ViewPrograms {
+  view::TraceView view;
+  bool ready = false;
+  std::string error;
+};
+
+// The tabs' layout: a table `id` of a resizable controls column (300 px at first) beside the view
+// column. Draws `controls` in a child window of the first column and leaves the cursor in the
+// second; the caller draws the view there and ends with ImGui::EndTable(). False when the table
+// is not shown.
+bool controls_beside_view(const char* id, const std::function<void()>& controls);
+
+// |< < Play > >| speed and scrub, for a transport whose last step is `last`. True when the step
+// changed.
+bool transport_bar(Transport& t, int last);
+
+// One trace's counters at a step; `name` heads its columns ("" with one trace, "A", "B" in a race).
+struct CountersColumn {
+  const char* name;
+  const Trace* trace;
+  int step;
+};
+// The counters table: for each trace its "this step" column, then for each its "so far" column.
+void counters_table(const char* id, const std::vector<CountersColumn>& columns);
+
+// The palette's swatches: element states, then arrow kinds.
+void legend();
+
+// Draws the pane's current step into its framebuffer and shows it as an image of `size`, with
+// the row names beside it and, under the mouse, the element, its thread, warp and block (which
+// the arrows highlight).
+void trace_image(ViewPrograms& programs, StepPane& pane, ImVec2 size);
+
+}  // namespace primlab::ui

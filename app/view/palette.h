@@ -1,0 +1,44 @@
+// The trace view's colours: one table for the shaders and the legend. The shaders get it as GLSL
+// constants (palette_glsl(), prepended to every view shader); the UI's legend reads the same rows.
+#pragma once
+#include <string>
+
+#include "lab/model/trace.h"
+
+namespace primlab::view {
+
+struct Colour {
+  float r, g, b;
+};
+
+struct PaletteEntry {
+  const char* name;  // the legend's word; the GLSL constant is k + Name ("idle": kIdle)
+  Colour colour;
+};
+
+// Bars: what happened to an element in this step.
+inline constexpr PaletteEntry kIdle{"idle", {0.36f, 0.55f, 0.80f}};
+inline constexpr PaletteEntry kRead{"read", {0.98f, 0.76f, 0.22f}};
+inline constexpr PaletteEntry kWritten{"written", {0.94f, 0.36f, 0.26f}};
+inline constexpr PaletteEntry kPadding{"padding", {0.32f, 0.32f, 0.32f}};
+
+// Arrows: one colour per OpKind, indexed by its value (GLSL: kOpColour[kind]).
+inline constexpr PaletteEntry kOpColours[] = {
+    {"none", {0.80f, 0.80f, 0.80f}},
+    {"read", {0.80f, 0.80f, 0.80f}},
+    {"write", {0.80f, 0.55f, 1.00f}},
+    {"add", {0.30f, 0.90f, 0.40f}},
+    {"move", {0.35f, 0.70f, 1.00f}},
+    {"compare-swap", {1.00f, 0.40f, 0.40f}},
+    {"atomic", {1.00f, 0.45f, 0.85f}},
+};
+static_assert(sizeof kOpColours / sizeof kOpColours[0] == std::size_t(OpKind::Atomic) + 1,
+              "one arrow colour per OpKind");
+
+inline const PaletteEntry& op_colour(OpKind k) { return kOpColours[std::size_t(k)]; }
+
+// The table as GLSL: `const vec3 kIdle = vec3(...);` for each bar colour and
+// `const vec3 kOpColour[N] = vec3[N](...);` for the arrows.
+std::string palette_glsl();
+
+}  // namespace primlab::view

@@ -1,0 +1,31 @@
+// The window's command line: the step options every tool takes, plus the first tab, a race, a
+// Performance sweep, and the smoke-test switches that the GUI tests use.
+#pragma once
+#include <optional>
+#include <string>
+
+#include "model/step_choice.h"
+#include "ui/app_ui.h"
+
+namespace primlab::window {
+
+struct Options {
+  ui::StepOptions step;
+  int first_step = 0;
+  std::string tab;                // step, race or perf
+  std::string race_a, race_b;     // --race A,B
+  bool perf_sweep = false;
+  int smoke_frames = 0;           // > 0: run this many frames, then exit
+  std::string screenshot;         // with smoke_frames: the last frame's PNG
+};
+
+// Parses argv and puts the step choice into `state`. Returns the exit code when the program
+// should stop now (after --help, or a one-line error); nullopt to go on.
+std::optional<int> parse_options(int argc, char** argv, Options& o, ui::AppState& state);
+// After init_app(): shows the first step and tab, starts the race and the sweep. Returns 0, or
+// the exit code of a one-line error.
+int start(const Options& o, ui::AppState& state);
+// True when a smoke run has drawn its frames (and a --perf-sweep's sweep has finished).
+bool smoke_run_done(const Options& o, ui::AppState& state, int frames_drawn);
+
+}  // namespace primlab::window
