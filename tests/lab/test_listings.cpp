@@ -29,8 +29,9 @@ struct Placed {
   int line = -1;
 };
 
-// Splits t.code into whole marked listings, longest match first; fails on a line of no listing.
-std::vector<Placed> place(const Trace& t) {
+// Splits t.code into whole marked listings, longest match first; empty, with `error` set, when a
+// line belongs to no listing.
+std::vector<Placed> place(const Trace& t, std::string& error) {
   std::vector<Placed> at;
   while (at.size() < t.code.size()) {
     const listing::Listing* best = nullptr;
@@ -40,7 +41,7 @@ std::vector<Placed> place(const Trace& t) {
       if (std::equal(l.lines.begin(), l.lines.end(), t.code.begin() + std::ptrdiff_t(o))) best = &l;
     }
     if (!best) {
-      ADD_FAILURE() << t.algo << ": code line " << at.size() << " is no marked source: " << t.code[at.size()];
+      error = "code line " + std::to_string(at.size()) + " is no marked source: " + t.code[at.size()];
       return {};
     }
     for (int k = 0; k < int(best->lines.size()); ++k) at.push_back({best, k});
@@ -111,23 +112,29 @@ TEST(Listings, LookUps) {
 TEST(Listings, EveryStepHighlightsAMarkedLineOfItsPhase) {
   std::set<std::pair<std::string, std::string>> used;  // (listing, tag) highlighted by some step
   for (const Algorithm& a : algorithms()) {
-    std::set<std::string> failures;  // one report per algorithm and problem, not per config
+    std::map<std::string, std::string> failures;  // the first config of each phase and problem
     for_each_trace(a, [&](const StepConfig& cfg, const Trace& t) {
       ASSERT_FALSE(t.code.empty()) << a.name;
-      const std::vector<Placed> at = place(t);
-      if (at.empty()) return;
+      std::string error;
+      const std::vector<Placed> at = place(t, error);
+      if (at.empty()) {
+        failures.emplace("place", std::string(a.name) + ": " + error);
+        return;
+      }
       for (std::size_t k = 1; k < t.steps.size(); ++k) {
         const Step& s = t.steps[k];
         const std::string where = std::string(a.name) + " n=" + std::to_string(cfg.n) + " block=" +
                                   std::to_string(cfg.block) + " step " + std::to_string(k) + " (" + s.phase + ")";
         if (s.code_line < 0 || s.code_line >= int(t.code.size())) {
-          failures.insert(where + ": code line " + std::to_string(s.code_line) + " outside the listing");
+          failures.emplace(s.phase + " outside", where + ": code line " + std::to_string(s.code_line) +
+                                                   " outside the listing");
           continue;
         }
         const Placed& p = at[std::size_t(s.code_line)];
         const std::string tag = listing::tag_at(p.listing->name, p.line);
         if (tag.empty()) {
-          failures.insert(where + ": highlights an untagged line: " + t.code[std::size_t(s.code_line)]);
+          failures.emplace(s.phase + " untagged",
+                           where + ": highlights an untagged line: " + t.code[std::size_t(s.code_line)]);
           continue;
         }
         used.insert({p.listing->name, tag});
@@ -136,10 +143,10 @@ TEST(Listings, EveryStepHighlightsAMarkedLineOfItsPhase) {
         bool phase_tagged = false;
         for (const listing::Tag& g : p.listing->tags) phase_tagged |= tag_phase(g.name) == phase;
         if (phase_tagged && tag_phase(tag) != phase)
-          failures.insert(where + ": highlights a line tagged '" + tag + "'");
+          failures.emplace(s.phase + " other", where + ": highlights a line tagged '" + tag + "'");
       }
     });
-    for (const std::string& f : failures) ADD_FAILURE() << f;
+    for (const auto& problem : failures) ADD_FAILURE() << problem.second;
   }
   for (const listing::Listing& l : listing::all())
     for (const listing::Tag& g : l.tags)

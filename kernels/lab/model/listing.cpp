@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cassert>
-#include <cstring>
 #include <map>
 #include <sstream>
 
@@ -17,6 +16,7 @@ namespace {
 
 const char kOpen[] = "// listing:";
 const char kStep[] = "// step:";
+const char kIdentifier[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.";
 
 std::string trim(const std::string& s) {
   const std::size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t\r");
@@ -24,14 +24,18 @@ std::string trim(const std::string& s) {
 }
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 // A traced kernel's statement that only records the trace: `ctx.op(...)`, `p.ctx.count(...)`,
-// `ctx.branch(...)` or `ctx.shared_access(...)` (a `ctx.row(r)` is the algorithm's data: it stays).
+// `ctx.branch(...)` or `ctx.shared_access(...)`, alone or as the body of a one-line `for` (a
+// `ctx.row(r)` is the algorithm's data: it stays).
 bool records_trace(const std::string& code) {
-  const std::size_t ctx = code.find("ctx.");
-  if (ctx == std::string::npos ||
-      code.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") < ctx)
-    return false;
-  for (const char* call : {"op(", "count(", "branch(", "shared_access("})
-    if (code.compare(ctx + 4, std::strlen(call), call) == 0) return true;
+  for (const char* call : {"ctx.op(", "ctx.count(", "ctx.branch(", "ctx.shared_access("}) {
+    const std::size_t at = code.find(call);
+    if (at == std::string::npos) continue;
+    if (at == 0) return true;
+    const std::size_t object = code.find_last_not_of(kIdentifier, at - 1);  // `p.` of `p.ctx.op(`
+    if (object == std::string::npos) return true;
+    const std::string head = code.substr(0, object + 1);  // `for (...) `
+    return starts_with(head, "for (") && head.size() >= 2 && head.compare(head.size() - 2, 2, ") ") == 0;
+  }
   return false;
 }
 
