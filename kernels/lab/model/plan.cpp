@@ -1,6 +1,8 @@
 // Trace planning helpers shared by every stepped algorithm.
 #include "lab/model/plan.h"
 
+#include "lab/model/listing.h"
+
 namespace primlab::plan {
 
 void standard_rows(Trace& t, const std::string& main_name, std::int32_t length, ElemType type) {
@@ -31,6 +33,13 @@ Step& add_step(Trace& t, std::string label, std::string phase, int code_line, st
 
 void initial_step(Trace& t, int focus_row) {
   add_step(t, "input", "input", -1, 0, 0, 0, 0, focus_row);
+}
+
+int Code::line(const std::string& tag) const { return listing::line_of(name, tag); }
+
+Code code(Trace& t, const std::string& name) {
+  t.code = listing::lines(name);
+  return {name};
 }
 
 }  // namespace primlab::plan

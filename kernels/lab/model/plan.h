@@ -18,6 +18,15 @@ Step& add_step(Trace& t, std::string label, std::string phase, int code_line, st
 // Appends step 0, the input.
 void initial_step(Trace& t, int focus_row = 0);
 
+// A trace's code listing: the listing NAME marked in the kernel sources (lab/model/listing.h).
+struct Code {
+  std::string name;
+  // The line a step tagged TAG highlights: the first line of the listing that carries the tag.
+  int line(const std::string& tag) const;
+};
+// Shows the listing NAME as t's code.
+Code code(Trace& t, const std::string& name);
+
 inline std::int32_t div_up(std::int64_t a, std::int64_t b) { return std::int32_t((a + b - 1) / b); }
 inline std::int32_t next_pow2(std::int32_t v) {
   std::int32_t p = 1;

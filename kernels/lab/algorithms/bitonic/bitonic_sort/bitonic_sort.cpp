@@ -16,37 +16,6 @@ namespace primlab::steppers {
 namespace {
 using bitonic::Kind;
 
-const std::vector<std::string> kListing = {
-    "// Bitonic sort (lecture: bitonicSortShared; global passes for strides >= 2B)",
-    "__device__ void Comparator(K& ka, V& va, K& kb, V& vb, bool up) {",
-    "  if (before(kb, vb, ka, va) == up) { swap(ka, kb); swap(va, vb); }  // up: a gets the first",
-    "}",
-    "__global__ void bitonicSortShared(K* key, V* val, int W) {  // tile T = 2B",
-    "  __shared__ K sk[2 * B]; __shared__ V sv[2 * B];",
-    "  int base = blockIdx.x * 2 * B, tid = threadIdx.x;",
-    "  sk[tid] = key[base + tid];  sk[tid + B] = key[base + tid + B];  // (and sv)",
-    "  for (int size = 2; size <= 2 * B; size <<= 1)",
-    "    for (int stride = size / 2; stride > 0; stride >>= 1) {",
-    "      __syncthreads();",
-    "      int pos = 2 * tid - (tid & (stride - 1));",
-    "      bool up = ((base + pos) & size) == 0;  // alternate per stage",
-    "      Comparator(sk[pos], sv[pos], sk[pos + stride], sv[pos + stride], up);",
-    "    }",
-    "  __syncthreads();",
-    "  key[base + tid] = sk[tid];  key[base + tid + B] = sk[tid + B];  // (and val)",
-    "}",
-    "__global__ void bitonicMergeGlobal(K* key, V* val, int size, int stride) {",
-    "  int g = blockIdx.x * blockDim.x + threadIdx.x;",
-    "  int pos = 2 * g - (g & (stride - 1));",
-    "  Comparator(key[pos], val[pos], key[pos + stride], val[pos + stride], (pos & size) == 0);",
-    "}",
-    "// bitonicMergeShared(size): as bitonicSortShared, strides B .. 1 of one stage only",
-    "// host: pad to W with sentinels; bitonicSortShared<<<W / 2B, B>>>;",
-    "//   for (size = 4B; size <= W; size <<= 1) {",
-    "//     for (stride = size / 2; stride >= 2B; stride >>= 1) bitonicMergeGlobal<<<W / 2B, B>>>(size, stride);",
-    "//     bitonicMergeShared<<<W / 2B, B>>>(size); }",
-};
-constexpr int kLineLoad = 7, kLineShared = 13, kLineStore = 16, kLineGlobal = 21;
 
 std::string pass_label(const bitonic::Pass& p, const bitonic::Shape& s, std::int32_t T) {
   const std::string size = std::to_string(p.size), stride = std::to_string(p.stride);
@@ -72,7 +41,7 @@ std::string plan_bitonic_sort(const StepConfig& cfg, Trace& t) {
   t.width = s.W;
   t.block = s.Be;
   t.elems_per_thread = 2;
-  t.code = kListing;
+  const plan::Code code = plan::code(t, "bitonic-sort");  // bitonic_sort_timed.cu
   const std::string dir = cfg.descending ? "descending" : "ascending";
   plan::standard_rows(t, "keys (" + dir + ")", s.W, cfg.type);
   if (cfg.key_value) plan::add_row(t, "values (original index)", RowKind::Index, s.W, ElemType::I32);
@@ -82,16 +51,22 @@ std::string plan_bitonic_sort(const StepConfig& cfg, Trace& t) {
   if (s.W > cfg.n) t.steps[0].label = "input, padded to " + std::to_string(s.W) + " with copies of the last key (padding sorts behind it)";
   for (const bitonic::Pass& p : bitonic::schedule(s)) {
     const std::string label = pass_label(p, s, s.T);
+    const bool merge = p.size > s.T;  // a merge stage's shared run (merge_shared_kernel)
     switch (p.kind) {
-      case Kind::Load: plan::add_step(t, label, "load", kLineLoad, s.tiles, s.Be, s.tiles * s.Be, 2, r.shared); break;
+      case Kind::Load:
+        plan::add_step(t, label, "load", code.line(merge ? "load (merge)" : "load"), s.tiles, s.Be, s.tiles * s.Be, 2,
+                       r.shared);
+        break;
       case Kind::Store:
-        plan::add_step(t, label, "store", kLineStore, s.tiles, s.Be, s.tiles * s.Be, 2, kRowMain);
+        plan::add_step(t, label, "store", code.line(merge ? "store (merge)" : "store"), s.tiles, s.Be, s.tiles * s.Be,
+                       2, kRowMain);
         break;
       case Kind::Shared:
-        plan::add_step(t, label, "shared pass", kLineShared, s.tiles, s.Be, s.tiles * s.Be, 1, r.shared);
+        plan::add_step(t, label, "shared pass", code.line(merge ? "shared pass (merge)" : "shared pass"), s.tiles,
+                       s.Be, s.tiles * s.Be, 1, r.shared);
         break;
       case Kind::Global:
-        plan::add_step(t, label, "global pass", kLineGlobal, s.tiles, s.Be, s.tiles * s.Be, 1, kRowMain);
+        plan::add_step(t, label, "global pass", code.line("global pass"), s.tiles, s.Be, s.tiles * s.Be, 1, kRowMain);
         break;
     }
   }

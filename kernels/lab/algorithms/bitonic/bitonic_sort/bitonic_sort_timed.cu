@@ -17,6 +17,7 @@ std::int64_t padded(std::int64_t n, int block) {
   return N;
 }
 
+// listing: bitonic-sort
 // The lecture's Comparator: swaps when the pair is out of the direction `dir` (1: ascending).
 __device__ __forceinline__ void comparator(std::uint32_t& a, std::uint32_t& b, unsigned dir) {
   if ((a > b) == (dir != 0)) {
@@ -38,20 +39,20 @@ __global__ void sort_shared_kernel(std::uint32_t* d) {
   extern __shared__ std::uint32_t s[];
   const unsigned B = blockDim.x, L = 2 * B;
   const std::int64_t base = std::int64_t(blockIdx.x) * L;
-  s[threadIdx.x] = d[base + threadIdx.x];
-  s[threadIdx.x + B] = d[base + threadIdx.x + B];
+  s[threadIdx.x] = d[base + threadIdx.x];  // step: load
+  s[threadIdx.x + B] = d[base + threadIdx.x + B];  // step: load
   for (unsigned size = 2; size <= L; size <<= 1) {
     const std::int64_t gi0 = base + 2 * threadIdx.x - (threadIdx.x & (size / 2 - 1));
     const unsigned dir = ((gi0 & size) == 0) ? 1u : 0u;
     for (unsigned stride = size >> 1; stride > 0; stride >>= 1) {
       __syncthreads();
       const unsigned pos = 2 * threadIdx.x - (threadIdx.x & (stride - 1));
-      comparator(s[pos], s[pos + stride], dir);
+      comparator(s[pos], s[pos + stride], dir);  // step: shared pass
     }
   }
   __syncthreads();
-  d[base + threadIdx.x] = s[threadIdx.x];
-  d[base + threadIdx.x + B] = s[threadIdx.x + B];
+  d[base + threadIdx.x] = s[threadIdx.x];  // step: store
+  d[base + threadIdx.x + B] = s[threadIdx.x + B];  // step: store
 }
 
 // One global stride of stage `size`: one comparator per thread.
@@ -61,7 +62,7 @@ __global__ void merge_global_kernel(std::uint32_t* d, std::int64_t N, std::int64
   const std::int64_t pos = 2 * t - (t & (stride - 1));
   const unsigned dir = ((pos & size) == 0) ? 1u : 0u;
   std::uint32_t a = d[pos], b = d[pos + stride];
-  comparator(a, b, dir);
+  comparator(a, b, dir);  // step: global pass
   d[pos] = a;
   d[pos + stride] = b;
 }
@@ -71,18 +72,19 @@ __global__ void merge_shared_kernel(std::uint32_t* d, std::int64_t size) {
   extern __shared__ std::uint32_t s[];
   const unsigned B = blockDim.x;
   const std::int64_t base = std::int64_t(blockIdx.x) * 2 * B;
-  s[threadIdx.x] = d[base + threadIdx.x];
-  s[threadIdx.x + B] = d[base + threadIdx.x + B];
+  s[threadIdx.x] = d[base + threadIdx.x];  // step: load (merge)
+  s[threadIdx.x + B] = d[base + threadIdx.x + B];  // step: load (merge)
   const unsigned dir = ((base & size) == 0) ? 1u : 0u;
   for (unsigned stride = B; stride > 0; stride >>= 1) {
     __syncthreads();
     const unsigned pos = 2 * threadIdx.x - (threadIdx.x & (stride - 1));
-    comparator(s[pos], s[pos + stride], dir);
+    comparator(s[pos], s[pos + stride], dir);  // step: shared pass (merge)
   }
   __syncthreads();
-  d[base + threadIdx.x] = s[threadIdx.x];
-  d[base + threadIdx.x + B] = s[threadIdx.x + B];
+  d[base + threadIdx.x] = s[threadIdx.x];  // step: store (merge)
+  d[base + threadIdx.x + B] = s[threadIdx.x + B];  // step: store (merge)
 }
+// listing: end
 
 }  // namespace
 
@@ -100,6 +102,7 @@ Status bitonic_global_sort(const std::uint32_t* d_in, std::uint32_t* d_out, std:
   if (ws.bytes < bitonic_global_sort_workspace_bytes(n, block)) return Status::WorkspaceTooSmall;
   if (!ws.ptr) return Status::InvalidArgument;
   std::uint32_t* buf = static_cast<std::uint32_t*>(ws.ptr);
+  // listing: bitonic-sort
   const std::int64_t N = padded(n, block);
   const std::int64_t L = 2 * block;
   PRIMLAB_CUDA_TRY(cudaMemcpyAsync(buf, d_in, std::size_t(n) * 4, cudaMemcpyDeviceToDevice, stream));
@@ -118,6 +121,7 @@ Status bitonic_global_sort(const std::uint32_t* d_in, std::uint32_t* d_out, std:
     merge_shared_kernel<<<tiles, block, L * sizeof(std::uint32_t), stream>>>(buf, size);
     PRIMLAB_LAUNCH_TRY();
   }
+  // listing: end
   PRIMLAB_CUDA_TRY(cudaMemcpyAsync(d_out, buf, std::size_t(n) * 4, cudaMemcpyDeviceToDevice, stream));
   return Status::Success;
 }

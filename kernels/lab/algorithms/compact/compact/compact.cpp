@@ -10,31 +10,6 @@
 namespace primlab::steppers {
 namespace {
 using namespace compact;
-
-constexpr int kLineMap = 4, kLineScatter = 9, kLineCount = 12;
-
-std::vector<std::string> listing(const StepConfig& cfg, const Trace& scan) {
-  std::vector<std::string> L = {
-      "// Stream compaction (seeds 001, 002): map to flags, exclusive scan, scatter",
-      "__device__ bool keep(T v) { return " + predicate_text(cfg) + "; }",
-      "__global__ void map_to_flags(const T* x, int* flags, int n) {",
-      "  int i = blockIdx.x * blockDim.x + threadIdx.x;",
-      "  if (i < n) flags[i] = keep(x[i]) ? 1 : 0;",
-      "}",
-      "// idx = exclusive scan of flags: " + scan.title + ", listed below",
-      "__global__ void scatter(const T* x, const int* flags, const int* idx, T* out, int n) {",
-      "  int i = blockIdx.x * blockDim.x + threadIdx.x;",
-      "  if (i < n && flags[i]) out[idx[i]] = x[i];  // kept elements keep their order",
-      "}",
-      "__global__ void count_kept(const int* flags, const int* idx, int n, int* count) {",
-      "  *count = idx[n - 1] + flags[n - 1];        // the last index plus the last flag",
-      "}",
-      "// host: map_to_flags<<<...>>>; scan(flags, idx); scatter<<<...>>>; count_kept<<<1, 1>>>",
-      "// ---- the scan ----",
-  };
-  L.insert(L.end(), scan.code.begin(), scan.code.end());
-  return L;
-}
 }  // namespace
 
 std::string plan_compact(const StepConfig& cfg, Trace& t) {
@@ -45,7 +20,10 @@ std::string plan_compact(const StepConfig& cfg, Trace& t) {
   t.title = "Stream compaction (map, " + s.title + ", scatter)";
   t.width = s.width;
   t.elems_per_thread = 1;
-  t.code = listing(cfg, s);
+  // The map and scatter kernels (compact_traced.cu), then the scan's own listing.
+  const plan::Code code = plan::code(t, "compact");
+  const int scan_line0 = int(t.code.size());
+  t.code.insert(t.code.end(), s.code.begin(), s.code.end());
   plan::standard_rows(t, "x (input)", n, cfg.type);
   plan::add_row(t, "flags = keep(x)", RowKind::Flags, n, ElemType::I32);
   plan::add_row(t, "idx = exclusive scan of flags", RowKind::Index, s.rows[kRowMain].length, ElemType::I32);
@@ -56,18 +34,17 @@ std::string plan_compact(const StepConfig& cfg, Trace& t) {
   plan::add_row(t, "out (compacted)", RowKind::Values, n, cfg.type);
   plan::add_row(t, "count", RowKind::Values, 1, ElemType::I32, false);
   plan::initial_step(t);
-  const int scan_line0 = int(t.code.size() - s.code.size());  // the scan's listing follows the compaction's
-  plan::add_step(t, "map: flags[i] = keep(x[i]), keep(v) = " + predicate_text(cfg), "map", kLineMap, blocks, B, n, 1,
-                 kFlags);
+  plan::add_step(t, "map: flags[i] = keep(x[i]), keep(v) = " + predicate_text(cfg), "map", code.line("map"), blocks, B,
+                 n, 1, kFlags);
   for (std::size_t k = 1; k < s.steps.size(); ++k) {
     const Step& st = s.steps[k];
     plan::add_step(t, "scan: " + st.label, "scan: " + st.phase, st.code_line < 0 ? -1 : st.code_line + scan_line0,
                    st.launch.blocks, st.launch.threads, st.launch.active, st.ops_per_thread, L.row_map[st.focus_row]);
   }
-  plan::add_step(t, "scatter: if (flags[i]) out[idx[i]] = x[i]", "scatter", kLineScatter, blocks, B, n, 1,
+  plan::add_step(t, "scatter: if (flags[i]) out[idx[i]] = x[i]", "scatter", code.line("scatter"), blocks, B, n, 1,
                  L.output_row);
   plan::add_step(t, "count = idx[" + std::to_string(n - 1) + "] + flags[" + std::to_string(n - 1) + "]", "count",
-                 kLineCount, 1, 1, 1, 2, L.output_row);
+                 code.line("count"), 1, 1, 1, 2, L.output_row);
   return "";
 }
 

@@ -17,6 +17,7 @@ struct StepCounters {
   unsigned long long c[traced::kNumCounters];
 };
 
+// listing: compact
 __device__ bool keep_dev(std::uint32_t w, ElemType t, int predicate, std::int32_t threshold) {
   if (t == ElemType::F32) {
     const float v = __uint_as_float(w);
@@ -35,11 +36,12 @@ __global__ void map_to_flags(traced::StepCtx ctx, const std::uint32_t* x, std::u
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   ctx.branch(i < n);
   if (i >= n) return;
-  flags[i] = keep_dev(x[i], ctx.type, predicate, threshold) ? 1u : 0u;
+  flags[i] = keep_dev(x[i], ctx.type, predicate, threshold) ? 1u : 0u;  // step: map
   ctx.op(i, 0, OpKind::Move, kRowMain, i, kFlags, i);
   ctx.count(traced::kGlobalRead, 4);
   ctx.count(traced::kGlobalWrite, 4);
 }
+// listing: end
 
 // Copies one step of the scan's trace (rows, touch flags, owners, op slots, counters) into the
 // compaction's working state and op slots, with the scan's rows renamed to the compaction's.
@@ -62,6 +64,7 @@ __global__ void splice(traced::StepCtx ctx, const std::uint32_t* scan_state, con
   if (k < traced::kNumCounters) ctx.counters[k] = counters.c[k];
 }
 
+// listing: compact
 __global__ void scatter(traced::StepCtx ctx, const std::uint32_t* x, const std::uint32_t* flags,
                         const std::uint32_t* idx, std::uint32_t* out, int out_row, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -70,7 +73,7 @@ __global__ void scatter(traced::StepCtx ctx, const std::uint32_t* x, const std::
   if (i >= n) return;
   ctx.count(traced::kGlobalRead, 4);
   if (!take) return;
-  out[idx[i]] = x[i];
+  out[idx[i]] = x[i];  // step: scatter
   ctx.op(i, 0, OpKind::Move, kRowMain, i, out_row, std::int32_t(idx[i]));
   ctx.count(traced::kGlobalRead, 8);
   ctx.count(traced::kGlobalWrite, 4);
@@ -78,13 +81,14 @@ __global__ void scatter(traced::StepCtx ctx, const std::uint32_t* x, const std::
 
 __global__ void count_kept(traced::StepCtx ctx, const std::uint32_t* flags, const std::uint32_t* idx, int n,
                            std::uint32_t* count, int count_row) {
-  count[0] = idx[n - 1] + flags[n - 1];
+  count[0] = idx[n - 1] + flags[n - 1];  // step: count
   ctx.op(0, 0, OpKind::Move, kScanned, n - 1, count_row, 0);
   ctx.op(0, 1, OpKind::Add, kFlags, n - 1, count_row, 0);
   ctx.count(traced::kAdds, 1);
   ctx.count(traced::kGlobalRead, 8);
   ctx.count(traced::kGlobalWrite, 4);
 }
+// listing: end
 }  // namespace
 
 std::string cuda_compact(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t,

@@ -152,31 +152,16 @@ struct HistRun {
 }  // namespace
 
 // [SECTION] Global atomicAdd
-namespace {
-const std::vector<std::string> kAtomicListing = {
-    "// Histogram with one global atomicAdd per sample (the lecture's way 1)",
-    "__device__ int bin_of(T x, int nbins) { int b = x % nbins; return b < 0 ? b + nbins : b; }  // uint: x % nbins",
-    "__global__ void histogram_atomic(const T* x, unsigned* bins, int n, int nbins) {",
-    "  int T = gridDim.x * blockDim.x;  // grid-stride: a step is one round of T samples",
-    "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += T) {",
-    "    int bin = bin_of(x[i], nbins);",
-    "    atomicAdd(&bins[bin], 1u);  // lanes of one warp on one bin: a collision, serialised",
-    "  }",
-    "}",
-    "// host: cudaMemset(bins, 0); histogram_atomic<<<blocks, B>>>(x, bins, n, nbins);",
-};
-}  // namespace
-
 std::string plan_histogram_atomic(const StepConfig& cfg, Trace& t) {
   if (std::string e = check_config(cfg); !e.empty()) return e;
   const Geometry g = geometry(cfg);
   t.title = "Histogram: global atomicAdd";
-  t.code = kAtomicListing;
+  const plan::Code code = plan::code(t, "histogram-atomic");  // histogram_timed.cu
   common_rows(cfg, g, t, 0);
   plan::initial_step(t, kBins);
   for (std::int32_t r = 0; r < g.rounds; ++r)
-    plan::add_step(t, round_label(g, r, "atomicAdd(&bins[x[i] mod " + std::to_string(g.bins) + "], 1)"), "count", 6,
-                   g.blocks, g.block, round_active(g, r), 1, kBins);
+    plan::add_step(t, round_label(g, r, "atomicAdd(&bins[x[i] mod " + std::to_string(g.bins) + "], 1)"), "count",
+                   code.line("count"), g.blocks, g.block, round_active(g, r), 1, kBins);
   return "";
 }
 
@@ -202,39 +187,25 @@ void cpu_histogram_atomic(const StepConfig& cfg, const std::vector<std::uint32_t
 // [SECTION] Per-block shared-memory histograms
 namespace {
 enum SharedRows { kBlockHist = kFirstAlgoRow };
-const std::vector<std::string> kSharedListing = {
-    "// Histogram with a per-block histogram in shared memory, added to the global bins at the end",
-    "__global__ void histogram_shared(const T* x, unsigned* bins, int n, int nbins) {",
-    "  extern __shared__ unsigned sh_hist[];  // nbins counters per block",
-    "  for (int b = threadIdx.x; b < nbins; b += blockDim.x) sh_hist[b] = 0;",
-    "  __syncthreads();",
-    "  int T = gridDim.x * blockDim.x;  // grid-stride: a step is one round of T samples",
-    "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += T)",
-    "    atomicAdd(&sh_hist[bin_of(x[i], nbins)], 1u);  // shared atomic: collisions stay in the block",
-    "  __syncthreads();",
-    "  for (int b = threadIdx.x; b < nbins; b += blockDim.x)",
-    "    atomicAdd(&bins[b], sh_hist[b]);  // one global atomic per bin and block",
-    "}",
-    "// host: cudaMemset(bins, 0); histogram_shared<<<blocks, B, nbins * 4>>>(x, bins, n, nbins);",
-};
 }  // namespace
 
 std::string plan_histogram_shared(const StepConfig& cfg, Trace& t) {
   if (std::string e = check_config(cfg); !e.empty()) return e;
   const Geometry g = geometry(cfg);
   t.title = "Histogram: per-block shared-memory histograms";
-  t.code = kSharedListing;
+  const plan::Code code = plan::code(t, "histogram-shared");  // histogram_timed.cu
   common_rows(cfg, g, t, g.blocks * g.bins);
   plan::add_row(t, "block histograms (shared, block-major)", RowKind::Values, g.blocks * g.bins, ElemType::U32, false);
   plan::initial_step(t, kBins);
   const std::int32_t iters = plan::div_up(g.bins, g.block);
   const std::int32_t active = g.blocks * std::min(g.block, g.bins);
-  plan::add_step(t, "clear: sh_hist[b] = 0 in every block", "clear", 3, g.blocks, g.block, active, iters, kBlockHist);
+  plan::add_step(t, "clear: sh_hist[b] = 0 in every block", "clear", code.line("clear"), g.blocks, g.block, active,
+                 iters, kBlockHist);
   for (std::int32_t r = 0; r < g.rounds; ++r)
     plan::add_step(t, round_label(g, r, "atomicAdd(&sh_hist[x[i] mod " + std::to_string(g.bins) + "], 1) in shared"),
-                   "count", 7, g.blocks, g.block, round_active(g, r), 1, kBlockHist);
-  plan::add_step(t, "merge: atomicAdd(&bins[b], sh_hist[b]), one global atomic per bin and block", "merge", 10,
-                 g.blocks, g.block, active, iters, kBins);
+                   "count", code.line("count"), g.blocks, g.block, round_active(g, r), 1, kBlockHist);
+  plan::add_step(t, "merge: atomicAdd(&bins[b], sh_hist[b]), one global atomic per bin and block", "merge",
+                 code.line("merge"), g.blocks, g.block, active, iters, kBins);
   return "";
 }
 
@@ -281,43 +252,6 @@ void cpu_histogram_shared(const StepConfig& cfg, const std::vector<std::uint32_t
 // [SECTION] The lecture's per-warp sub-histograms with the 5-bit thread tag
 namespace {
 enum TagRows { kRetries = kFirstAlgoRow, kSubCount, kSubTag, kPartial };
-const std::vector<std::string> kTaggedListing = {
-    "// The lecture: a sub-histogram per warp in shared memory; the 5 high bits of a counter hold the",
-    "// lane that wrote it last, so a lane can check that its write landed (no atomics at all)",
-    "__device__ void addByte(volatile unsigned* warp_hist, unsigned bin, unsigned ttag, bool pending) {",
-    "  unsigned live = __activemask(); bool done = !pending;  // lecture: do { ... } while (check fails);",
-    "  while (__any_sync(live, !done)) {  // Volta+: __syncwarp keeps the lanes in step",
-    "    unsigned count = ttag | ((warp_hist[bin] & 0x07FFFFFFu) + 1);  // read, +1, tag",
-    "    __syncwarp(live); if (!done) warp_hist[bin] = count;           // write: one lane per bin lands",
-    "    __syncwarp(live); if (!done) done = warp_hist[bin] == count;   // check, else retry",
-    "    __syncwarp(live);",
-    "  }",
-    "}",
-    "__global__ void histogramKernel(unsigned* partial, const T* x, int n, int nbins) {",
-    "  extern __shared__ unsigned hist[];  // nbins counters per warp",
-    "  for (int j = threadIdx.x; j < nbins * WARPS; j += blockDim.x) hist[j] = 0;",
-    "  __syncthreads();",
-    "  int warp_base = (threadIdx.x >> 5) * nbins;",
-    "  unsigned ttag = threadIdx.x << 27;  // lane id in the 5 high bits",
-    "  int T = blockDim.x * gridDim.x;  // grid-stride: a step is one round of T samples",
-    "  for (int base = blockIdx.x * blockDim.x; base < n; base += T) {  // whole warps take part",
-    "    int i = base + threadIdx.x; addByte(hist + warp_base, i < n ? bin_of(x[i], nbins) : 0, ttag, i < n); }",
-    "  __syncthreads();",
-    "  for (int bin = threadIdx.x; bin < nbins; bin += blockDim.x) {  // merge the block's warps",
-    "    unsigned sum = 0;",
-    "    for (int w = 0; w < WARPS; w++) sum += hist[bin + w * nbins] & 0x07FFFFFFu;",
-    "    partial[blockIdx.x * nbins + bin] = sum;",
-    "  }",
-    "}",
-    "__global__ void mergeHistogramKernel(unsigned* bins, const unsigned* partial, int count, int nbins) {",
-    "  int bin = threadIdx.x;  // one thread per bin (the lecture: a block per bin and a tree)",
-    "  unsigned sum = 0;",
-    "  for (int h = 0; h < count; h++) sum += partial[h * nbins + bin];",
-    "  bins[bin] = sum;",
-    "}",
-    "// host: histogramKernel<<<blocks, B, WARPS * nbins * 4>>>; mergeHistogramKernel<<<1, nbins>>>",
-};
-constexpr int kLineClear = 13, kLineAdd = 19, kLineBlockMerge = 23, kLineMerge = 30;
 
 std::uint32_t mix(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d) {
   std::uint32_t h = a * 0x9E3779B1u ^ (b + 0x7F4A7C15u);
@@ -332,7 +266,7 @@ std::string plan_histogram_tagged(const StepConfig& cfg, Trace& t) {
   const Geometry g = geometry(cfg);
   const std::int32_t W = g.warps(), sub = g.blocks * W * g.bins;
   t.title = "Histogram: per-warp sub-histograms with the thread tag (lecture)";
-  t.code = kTaggedListing;
+  const plan::Code code = plan::code(t, "histogram-tagged");  // histogram_traced.cu
   common_rows(cfg, g, t, sub);
   plan::add_row(t, "failed writes of the sample (retries)", RowKind::Values, cfg.n, ElemType::I32);
   plan::add_row(t, "warp sub-histograms: count (low 27 bits)", RowKind::Values, sub, ElemType::U32, false);
@@ -340,16 +274,16 @@ std::string plan_histogram_tagged(const StepConfig& cfg, Trace& t) {
   plan::add_row(t, "partial histograms (block-major)", RowKind::Values, g.blocks * g.bins, ElemType::U32, false);
   plan::initial_step(t, kBins);
   const std::int32_t ci = plan::div_up(W * g.bins, g.block);
-  plan::add_step(t, "clear the " + std::to_string(W) + " warp sub-histograms of every block", "clear", kLineClear,
-                 g.blocks, g.block, g.blocks * std::min(g.block, W * g.bins), ci, kSubCount);
+  plan::add_step(t, "clear the " + std::to_string(W) + " warp sub-histograms of every block", "clear",
+                 code.line("clear"), g.blocks, g.block, g.blocks * std::min(g.block, W * g.bins), ci, kSubCount);
   for (std::int32_t r = 0; r < g.rounds; ++r)
     plan::add_step(t, round_label(g, r, "addByte: read, tag | count+1, write, check, retry until it lands"), "count",
-                   kLineAdd, g.blocks, g.block, round_active(g, r), 1, kSubCount);
+                   code.line("count"), g.blocks, g.block, round_active(g, r), 1, kSubCount);
   plan::add_step(t, "block merge: partial[block][bin] = sum of the warps' counts (tag masked off)", "block merge",
-                 kLineBlockMerge, g.blocks, g.block, g.blocks * std::min(g.block, g.bins),
+                 code.line("block merge"), g.blocks, g.block, g.blocks * std::min(g.block, g.bins),
                  plan::div_up(g.bins, g.block) * W, kPartial);
   plan::add_step(t, "merge kernel: bins[bin] = sum of the " + std::to_string(g.blocks) + " partial histograms", "merge",
-                 kLineMerge, 1, g.bins, g.bins, g.blocks, kBins);
+                 code.line("merge"), 1, g.bins, g.bins, g.blocks, kBins);
   return "";
 }
 

@@ -22,31 +22,35 @@ struct DivBinner {
   }
 };
 
+// listing: histogram-atomic
 template <class T, class Binner>
 __global__ void global_atomic_kernel(const T* __restrict__ in, std::int64_t n,
                                      std::uint32_t* hist, Binner binner) {
   for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += std::int64_t(gridDim.x) * blockDim.x) {
     const int b = binner(in[i]);
-    if (b >= 0) atomicAdd(&hist[b], 1u);
+    if (b >= 0) atomicAdd(&hist[b], 1u);  // step: count
   }
 }
+// listing: end
 
+// listing: histogram-shared
 template <class T, class Binner>
 __global__ void shared_atomic_kernel(const T* __restrict__ in, std::int64_t n, std::uint32_t* hist,
                                      int bins, Binner binner) {
   extern __shared__ std::uint32_t s_hist[];
-  for (int i = threadIdx.x; i < bins; i += blockDim.x) s_hist[i] = 0;
+  for (int i = threadIdx.x; i < bins; i += blockDim.x) s_hist[i] = 0;  // step: clear
   __syncthreads();
   for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += std::int64_t(gridDim.x) * blockDim.x) {
     const int b = binner(in[i]);
-    if (b >= 0) atomicAdd(&s_hist[b], 1u);
+    if (b >= 0) atomicAdd(&s_hist[b], 1u);  // step: count
   }
   __syncthreads();
   for (int i = threadIdx.x; i < bins; i += blockDim.x)
-    if (s_hist[i]) atomicAdd(&hist[i], s_hist[i]);
+    if (s_hist[i]) atomicAdd(&hist[i], s_hist[i]);  // step: merge
 }
+// listing: end
 
 template <class T>
 Status run(bool shared, const T* d_in, std::uint32_t* d_hist, int bins, histogram_level_t<T> lower,

@@ -135,6 +135,7 @@ __device__ void spill_warps(const Hist& p, const std::uint32_t* sh) {
   }
 }
 
+// listing: histogram-tagged
 __global__ void clear_warps(Hist p) {
   extern __shared__ std::uint32_t sh[];
   const int cells = warps_per_block() * p.bins, iters = (cells + blockDim.x - 1) / blockDim.x;
@@ -144,7 +145,7 @@ __global__ void clear_warps(Hist p) {
     p.ctx.branch(act);
     p.ctx.shared_access(act ? j : -1);
     if (!act) continue;
-    sh[j] = 0;
+    sh[j] = 0;  // step: clear
     p.ctx.op(global_thread(), k, OpKind::Write, kSubCount, -1, kSubCount, blockIdx.x * cells + j);
   }
   spill_warps(p, sh);
@@ -173,12 +174,12 @@ __global__ void count_tagged(Hist p, int round) {
     p.ctx.shared_access(addr);  // write
     p.ctx.shared_access(addr);  // check
     std::uint32_t count = 0;
-    if (!done) count = ttag | ((warp_hist[bin] & kCountMask) + 1);
+    if (!done) count = ttag | ((warp_hist[bin] & kCountMask) + 1);  // step: count
     __syncwarp(live);
-    if (!done) warp_hist[bin] = count;
+    if (!done) warp_hist[bin] = count;  // step: count
     __syncwarp(live);
     if (!done) {
-      if (warp_hist[bin] == count)
+      if (warp_hist[bin] == count)  // step: count
         done = true;
       else
         ++retries;
@@ -204,7 +205,7 @@ __global__ void merge_warps(Hist p) {
     if (!act) continue;
     std::uint32_t sum = 0;
     for (int w = 0; w < W; ++w) {
-      sum += sh[w * p.bins + bin] & kCountMask;
+      sum += sh[w * p.bins + bin] & kCountMask;  // step: block merge
       p.ctx.op(global_thread(), k * W + w, OpKind::Add, kSubCount, blockIdx.x * W * p.bins + w * p.bins + bin, kPartial,
                blockIdx.x * p.bins + bin);
     }
@@ -218,7 +219,7 @@ __global__ void merge_partials(Hist p, int count) {
   const int bin = threadIdx.x;
   std::uint32_t sum = 0;
   for (int h = 0; h < count; ++h) {
-    sum += p.row(kPartial)[h * p.bins + bin];
+    sum += p.row(kPartial)[h * p.bins + bin];  // step: merge
     p.ctx.op(bin, h, OpKind::Add, kPartial, h * p.bins + bin, kBins, bin);
   }
   p.row(kBins)[bin] = sum;
@@ -226,6 +227,7 @@ __global__ void merge_partials(Hist p, int count) {
   p.ctx.count(traced::kGlobalRead, 4ull * count);
   p.ctx.count(traced::kGlobalWrite, 4);
 }
+// listing: end
 
 enum class Kind { Atomic, Shared, Tagged };
 

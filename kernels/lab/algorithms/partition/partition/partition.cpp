@@ -66,22 +66,6 @@ std::uint32_t mix(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
 // Rows common to both variants; each adds its own after kDigit.
 enum CommonRows { kDigit = kStdRows };
 
-const std::vector<std::string> kScanListing = {
-    "__global__ void prefixScan(const unsigned* counts, unsigned* offsets, int L) {  // 1 block, S threads",
-    "  extern __shared__ unsigned sh[];  // S chunk sums",
-    "  int t = threadIdx.x, c = (L + S - 1) / S, lo = min(t * c, L), hi = min(lo + c, L);",
-    "  unsigned sum = 0;",
-    "  for (int k = lo; k < hi; k++) sum += counts[k];  // each thread sums its chunk",
-    "  sh[t] = sum; __syncthreads();",
-    "  for (int d = 1; d < S; d <<= 1) {  // Hillis-Steele over the chunk sums",
-    "    unsigned v = t >= d ? sh[t] + sh[t - d] : 0; __syncthreads();",
-    "    if (t >= d) sh[t] = v; __syncthreads();",
-    "  }",
-    "  unsigned run = t > 0 ? sh[t - 1] : 0;",
-    "  for (int k = lo; k < hi; k++) { offsets[k] = run; run += counts[k]; }  // exclusive",
-    "}",
-};
-
 // The CPU side shared by both variants.
 struct PartRun {
   cpu::CpuRun run;
@@ -211,38 +195,6 @@ Step& scan_step(Trace& t, const Geometry&, std::int32_t L, const std::string& wh
 // [SECTION] partition-atomic: the seed's histogram, prefixScan and reorder with atomic offsets
 namespace {
 enum AtomicRows { kBlockHist = kDigit + 1, kHist, kOffsets, kFill, kOut };
-
-std::vector<std::string> atomic_listing() {
-  std::vector<std::string> v = {
-      "// Radix partition (seed 003): histogram, prefix scan, reorder with atomic offsets (not stable)",
-      "__device__ unsigned bfe(unsigned x, unsigned start, unsigned bits) {  // PTX bit-field extract",
-      "  unsigned d; asm(\"bfe.u32 %0, %1, %2, %3;\" : \"=r\"(d) : \"r\"(x), \"r\"(start), \"r\"(bits)); return d;",
-      "}",
-      "__global__ void histogram(const unsigned* keys, unsigned* hist, int n) {  // a tile of R*B keys a block",
-      "  extern __shared__ unsigned sh_hist[];  // P counters",
-      "  for (int d = threadIdx.x; d < P; d += blockDim.x) sh_hist[d] = 0;",
-      "  __syncthreads();",
-      "  for (int i = tile_begin + threadIdx.x; i < tile_end && i < n; i += blockDim.x)",
-      "    atomicAdd(&sh_hist[bfe(keys[i], START, BITS)], 1u);",
-      "  __syncthreads();",
-      "  for (int d = threadIdx.x; d < P; d += blockDim.x) atomicAdd(&hist[d], sh_hist[d]);",
-      "}",
-  };
-  v.insert(v.end(), kScanListing.begin(), kScanListing.end());
-  const std::vector<std::string> tail = {
-      "__global__ void reorder(const unsigned* keys, unsigned* out, const unsigned* offsets, unsigned* fill, int n) {",
-      "  for (int i = tile_begin + threadIdx.x; i < tile_end && i < n; i += blockDim.x) {",
-      "    unsigned d = bfe(keys[i], START, BITS);",
-      "    unsigned pos = offsets[d] + atomicAdd(&fill[d], 1u);  // the first atomic to land goes first",
-      "    out[pos] = keys[i];",
-      "  }",
-      "}",
-      "// host: histogram<<<blocks, B, P*4>>>; prefixScan<<<1, S, S*4>>>(hist, offsets, P); reorder<<<blocks, B>>>",
-  };
-  v.insert(v.end(), tail.begin(), tail.end());
-  return v;
-}
-constexpr int kLineCount = 9, kLineFlush = 11, kLineScan = 13 + 11, kLineReorder = 13 + 13 + 3;
 }  // namespace
 
 std::string plan_partition_atomic(const StepConfig& cfg, Trace& t) {
@@ -250,7 +202,7 @@ std::string plan_partition_atomic(const StepConfig& cfg, Trace& t) {
   const Geometry g = geometry(cfg);
   const std::int32_t P = g.parts;
   t.title = "Radix partition with atomic offsets (seed 003, not stable)";
-  t.code = atomic_listing();
+  const plan::Code code = plan::code(t, "partition-atomic");  // partition_traced.cu
   common_rows(cfg, g, t, std::max(g.blocks * P, P));
   plan::add_row(t, "block histograms (shared, block-major)", RowKind::Values, g.blocks * P, ElemType::U32, false);
   plan::add_row(t, "histogram", RowKind::Values, P, ElemType::U32, false);
@@ -260,15 +212,15 @@ std::string plan_partition_atomic(const StepConfig& cfg, Trace& t) {
   plan::initial_step(t, kRowMain);
   const std::string dt = digit_text(g);
   plan::add_step(t, "histogram: atomicAdd(&sh_hist[digit], 1) in shared memory, digit = " + dt + " (bfe.u32)", "count",
-                 kLineCount, g.blocks, g.block, g.n, g.rounds, kBlockHist);
+                 code.line("count"), g.blocks, g.block, g.n, g.rounds, kBlockHist);
   const std::int32_t fi = plan::div_up(P, g.block);
   plan::add_step(t, "histogram: atomicAdd(&hist[d], sh_hist[d]), one global atomic per digit and block", "flush",
-                 kLineFlush, g.blocks, g.block, g.blocks * std::min(g.block, P), fi, kHist);
-  scan_step(t, g, P, "prefix scan: offsets[d] = hist[0] + ... + hist[d-1]", kLineScan, kOffsets);
+                 code.line("flush"), g.blocks, g.block, g.blocks * std::min(g.block, P), fi, kHist);
+  scan_step(t, g, P, "prefix scan: offsets[d] = hist[0] + ... + hist[d-1]", code.line("scan"), kOffsets);
   plan::add_step(t,
                  "reorder (not stable): out[offsets[d] + atomicAdd(&fill[d], 1)] = key; the order inside a partition "
                  "is the order the atomics land (CPU: StepConfig::seed; GPU: differs run to run)",
-                 "reorder", kLineReorder, g.blocks, g.block, g.n, 2 * g.rounds, kOut);
+                 "reorder", code.line("reorder"), g.blocks, g.block, g.n, 2 * g.rounds, kOut);
   return "";
 }
 
@@ -336,45 +288,6 @@ void cpu_partition_atomic(const StepConfig& cfg, const std::vector<std::uint32_t
 // [SECTION] partition-stable: per-block histograms [digit][block], one scan, in-order block writes
 namespace {
 enum StableRows { kCounts = kDigit + 1, kScanned, kSOut };
-
-std::vector<std::string> stable_listing() {
-  std::vector<std::string> v = {
-      "// Stable radix partition: per-block histograms stored [digit][block], one scan over them, and each",
-      "// block writes its tile in order (a stable counting sort by digit)",
-      "__global__ void blockHistogram(const unsigned* keys, unsigned* counts, int n) {  // a tile of R*B keys",
-      "  extern __shared__ unsigned sh_hist[];  // P counters",
-      "  for (int d = threadIdx.x; d < P; d += blockDim.x) sh_hist[d] = 0;",
-      "  __syncthreads();",
-      "  for (int i = tile_begin + threadIdx.x; i < tile_end && i < n; i += blockDim.x)",
-      "    atomicAdd(&sh_hist[bfe(keys[i], START, BITS)], 1u);  // bfe: asm(\"bfe.u32 ...\")",
-      "  __syncthreads();",
-      "  for (int d = threadIdx.x; d < P; d += blockDim.x) counts[d * gridDim.x + blockIdx.x] = sh_hist[d];",
-      "}",
-  };
-  v.insert(v.end(), kScanListing.begin(), kScanListing.end());
-  const std::vector<std::string> tail = {
-      "__global__ void reorderStable(const unsigned* keys, unsigned* out, const unsigned* offsets, int n) {",
-      "  extern __shared__ unsigned cursor[];  // P: where the block's next key of each digit goes",
-      "  for (int d = threadIdx.x; d < P; d += blockDim.x) cursor[d] = offsets[d * gridDim.x + blockIdx.x];",
-      "  for (int base = tile_begin; base < tile_end; base += blockDim.x) {  // a round of B keys",
-      "    int i = base + threadIdx.x; unsigned d = i < n ? bfe(keys[i], START, BITS) : ~0u;",
-      "    unsigned peers = __match_any_sync(~0u, d), rank = __popc(peers & lanemask_lt());",
-      "    for (int w = 0; w < WARPS; w++) {  // warps in order keep the round in order",
-      "      __syncthreads();",
-      "      if (warp != w || i >= n) continue;",
-      "      unsigned pos = cursor[d] + rank; __syncwarp(peers);",
-      "      if (rank == 0) cursor[d] += __popc(peers);  // the lowest lane of each digit moves the cursor",
-      "      out[pos] = keys[i];",
-      "    }",
-      "  }",
-      "}",
-      "// host: blockHistogram<<<blocks, B, P*4>>>; prefixScan<<<1, S>>>(counts, offsets, P*blocks);",
-      "//       reorderStable<<<blocks, B, P*4>>>",
-  };
-  v.insert(v.end(), tail.begin(), tail.end());
-  return v;
-}
-constexpr int kSLineCount = 7, kSLineScan = 11 + 11, kSLineReorder = 11 + 13 + 9;
 }  // namespace
 
 std::string plan_partition_stable(const StepConfig& cfg, Trace& t) {
@@ -382,7 +295,7 @@ std::string plan_partition_stable(const StepConfig& cfg, Trace& t) {
   const Geometry g = geometry(cfg);
   const std::int32_t P = g.parts, L = P * g.blocks;
   t.title = "Stable radix partition (per-block histograms, scan over [digit][block])";
-  t.code = stable_listing();
+  const plan::Code code = plan::code(t, "partition-stable");  // partition_traced.cu
   common_rows(cfg, g, t, L);
   plan::add_row(t, "block histograms [digit][block]", RowKind::Values, L, ElemType::U32, false);
   plan::add_row(t, "offsets [digit][block] (exclusive scan)", RowKind::Values, L, ElemType::U32, false);
@@ -390,10 +303,11 @@ std::string plan_partition_stable(const StepConfig& cfg, Trace& t) {
   plan::initial_step(t, kRowMain);
   plan::add_step(
       t, "block histograms: count the tile's digits " + digit_text(g) + " in shared memory, store counts[digit][block]",
-      "count", kSLineCount, g.blocks, g.block, g.n, g.rounds, kCounts);
-  scan_step(t, g, L, "prefix scan over [digit][block]: where block b's keys of digit d start", kSLineScan, kScanned);
+      "count", code.line("count"), g.blocks, g.block, g.n, g.rounds, kCounts);
+  scan_step(t, g, L, "prefix scan over [digit][block]: where block b's keys of digit d start", code.line("scan"),
+            kScanned);
   plan::add_step(t, "reorder (stable): each block writes its tile in order, warp after warp, lanes ranked by digit",
-                 "reorder", kSLineReorder, g.blocks, g.block, g.n, g.rounds, kSOut);
+                 "reorder", code.line("reorder"), g.blocks, g.block, g.n, g.rounds, kSOut);
   return "";
 }
 

@@ -23,11 +23,13 @@ struct Part {
   }
 };
 
+// listing: partition-atomic partition-stable
 __device__ inline unsigned bfe(unsigned x, unsigned start, unsigned bits) {
   unsigned d;
   asm("bfe.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(x), "r"(start), "r"(bits));
   return d;
 }
+// listing: end
 
 __device__ inline long long global_thread() { return (long long)blockIdx.x * blockDim.x + threadIdx.x; }
 
@@ -44,6 +46,7 @@ __device__ void block_loop(const Part& p, int count, F f) {
   }
 }
 
+// listing: partition-atomic partition-stable
 // Counts the block's tile into sh with shared atomicAdd; f(round, i, digit) per key.
 template <class F>
 __device__ void count_tile(const Part& p, std::uint32_t* sh, F f) {
@@ -54,14 +57,16 @@ __device__ void count_tile(const Part& p, std::uint32_t* sh, F f) {
     const int d = act ? int(bfe(p.row(kRowMain)[i], p.start, p.bits)) : -1;
     p.ctx.shared_access(d);
     if (!act) continue;
-    atomicAdd(sh + d, 1u);
+    atomicAdd(sh + d, 1u);  // step: count
     p.ctx.count(traced::kGlobalRead, 4);
     p.ctx.count(traced::kAtomics, 1);
     f(r, i, d);
   }
 }
+// listing: end
 
 // [SECTION] The one-block prefix scan of L counts (both variants)
+// listing: partition-atomic partition-stable
 __global__ void prefix_scan(Part p, int in_row, int out_row, int L) {
   extern __shared__ std::uint32_t sh[];
   const int S = blockDim.x, t = threadIdx.x, c = (L + S - 1) / S;
@@ -72,7 +77,7 @@ __global__ void prefix_scan(Part p, int in_row, int out_row, int L) {
   for (int j = 0; j < c; ++j) {
     const bool act = lo + j < hi;
     p.ctx.branch(act);
-    if (act) sum += in[lo + j];
+    if (act) sum += in[lo + j];  // step: scan
   }
   p.ctx.count(traced::kAdds, hi - lo);
   p.ctx.count(traced::kGlobalRead, 4ull * (hi - lo));
@@ -84,7 +89,7 @@ __global__ void prefix_scan(Part p, int in_row, int out_row, int L) {
     p.ctx.branch(act);
     p.ctx.shared_access(act ? t : -1);
     p.ctx.shared_access(act ? t - d : -1);
-    const std::uint32_t v = act ? sh[t] + sh[t - d] : 0u;
+    const std::uint32_t v = act ? sh[t] + sh[t - d] : 0u;  // step: scan
     __syncthreads();
     p.ctx.shared_access(act ? t : -1);
     if (act) {
@@ -100,7 +105,7 @@ __global__ void prefix_scan(Part p, int in_row, int out_row, int L) {
     p.ctx.branch(act);
     if (!act) continue;
     const int k = lo + j;
-    out[k] = run;
+    out[k] = run;  // step: scan
     run += in[k];
     p.ctx.op(t, j, OpKind::Add, in_row, k, out_row, k);
   }
@@ -108,8 +113,10 @@ __global__ void prefix_scan(Part p, int in_row, int out_row, int L) {
   p.ctx.count(traced::kGlobalRead, 4ull * (hi - lo));
   p.ctx.count(traced::kGlobalWrite, 4ull * (hi - lo));
 }
+// listing: end
 
 // [SECTION] partition-atomic
+// listing: partition-atomic
 __global__ void count_atomic(Part p) {
   extern __shared__ std::uint32_t sh[];
   block_loop(p, p.parts, [&](int j, int) { sh[j] = 0; });
@@ -126,7 +133,7 @@ __global__ void flush_atomic(Part p) {
   for (int j = threadIdx.x; j < p.parts; j += blockDim.x) sh[j] = p.row(kBlockHist)[blockIdx.x * p.parts + j];
   __syncthreads();
   block_loop(p, p.parts, [&](int j, int k) {
-    atomicAdd(p.row(kHist) + j, sh[j]);
+    atomicAdd(p.row(kHist) + j, sh[j]);  // step: flush
     p.ctx.op(global_thread(), k, OpKind::Atomic, kBlockHist, blockIdx.x * p.parts + j, kHist, j);
     p.ctx.count(traced::kAtomics, 1);
   });
@@ -140,8 +147,8 @@ __global__ void reorder_atomic(Part p) {
     if (!act) continue;
     const std::uint32_t key = p.row(kRowMain)[i];
     const unsigned d = bfe(key, p.start, p.bits);
-    const std::uint32_t pos = p.row(kOffsets)[d] + atomicAdd(p.row(kFill) + d, 1u);
-    p.row(kOut)[pos] = key;
+    const std::uint32_t pos = p.row(kOffsets)[d] + atomicAdd(p.row(kFill) + d, 1u);  // step: reorder
+    p.row(kOut)[pos] = key;  // step: reorder
     p.ctx.op(global_thread(), 2 * r, OpKind::Atomic, kRowMain, i, kFill, int(d));
     p.ctx.op(global_thread(), 2 * r + 1, OpKind::Move, kRowMain, i, kOut, int(pos));
     p.ctx.count(traced::kAtomics, 1);
@@ -149,8 +156,10 @@ __global__ void reorder_atomic(Part p) {
     p.ctx.count(traced::kGlobalWrite, 4);
   }
 }
+// listing: end
 
 // [SECTION] partition-stable
+// listing: partition-stable
 __global__ void count_stable(Part p) {
   extern __shared__ std::uint32_t sh[];
   const int blocks = gridDim.x;
@@ -190,19 +199,20 @@ __global__ void reorder_stable(Part p) {
       __syncthreads();
       if (warp != w) continue;
       p.ctx.shared_access(d);  // read cursor[d]
-      if (act) pos = cursor[d] + rank;
+      if (act) pos = cursor[d] + rank;  // step: reorder
       __syncwarp(live);
       p.ctx.branch(leader);
       p.ctx.shared_access(leader ? d : -1);  // the leader moves the cursor
       if (leader) cursor[d] += __popc(peers);
     }
     if (!act) continue;
-    p.row(kSOut)[pos] = key;
+    p.row(kSOut)[pos] = key;  // step: reorder
     p.ctx.op(global_thread(), r, OpKind::Move, kRowMain, i, kSOut, int(pos));
     p.ctx.count(traced::kGlobalRead, 4);
     p.ctx.count(traced::kGlobalWrite, 4);
   }
 }
+// listing: end
 
 std::string run_partition(bool stable, const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t,
                           DeviceTraceView out) {

@@ -19,30 +19,6 @@ namespace primlab::steppers {
 namespace {
 using radix::DigitShape;
 using radix::DigitRows;
-
-const std::vector<std::string> kListing = {
-    "// LSD radix sort, D-bit digits, R = 1 << D bins; tiles of T = max(B, R) keys, T / B a thread",
-    "__device__ uint sortable(uint k) {  // lecture: flipFloat; int32: flip the sign; descending: ~",
-    "  uint s = isFloat ? k ^ (-int(k >> 31) | 0x80000000) : isInt ? k ^ 0x80000000 : k;",
-    "  return descending ? ~s : s; }",
-    "__global__ void digits(const K* in, uint* digit, int shift) {",
-    "  for (int j = 0; j < T / B; ++j) { int i = base + tid * T / B + j;",
-    "    digit[i] = (sortable(in[i]) >> shift) & (R - 1); } }  // (and the sortable key, its digit in binary)",
-    "__global__ void histogram(const uint* digit, uint* counts) {  // no atomics: thread d counts digit d",
-    "  for (int d = tid; d < R; d += B) {",
-    "    uint c = 0; for (int q = 0; q < T; ++q) c += digit[base + q] == d;",
-    "    counts[d * gridDim.x + blockIdx.x] = c; } }  // digit-major: all blocks of digit 0 first",
-    "// offsets = exclusive scan of counts (Blelloch, one step)",
-    "__global__ void scatter(const K* in, K* out, const V* vin, V* vout, const uint* digit, const uint* offsets) {",
-    "  for (int j = 0; j < T / B; ++j) { int p = tid * T / B + j, i = base + p, d = digit[i];",
-    "    int rank = 0; for (int q = 0; q < p; ++q) rank += digit[base + q] == d;  // stable",
-    "    int dst = offsets[d * gridDim.x + blockIdx.x] + rank;",
-    "    out[dst] = in[i];  vout[dst] = vin[i]; } }",
-    "// host: for (shift = 0; shift < 32; shift += D) { digits; histogram; scan; scatter; swap(A, B); }",
-    "// The keys are never rewritten: flipping where the digit is read gives the order of the lecture's",
-    "// flipFloat pass before the sort and unflipFloat pass after it, without the two extra passes.",
-};
-constexpr int kLineDigits = 6, kLineHist = 9, kLineScan = 11, kLineScatter = 16, kLineHost = 17;
 }  // namespace
 
 std::string plan_radix_digits(const StepConfig& cfg, Trace& t) {
@@ -54,7 +30,7 @@ std::string plan_radix_digits(const StepConfig& cfg, Trace& t) {
   t.width = s.W;
   t.block = cfg.block;
   t.elems_per_thread = s.ept;
-  t.code = kListing;
+  const plan::Code code = plan::code(t, "radix-digits");  // radix_digits_traced.cu
   const std::string dir = cfg.descending ? "descending" : "ascending";
   plan::standard_rows(t, "keys A (" + dir + ")", s.W, cfg.type);
   plan::add_row(t, "keys B", RowKind::Values, s.W, cfg.type);
@@ -78,18 +54,19 @@ std::string plan_radix_digits(const StepConfig& cfg, Trace& t) {
     const std::string dg = "digit " + std::to_string(p) + " (bits " + std::to_string(shift) + "-" + std::to_string(hi) +
                            ")";
     plan::add_step(t, dg + ": d = (sortable(k) >> " + std::to_string(shift) + ") & " + std::to_string(s.R - 1),
-                   "digits", kLineDigits, s.nb, cfg.block, s.nb * cfg.block, s.ept, r.digit);
+                   "digits", code.line("digits"), s.nb, cfg.block, s.nb * cfg.block, s.ept, r.digit);
     plan::add_step(t, dg + ": per-block histograms, " + std::to_string(s.R) + " bins x " + std::to_string(s.nb) +
                           " blocks",
-                   "histogram", kLineHist, s.nb, cfg.block, s.nb * std::min(cfg.block, s.R), dpt, r.counts);
+                   "histogram", code.line("histogram"), s.nb, cfg.block, s.nb * std::min(cfg.block, s.R), dpt,
+                   r.counts);
     plan::add_step(t, dg + ": offsets = exclusive scan of the counts (digit-major, Blelloch, " +
                           std::to_string(radix::scan_launches(s.C)) + " launches)",
-                   "scan", kLineScan, plan::div_up(s.C, cfg.block), cfg.block, s.C, 1, r.offsets);
+                   "scan", code.line("scan"), plan::div_up(s.C, cfg.block), cfg.block, s.C, 1, r.offsets);
     plan::add_step(t, dg + ": stable scatter " + in + " -> " + out + " at offsets[d][block] + rank", "scatter",
-                   kLineScatter, s.nb, cfg.block, s.nb * cfg.block, s.ept, p % 2 ? kRowMain : r.keys_b);
+                   code.line("scatter"), s.nb, cfg.block, s.nb * cfg.block, s.ept, p % 2 ? kRowMain : r.keys_b);
   }
   if (s.passes % 2)
-    plan::add_step(t, "copy B -> A (the last pass wrote B)", "copy back", kLineHost, s.nb, cfg.block,
+    plan::add_step(t, "copy B -> A (the last pass wrote B)", "copy back", code.line("copy back"), s.nb, cfg.block,
                    s.nb * cfg.block, s.ept, kRowMain);
   return "";
 }

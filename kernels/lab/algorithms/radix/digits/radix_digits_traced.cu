@@ -17,6 +17,7 @@ struct Digits {
   bool desc, kv;
 };
 
+// listing: radix-digits
 __global__ void digits_kernel(Digits p) {
   const int thread = blockIdx.x * blockDim.x + threadIdx.x;
   const std::uint32_t* in = p.ctx.row(p.in_row);
@@ -24,7 +25,7 @@ __global__ void digits_kernel(Digits p) {
     const int i = thread * p.s.ept + j;
     const std::uint32_t sk = radix::sortable(in[i], p.ctx.type, p.desc);
     p.ctx.row(p.r.sortable)[i] = sk;
-    const std::uint32_t d = (sk >> p.shift) & std::uint32_t(p.s.R - 1);
+    const std::uint32_t d = (sk >> p.shift) & std::uint32_t(p.s.R - 1);  // step: digits
     p.ctx.row(p.r.digit)[i] = d;
     p.ctx.row(p.r.bits)[i] = radix::binary_digits(d);
     p.ctx.op(thread, j, OpKind::Move, p.in_row, i, p.r.digit, i);
@@ -41,7 +42,7 @@ __global__ void histogram_kernel(Digits p, int dpt) {
     p.ctx.branch(d < p.s.R);
     if (d < p.s.R) {
       std::uint32_t cnt = 0;
-      for (int q = 0; q < p.s.T; ++q) cnt += digit[q] == std::uint32_t(d);
+      for (int q = 0; q < p.s.T; ++q) cnt += digit[q] == std::uint32_t(d);  // step: histogram
       p.ctx.row(p.r.counts)[d * p.s.nb + blk] = cnt;
       p.ctx.op(blk * B + tid, j, OpKind::Write, p.r.digit, -1, p.r.counts, d * p.s.nb + blk);
       p.ctx.count(traced::kGlobalRead, 4ull * p.s.T);
@@ -62,7 +63,7 @@ __global__ void scatter_kernel(Digits p) {
     std::uint32_t rank = 0;
     for (int q = 0; q < pos; ++q) rank += digit[base + q] == d;
     const std::uint32_t dst = p.ctx.row(p.r.offsets)[d * std::uint32_t(p.s.nb) + std::uint32_t(blk)] + rank;
-    out[dst] = in[i];
+    out[dst] = in[i];  // step: scatter
     if (p.kv) p.ctx.row(p.vout_row)[dst] = p.ctx.row(p.vin_row)[i];
     p.ctx.row(p.r.dest)[i] = dst;
     p.ctx.op(thread, j, OpKind::Move, p.in_row, i, p.out_row, std::int32_t(dst));
@@ -77,13 +78,14 @@ __global__ void copy_back_kernel(Digits p) {
   const int thread = blockIdx.x * blockDim.x + threadIdx.x;
   for (int j = 0; j < p.s.ept; ++j) {
     const int i = thread * p.s.ept + j;
-    p.ctx.row(kRowMain)[i] = p.ctx.row(p.r.keys_b)[i];
+    p.ctx.row(kRowMain)[i] = p.ctx.row(p.r.keys_b)[i];  // step: copy back
     if (p.kv) p.ctx.row(p.r.values_a)[i] = p.ctx.row(p.r.values_b)[i];
     p.ctx.op(thread, j, OpKind::Move, p.r.keys_b, i, kRowMain, i);
   }
   p.ctx.count(traced::kGlobalRead, (p.kv ? 8ull : 4ull) * p.s.ept);
   p.ctx.count(traced::kGlobalWrite, (p.kv ? 8ull : 4ull) * p.s.ept);
 }
+// listing: end
 }  // namespace
 
 std::string cuda_radix_digits(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t,
@@ -113,18 +115,21 @@ std::string cuda_radix_digits(const StepConfig& cfg, const std::vector<std::uint
              pass * s.D,
              cfg.descending,
              cfg.key_value};
+    // listing: radix-digits
     int launches = 1;
     if (step.phase == "digits") {
       digits_kernel<<<s.nb, B>>>(p);
     } else if (step.phase == "histogram") {
       histogram_kernel<<<s.nb, B>>>(p, step.ops_per_thread);
     } else if (step.phase == "scan") {
-      launches = radix::scan_device(p.ctx, run.row(r.counts), run.row(r.offsets), s.C, s.C, B, r.counts, r.offsets);
+      launches = radix::scan_device(p.ctx, run.row(r.counts), run.row(r.offsets), s.C, s.C, B, r.counts,  // step: scan
+                                    r.offsets);
     } else if (step.phase == "scatter") {
       scatter_kernel<<<s.nb, B>>>(p);
     } else if (step.phase == "copy back") {
       copy_back_kernel<<<s.nb, B>>>(p);
     }
+    // listing: end
     run.end(st, launches);
   }
   return run.finish();

@@ -16,35 +16,6 @@ namespace {
 constexpr int kBufB = kStdRows, kMax = kStdRows + 1, kBit = kStdRows + 2, kFalse = kStdRows + 3, kScanned = kStdRows + 4,
               kTotal = kStdRows + 5, kTrue = kStdRows + 6, kDest = kStdRows + 7;
 
-const std::vector<std::string> kListing = {
-    "// 1-bit split radix sort (seed 000: kernFindMax, kernBoolMaps, scan, kernRadixScatter)",
-    "__global__ void kernMaxKey(int n, const int* in, unsigned* m) {  // bits each key needs",
-    "  if (i < W) m[i] = i < n ? in[i] ^ (in[i] >> 31) : 0; }",
-    "__global__ void kernFindMax(int n, int offset1, int offset2, unsigned* buff) {",
-    "  int access = (index + 1) * offset2 - 1;",
-    "  if (buff[access] < buff[access - offset1]) buff[access] = buff[access - offset1];",
-    "}",
-    "// host: for (d = 1; d <= log2(W); d++) kernFindMax<<<..>>>(W, 1 << (d-1), 1 << d, m);",
-    "//       bits = bit length of m[W-1]; passes k = 0 .. bits-1 (int32: then the sign bit)",
-    "__global__ void kernBoolMaps(int n, int k, const int* in, int* b, int* e) {",
-    "  int bit = k == 31 ? ((in[i] ^ 0x80000000) >> 31) & 1 : (in[i] >> k) & 1;  // sign: flipped",
-    "  b[i] = bit;  e[i] = !bit;",
-    "}",
-    "// f = exclusive scan of e (Blelloch: copy, up-sweep, clear, down-sweep)",
-    "__global__ void kernTotal(int n, const int* e, const int* f, int* total) {",
-    "  *total = e[n - 1] + f[n - 1];  // number of falses (keys with bit k = 0)",
-    "}",
-    "__global__ void kernTrue(int n, const int* f, const int* total, int* t) {",
-    "  t[i] = i - f[i] + *total;",
-    "}",
-    "__global__ void kernRadixScatter(int n, int* out, const int* in, const int* b, const int* f, const int* t) {",
-    "  int access = b[i] ? t[i] : f[i];",
-    "  out[access] = in[i];",
-    "}",
-    "// host: swap(in, out) after every pass (ping-pong); copy back when the result is in B",
-};
-constexpr int kLineMaxKey = 2, kLineFindMax = 5, kLineBits = 10, kLineScan = 13, kLineTotal = 15, kLineTrue = 18,
-              kLineScatter = 22, kLineSwap = 24;
 
 struct Pass {
   int bit;     // 0..30, or 31 for the flipped sign
@@ -77,7 +48,8 @@ std::string plan_radix_split(const StepConfig& cfg, Trace& t) {
   const std::int32_t n = cfg.n, B = cfg.block, W = plan::next_pow2(n), blocks = plan::div_up(n, B);
   t.title = "Radix sort, 1-bit split (scan of the false flags)";
   t.width = W;
-  t.code = kListing;
+  // radix_split_timed.cu (the max, the bit maps and the scatter) and radix_split_traced.cu (the copy back)
+  const plan::Code code = plan::code(t, "radix-split");
   plan::standard_rows(t, "buffer A (keys)", n, cfg.type);
   plan::add_row(t, "buffer B (keys)", RowKind::Values, n, cfg.type);
   plan::add_row(t, cfg.type == ElemType::I32 ? "m = k ^ (k >> 31) (max tree)" : "m = k (max tree)", RowKind::Values,
@@ -93,14 +65,14 @@ std::string plan_radix_split(const StepConfig& cfg, Trace& t) {
   const int L = needed_bits(cfg, maxv);
   plan::add_step(t, "max reduction: m[i] = " + std::string(cfg.type == ElemType::I32 ? "k ^ (k >> 31)" : "k") +
                         " (the bits each key needs)",
-                 "max keys", kLineMaxKey, plan::div_up(W, B), B, W, 1, kMax);
+                 "max keys", code.line("max keys"), plan::div_up(W, B), B, W, 1, kMax);
   const int levels = plan::log2_floor(W);
   for (int d = 1; d <= levels; ++d) {
     const std::int32_t m = W >> d;
     std::string label = "max d=" + std::to_string(d) + ": m[k] = max(m[k], m[k-" + std::to_string(1 << (d - 1)) + "])";
     if (d == levels && cfg.input)
       label += " -> max " + std::to_string(maxv) + ": " + std::to_string(L) + " bit" + (L == 1 ? "" : "s");
-    plan::add_step(t, label, "find max", kLineFindMax, plan::div_up(m, B), B, m, 1, kMax);
+    plan::add_step(t, label, "find max", code.line("find max"), plan::div_up(m, B), B, m, 1, kMax);
   }
   std::vector<int> bits;
   for (int k = 0; k < L && k < 31 + (cfg.type == ElemType::U32); ++k) bits.push_back(k);
@@ -111,21 +83,22 @@ std::string plan_radix_split(const StepConfig& cfg, Trace& t) {
     const std::string bit = k == 31 && cfg.type == ElemType::I32 ? "31 (sign, flipped: negatives first)"
                                                                  : std::to_string(k);
     const int in_row = from_a ? kRowMain : kBufB, out_row = from_a ? kBufB : kRowMain;
-    plan::add_step(t, "bit " + bit + ": b = bit of " + in + ", e = !b", "bits", kLineBits, blocks, B, n, 1, in_row);
+    plan::add_step(t, "bit " + bit + ": b = bit of " + in + ", e = !b", "bits", code.line("bits"), blocks, B, n, 1,
+                   in_row);
     plan::add_step(t, "bit " + std::to_string(k) + ": f = exclusive scan of e (Blelloch, " +
                           std::to_string(radix::scan_launches(W)) + " launches)",
-                   "scan", kLineScan, plan::div_up(W, B), B, n, 1, kScanned);
-    plan::add_step(t, "bit " + std::to_string(k) + ": totalFalses = e[n-1] + f[n-1]", "total", kLineTotal, 1, 1, 1, 2,
-                   kScanned);
-    plan::add_step(t, "bit " + std::to_string(k) + ": t = i - f + totalFalses", "true", kLineTrue, blocks, B, n, 1,
-                   kTrue);
+                   "scan", code.line("scan"), plan::div_up(W, B), B, n, 1, kScanned);
+    plan::add_step(t, "bit " + std::to_string(k) + ": totalFalses = e[n-1] + f[n-1]", "total", code.line("total"), 1,
+                   1, 1, 2, kScanned);
+    plan::add_step(t, "bit " + std::to_string(k) + ": t = i - f + totalFalses", "true", code.line("true"), blocks, B,
+                   n, 1, kTrue);
     plan::add_step(t, "bit " + std::to_string(k) + ": scatter " + in + " -> " + out + " at d = b ? t : f", "scatter",
-                   kLineScatter, blocks, B, n, 1, out_row);
+                   code.line("scatter"), blocks, B, n, 1, out_row);
     from_a = !from_a;
   }
   if (!from_a)
-    plan::add_step(t, "copy B -> A (the result of the last pass is in B)", "copy back", kLineSwap, blocks, B, n, 1,
-                   kRowMain);
+    plan::add_step(t, "copy B -> A (the result of the last pass is in B)", "copy back", code.line("copy back"),
+                   blocks, B, n, 1, kRowMain);
   return "";
 }
 

@@ -13,14 +13,15 @@ bool valid_block(int block) { return block >= 32 && block <= 1024 && (block & (b
 
 std::int64_t blocks_for(std::int64_t n, std::int64_t per_block) { return (n + per_block - 1) / per_block; }
 
+// listing: radix-split
 // Block-wide max, then one atomicMax per block (the report's tree of pairwise maxima).
 __global__ void find_max_kernel(const std::uint32_t* in, std::int64_t n, std::uint32_t* out_max) {
   extern __shared__ std::uint32_t s_max[];
   const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  s_max[threadIdx.x] = i < n ? in[i] : 0u;
+  s_max[threadIdx.x] = i < n ? in[i] : 0u;  // step: max keys
   __syncthreads();
   for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (threadIdx.x < s) s_max[threadIdx.x] = max(s_max[threadIdx.x], s_max[threadIdx.x + s]);
+    if (threadIdx.x < s) s_max[threadIdx.x] = max(s_max[threadIdx.x], s_max[threadIdx.x + s]);  // step: find max
     __syncthreads();
   }
   if (threadIdx.x == 0) atomicMax(out_max, s_max[0]);
@@ -31,9 +32,10 @@ __global__ void bool_maps_kernel(std::int64_t n, int k, const std::uint32_t* in,
   const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const std::uint32_t bit = (in[i] >> k) & 1u;
-  b[i] = bit;
-  f[i] = bit ^ 1u;
+  b[i] = bit;      // step: bits
+  f[i] = bit ^ 1u;  // step: bits
 }
+// listing: end
 
 // Work-efficient (Blelloch) exclusive scan of 2 * blockDim.x elements in shared memory; the
 // block's total goes to sums[blockIdx.x].
@@ -78,15 +80,17 @@ __global__ void add_sums_kernel(std::uint32_t* out, const std::uint32_t* sums, s
   if (i < n) out[i] += sums[i / per_block];
 }
 
+// listing: radix-split
 // kernRadixScatter with t = i - f[i] + totalFalses, totalFalses = fs[n-1] + f[n-1].
 __global__ void scatter_kernel(std::int64_t n, std::uint32_t* out, const std::uint32_t* in, const std::uint32_t* b,
                                const std::uint32_t* f, const std::uint32_t* fs) {
   const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  const std::uint32_t total_falses = fs[n - 1] + f[n - 1];
-  const std::uint32_t t = std::uint32_t(i) - fs[i] + total_falses;
-  out[b[i] ? t : fs[i]] = in[i];
+  const std::uint32_t total_falses = fs[n - 1] + f[n - 1];      // step: total
+  const std::uint32_t t = std::uint32_t(i) - fs[i] + total_falses;  // step: true
+  out[b[i] ? t : fs[i]] = in[i];                                    // step: scatter
 }
+// listing: end
 
 // Scratch of the recursive scan: one level of block sums per 2 * block elements.
 std::size_t scan_scratch_words(std::int64_t n, int block) {
@@ -160,16 +164,18 @@ Status split_radix_sort(const std::uint32_t* d_in, std::uint32_t* d_out, std::in
     PRIMLAB_CUDA_TRY(cudaMemcpyAsync(alt, d_in, std::size_t(n) * 4, cudaMemcpyDeviceToDevice, stream));
     src = alt;
   }
+  // listing: radix-split
   for (int k = 0; k < bits; ++k) {
     std::uint32_t* dst = ((bits - 1 - k) % 2 == 0) ? d_out : alt;
     bool_maps_kernel<<<grid, block, 0, stream>>>(n, k, src, b, f);
     PRIMLAB_LAUNCH_TRY();
-    const Status st = exclusive_scan(f, fs, n, block, scratch, stream);
+    const Status st = exclusive_scan(f, fs, n, block, scratch, stream);  // step: scan
     if (st != Status::Success) return st;
     scatter_kernel<<<grid, block, 0, stream>>>(n, dst, src, b, f, fs);
     PRIMLAB_LAUNCH_TRY();
     src = dst;
   }
+  // listing: end
   return Status::Success;
 }
 

@@ -92,15 +92,17 @@ __global__ void scatter(traced::StepCtx ctx, int n, int in_row, int out_row) {
   ctx.count(traced::kGlobalWrite, 8);
 }
 
+// listing: radix-split
 __global__ void copy_back(traced::StepCtx ctx, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   ctx.branch(i < n);
   if (i >= n) return;
-  ctx.row(kRowMain)[i] = ctx.row(kBufB)[i];
+  ctx.row(kRowMain)[i] = ctx.row(kBufB)[i];  // step: copy back
   ctx.op(i, 0, OpKind::Move, kBufB, i, kRowMain, i);
   ctx.count(traced::kGlobalRead, 4);
   ctx.count(traced::kGlobalWrite, 4);
 }
+// listing: end
 }  // namespace
 
 std::string cuda_radix_split(const StepConfig&, const std::vector<std::uint32_t>& input, Trace& t,

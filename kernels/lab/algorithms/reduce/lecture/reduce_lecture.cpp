@@ -12,108 +12,9 @@ namespace primlab::steppers {
 namespace {
 using namespace reduce;
 
-struct Listing {
-  std::vector<std::string> lines;
-  int load, level, write;
-  int unrolled_s32;  // reduce5: line of the s = 32 unrolled line (s = 16 is the next, ...)
-  int shuffle, warp_sums, warp_load, shuffle2;
-};
-
-Listing tree_listing(int v) {
-  const std::string name = "reduce" + std::to_string(v);
-  const char* what[] = {"", "interleaved addressing, tid % (2*s) branching", "strided index (bank conflicts)",
-                        "sequential addressing", "first add during load", "the last warp unrolled"};
-  Listing l{};
-  auto& L = l.lines;
-  L.push_back("// " + name + ": " + what[v] + " (the lecture, seed 004)");
-  L.push_back("__global__ void " + name + "(const T* in, T* out, int n) {");
-  if (v <= kReduce3) {
-    L.push_back("  __shared__ T data[B];");
-    L.push_back("  int tid = threadIdx.x, i = blockIdx.x * B + tid;");
-    l.load = int(L.size());
-    L.push_back("  data[tid] = i < n ? in[i] : 0;               // load into shared memory");
-  } else {
-    L.push_back(v == kReduce5 ? "  __shared__ T data[2 * B];  // B <= 32: the unrolled warp reads the upper half"
-                              : "  __shared__ T data[B];");
-    L.push_back("  int tid = threadIdx.x, i = 2 * blockIdx.x * B + tid;");
-    L.push_back("  T v = i < n ? in[i] : 0;");
-    l.load = int(L.size());
-    L.push_back("  if (i + B < n) v += in[i + B];               // first add during load");
-    L.push_back("  data[tid] = v;");
-  }
-  L.push_back("  __syncthreads();");
-  if (v == kReduce1) {
-    L.push_back("  for (int s = 1; s < B; s *= 2) {");
-    L.push_back("    if (tid % (2 * s) == 0)                    // heavy branching!");
-    l.level = int(L.size());
-    L.push_back("      data[tid] += data[tid + s];");
-  } else if (v == kReduce2) {
-    L.push_back("  for (int s = 1; s < B; s *= 2) {");
-    L.push_back("    int index = 2 * s * tid;                   // stride 2s words: bank conflicts");
-    l.level = int(L.size());
-    L.push_back("    if (index < B) data[index] += data[index + s];");
-  } else {
-    L.push_back(v == kReduce5 ? "  for (int s = B / 2; s > 32; s >>= 1) {" : "  for (int s = B / 2; s > 0; s >>= 1) {");
-    l.level = int(L.size());
-    L.push_back("    if (tid < s) data[tid] += data[tid + s];   // consecutive words: no conflicts");
-  }
-  L.push_back("    __syncthreads();");
-  L.push_back("  }");
-  if (v == kReduce5) {
-    L.push_back("  if (tid < 32) {          // one warp left: no barrier, no tid < s test");
-    L.push_back("    volatile T* d = data;  // each line: t = d[tid] + d[tid + s]; __syncwarp(); d[tid] = t;");
-    l.unrolled_s32 = int(L.size());
-    L.push_back("    if (B >= 64) d[tid] += d[tid + 32];");
-    L.push_back("    if (B >= 32) d[tid] += d[tid + 16];");
-    L.push_back("    if (B >= 16) d[tid] += d[tid + 8];");
-    L.push_back("    if (B >= 8)  d[tid] += d[tid + 4];");
-    L.push_back("    if (B >= 4)  d[tid] += d[tid + 2];");
-    L.push_back("    if (B >= 2)  d[tid] += d[tid + 1];");
-    L.push_back("  }");
-  }
-  l.write = int(L.size());
-  L.push_back("  if (tid == 0) out[blockIdx.x] = data[0];     // one partial sum per block");
-  L.push_back("}");
-  L.push_back("// host: " + name + "<<<P, B>>>(x, partial, n);  if (P > 1) " + name + "<<<1, B2>>>(partial, sum, P);");
-  return l;
-}
-
-Listing shuffle_listing() {
-  Listing l{};
-  l.lines = {
-      "// Warp-shuffle reduction: first add during load, then __shfl_down_sync in registers",
-      "__global__ void reduce_shuffle(const T* in, T* out, int n) {",
-      "  __shared__ T warp_sums[32];",
-      "  int tid = threadIdx.x, lane = tid % 32, warp = tid / 32, i = 2 * blockIdx.x * B + tid;",
-      "  T v = i < n ? in[i] : 0;",
-      "  if (i + B < n) v += in[i + B];                 // first add during load",
-      "  for (int d = W / 2; d > 0; d /= 2)             // W = min(32, B) lanes a warp",
-      "    v += __shfl_down_sync(FULL, v, d, W);        // lane + d >= W adds its own v",
-      "  if (B > 32) {                                  // more than one warp: combine the warp sums",
-      "    if (lane == 0) warp_sums[warp] = v;",
-      "    __syncthreads();",
-      "    if (warp == 0) {",
-      "      v = lane < B / 32 ? warp_sums[lane] : 0;",
-      "      for (int d = 16; d > 0; d /= 2) v += __shfl_down_sync(FULL, v, d);",
-      "    }",
-      "  }",
-      "  if (tid == 0) out[blockIdx.x] = v;",
-      "}",
-      "// host: reduce_shuffle<<<P, B>>>(x, partial, n);  if (P > 1) reduce_shuffle<<<1, B2>>>(partial, sum, P);",
-  };
-  l.load = 5;
-  l.shuffle = 7;
-  l.warp_sums = 9;
-  l.warp_load = 12;
-  l.shuffle2 = 13;
-  l.write = 16;
-  return l;
-}
-
 std::string plan_reduce(int v, const StepConfig& cfg, Trace& t) {
   const Schedule sc = make_schedule(v, cfg.n, cfg.block);
   if (!sc.error.empty()) return sc.error;
-  const Listing lst = v == kShuffle ? shuffle_listing() : tree_listing(v);
   const char* titles[] = {"",
                           "reduce1: interleaved addressing (divergent branch)",
                           "reduce2: strided index (bank conflicts)",
@@ -124,7 +25,9 @@ std::string plan_reduce(int v, const StepConfig& cfg, Trace& t) {
   t.title = titles[v];
   t.width = sc.width;
   t.elems_per_thread = sc.epb;
-  t.code = lst.lines;
+  // Each variant's listing is its timed kernel (reduce_lecture_timed.cu).
+  const char* listings[] = {"", "reduce1", "reduce2", "reduce3", "reduce4", "reduce5", "reduce-shuffle"};
+  const plan::Code code = plan::code(t, listings[v]);
   plan::standard_rows(t, "x (input)", cfg.n, cfg.type);
   for (const RowSpec& r : sc.rows) plan::add_row(t, r.name, RowKind::Values, r.length, cfg.type, r.element_space);
   plan::initial_step(t);
@@ -137,14 +40,14 @@ std::string plan_reduce(int v, const StepConfig& cfg, Trace& t) {
     switch (st.kind) {
       case Kind::Load:
         ops = sc.epb;
-        line = lst.load;
+        line = code.line("load");
         focus = sc.shuffle() ? p.regs_row : p.shared_row;
         label = sc.epb == 1 ? "load: data[tid] = in[i]"
                             : std::string(sc.shuffle() ? "load: v" : "load: data[tid]") + " = in[i] + in[i+" +
                                   std::to_string(p.B) + "], the first add during the load";
         break;
       case Kind::Level:
-        line = lst.level;
+        line = code.line("level");
         if (v == kReduce1)
           label = "s=" + S + ": if (tid % " + TS + " == 0) data[tid] += data[tid+" + S + "]";
         else if (v == kReduce2)
@@ -154,30 +57,28 @@ std::string plan_reduce(int v, const StepConfig& cfg, Trace& t) {
           label = "s=" + S + ": if (tid < " + S + ") data[tid] += data[tid+" + S + "]";
         break;
       case Kind::Unrolled: {
-        int k = 0;
-        for (int x = 32; x > st.s; x /= 2) ++k;
-        line = lst.unrolled_s32 + k;
+        line = code.line("unrolled");
         label = "warp-synchronous s=" + S + ": d[tid] += d[tid+" + S + "] in all " +
                 std::to_string(std::min(32, p.B)) + " lanes of warp 0, no barrier";
         break;
       }
       case Kind::Shuffle:
-        line = st.warp0_only ? lst.shuffle2 : lst.shuffle;
+        line = code.line(st.warp0_only ? "shuffle sums" : "shuffle");
         focus = p.regs_row;
         label = std::string(st.warp0_only ? "warp 0 over the warp sums, " : "") + "shuffle d=" + S +
                 ": v += __shfl_down_sync(v, " + S + ") from lane + " + S;
         break;
       case Kind::WarpSums:
-        line = lst.warp_sums;
+        line = code.line("warp sums");
         label = "if (lane == 0) warp_sums[warp] = v: " + std::to_string(p.B / 32) + " warp sums a block";
         break;
       case Kind::WarpLoad:
-        line = lst.warp_load;
+        line = code.line("warp load");
         focus = p.regs_row;
         label = "warp 0: v = lane < " + std::to_string(p.B / 32) + " ? warp_sums[lane] : 0";
         break;
       case Kind::Write:
-        line = lst.write;
+        line = code.line("write");
         focus = p.out_row;
         label = std::string("if (tid == 0) out[block] = ") + (sc.shuffle() ? "v" : "data[0]") +
                 (p.out_row == int(t.rows.size()) - 1 ? ": the sum" : ": " + std::to_string(p.blocks) + " partial sums");

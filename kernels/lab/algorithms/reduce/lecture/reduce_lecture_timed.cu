@@ -9,6 +9,7 @@
 namespace primlab::teaching {
 namespace {
 
+// listing: reduce1
 // 1: interleaved addressing, divergent branch (tid % (2s) == 0).
 template <class T>
 __global__ void reduce1(const T* __restrict__ in, T* __restrict__ out, std::int64_t n) {
@@ -16,15 +17,17 @@ __global__ void reduce1(const T* __restrict__ in, T* __restrict__ out, std::int6
   T* sdata = reinterpret_cast<T*>(s_raw);
   const unsigned tid = threadIdx.x;
   const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + tid;
-  sdata[tid] = i < n ? in[i] : T(0);
+  sdata[tid] = i < n ? in[i] : T(0);  // step: load
   __syncthreads();
   for (unsigned s = 1; s < blockDim.x; s *= 2) {
-    if (tid % (2 * s) == 0) sdata[tid] += sdata[tid + s];
+    if (tid % (2 * s) == 0) sdata[tid] += sdata[tid + s];  // step: level
     __syncthreads();
   }
-  if (tid == 0) out[blockIdx.x] = sdata[0];
+  if (tid == 0) out[blockIdx.x] = sdata[0];  // step: write
 }
+// listing: end
 
+// listing: reduce2
 // 2: interleaved addressing, strided index (no divergence, bank conflicts).
 template <class T>
 __global__ void reduce2(const T* __restrict__ in, T* __restrict__ out, std::int64_t n) {
@@ -32,16 +35,18 @@ __global__ void reduce2(const T* __restrict__ in, T* __restrict__ out, std::int6
   T* sdata = reinterpret_cast<T*>(s_raw);
   const unsigned tid = threadIdx.x;
   const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + tid;
-  sdata[tid] = i < n ? in[i] : T(0);
+  sdata[tid] = i < n ? in[i] : T(0);  // step: load
   __syncthreads();
   for (unsigned s = 1; s < blockDim.x; s *= 2) {
     const unsigned index = 2 * s * tid;
-    if (index < blockDim.x) sdata[index] += sdata[index + s];
+    if (index < blockDim.x) sdata[index] += sdata[index + s];  // step: level
     __syncthreads();
   }
-  if (tid == 0) out[blockIdx.x] = sdata[0];
+  if (tid == 0) out[blockIdx.x] = sdata[0];  // step: write
 }
+// listing: end
 
+// listing: reduce3
 // 3: sequential addressing (conflict-free; half the threads idle from the first step).
 template <class T>
 __global__ void reduce3(const T* __restrict__ in, T* __restrict__ out, std::int64_t n) {
@@ -49,15 +54,17 @@ __global__ void reduce3(const T* __restrict__ in, T* __restrict__ out, std::int6
   T* sdata = reinterpret_cast<T*>(s_raw);
   const unsigned tid = threadIdx.x;
   const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + tid;
-  sdata[tid] = i < n ? in[i] : T(0);
+  sdata[tid] = i < n ? in[i] : T(0);  // step: load
   __syncthreads();
   for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (tid < s) sdata[tid] += sdata[tid + s];
+    if (tid < s) sdata[tid] += sdata[tid + s];  // step: level
     __syncthreads();
   }
-  if (tid == 0) out[blockIdx.x] = sdata[0];
+  if (tid == 0) out[blockIdx.x] = sdata[0];  // step: write
 }
+// listing: end
 
+// listing: reduce4
 // 4: first add during the load (each block covers 2 * blockDim.x elements).
 template <class T>
 __global__ void reduce4(const T* __restrict__ in, T* __restrict__ out, std::int64_t n) {
@@ -65,26 +72,28 @@ __global__ void reduce4(const T* __restrict__ in, T* __restrict__ out, std::int6
   T* sdata = reinterpret_cast<T*>(s_raw);
   const unsigned tid = threadIdx.x;
   const std::int64_t i = std::int64_t(blockIdx.x) * 2 * blockDim.x + tid;
-  T v = i < n ? in[i] : T(0);
-  if (i + blockDim.x < n) v += in[i + blockDim.x];
-  sdata[tid] = v;
+  T v = i < n ? in[i] : T(0);  // step: load
+  if (i + blockDim.x < n) v += in[i + blockDim.x];  // step: load
+  sdata[tid] = v;  // step: load
   __syncthreads();
   for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (tid < s) sdata[tid] += sdata[tid + s];
+    if (tid < s) sdata[tid] += sdata[tid + s];  // step: level
     __syncthreads();
   }
-  if (tid == 0) out[blockIdx.x] = sdata[0];
+  if (tid == 0) out[blockIdx.x] = sdata[0];  // step: write
 }
+// listing: end
 
+// listing: reduce5
 // The last warp without barriers (volatile shared memory; __syncwarp orders the steps, which
 // independent thread scheduling needs since Volta).
 template <class T>
 __device__ void warp_reduce_volatile(volatile T* sdata, unsigned tid) {
   T v = sdata[tid];
   for (int s = 32; s > 0; s >>= 1) {
-    v += sdata[tid + s];
+    v += sdata[tid + s];  // step: unrolled
     __syncwarp();
-    sdata[tid] = v;
+    sdata[tid] = v;  // step: unrolled
     __syncwarp();
   }
 }
@@ -96,19 +105,21 @@ __global__ void reduce5(const T* __restrict__ in, T* __restrict__ out, std::int6
   T* sdata = reinterpret_cast<T*>(s_raw);
   const unsigned tid = threadIdx.x;
   const std::int64_t i = std::int64_t(blockIdx.x) * 2 * blockDim.x + tid;
-  T v = i < n ? in[i] : T(0);
-  if (i + blockDim.x < n) v += in[i + blockDim.x];
-  sdata[tid] = v;
+  T v = i < n ? in[i] : T(0);  // step: load
+  if (i + blockDim.x < n) v += in[i + blockDim.x];  // step: load
+  sdata[tid] = v;  // step: load
   sdata[tid + blockDim.x] = T(0);  // padding read by the unrolled warp when blockDim.x == 32
   __syncthreads();
   for (unsigned s = blockDim.x / 2; s > 32; s >>= 1) {
-    if (tid < s) sdata[tid] += sdata[tid + s];
+    if (tid < s) sdata[tid] += sdata[tid + s];  // step: level
     __syncthreads();
   }
   if (tid < 32) warp_reduce_volatile(sdata, tid);
-  if (tid == 0) out[blockIdx.x] = sdata[0];
+  if (tid == 0) out[blockIdx.x] = sdata[0];  // step: write
 }
+// listing: end
 
+// listing: reduce-shuffle
 // 6: grid-stride accumulation of `items` elements per thread, then warp shuffles.
 template <class T>
 __global__ void reduce_shuffle(const T* __restrict__ in, T* __restrict__ out, std::int64_t n,
@@ -119,18 +130,19 @@ __global__ void reduce_shuffle(const T* __restrict__ in, T* __restrict__ out, st
   T v = T(0);
   for (int k = 0; k < items; ++k) {
     const std::int64_t i = base + std::int64_t(k) * blockDim.x;
-    if (i < n) v += in[i];
+    if (i < n) v += in[i];  // step: load
   }
-  for (int d = 16; d > 0; d >>= 1) v += __shfl_down_sync(0xffffffffu, v, d);
+  for (int d = 16; d > 0; d >>= 1) v += __shfl_down_sync(0xffffffffu, v, d);  // step: shuffle
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-  if (lane == 0) s_warp[warp] = v;
+  if (lane == 0) s_warp[warp] = v;  // step: warp sums
   __syncthreads();
   if (warp == 0) {
-    v = lane < int(blockDim.x >> 5) ? s_warp[lane] : T(0);
-    for (int d = 16; d > 0; d >>= 1) v += __shfl_down_sync(0xffffffffu, v, d);
-    if (lane == 0) out[blockIdx.x] = v;
+    v = lane < int(blockDim.x >> 5) ? s_warp[lane] : T(0);  // step: warp load
+    for (int d = 16; d > 0; d >>= 1) v += __shfl_down_sync(0xffffffffu, v, d);  // step: shuffle sums
+    if (lane == 0) out[blockIdx.x] = v;  // step: write
   }
 }
+// listing: end
 
 bool valid_block(int block) { return block >= 64 && block <= 1024 && (block & (block - 1)) == 0; }
 
@@ -167,6 +179,7 @@ Status reduce_lecture(int variant, const T* d_in, T* d_out, std::int64_t n, int 
   const T* src = d_in;
   std::int64_t len = n;
   int which = 0;
+  // listing: reduce1 reduce2 reduce3 reduce4 reduce5 reduce-shuffle
   for (;;) {
     const std::int64_t blocks = (len + per_block(variant, block, items_per_thread) - 1) /
                                 per_block(variant, block, items_per_thread);
@@ -187,6 +200,7 @@ Status reduce_lecture(int variant, const T* d_in, T* d_out, std::int64_t n, int 
     len = blocks;
     which ^= 1;
   }
+  // listing: end
   return Status::Success;
 }
 

@@ -8,28 +8,6 @@
 namespace primlab::steppers {
 namespace {
 enum Rows { kInput = kStdRows };
-const std::vector<std::string> kListing = {
-    "// Blelloch scan in global memory, x padded to a power of two W",
-    "__global__ void up_sweep(T* x, int stride, int active) {",
-    "  int k = blockIdx.x * blockDim.x + threadIdx.x;",
-    "  if (k >= active) return;",
-    "  int i = k * stride;",
-    "  x[i + stride - 1] += x[i + stride / 2 - 1];",
-    "}",
-    "__global__ void clear_last(T* x, int W) { x[W - 1] = 0; }",
-    "__global__ void down_sweep(T* x, int stride, int active) {",
-    "  int k = blockIdx.x * blockDim.x + threadIdx.x;",
-    "  if (k >= active) return;",
-    "  int i = k * stride;",
-    "  T t = x[i + stride / 2 - 1];",
-    "  x[i + stride / 2 - 1] = x[i + stride - 1];",
-    "  x[i + stride - 1] += t;",
-    "}",
-    "__global__ void add_input(T* x, const T* in, int n) {  // inclusive",
-    "  int i = blockIdx.x * blockDim.x + threadIdx.x;",
-    "  if (i < n) x[i] += in[i];",
-    "}",
-};
 }  // namespace
 
 std::string plan_scan_blelloch(const StepConfig& cfg, Trace& t) {
@@ -38,7 +16,7 @@ std::string plan_scan_blelloch(const StepConfig& cfg, Trace& t) {
   t.title = "Work-efficient scan (Blelloch)";
   t.width = W;
   t.elems_per_thread = 2;
-  t.code = kListing;
+  const plan::Code code = plan::code(t, "scan-blelloch");
   plan::standard_rows(t, "x", W, cfg.type);
   plan::add_row(t, "input", RowKind::Values, W, cfg.type);
   plan::initial_step(t);
@@ -47,17 +25,18 @@ std::string plan_scan_blelloch(const StepConfig& cfg, Trace& t) {
     plan::add_step(t,
                    "up-sweep d=" + std::to_string(d) + ": x[k+" + std::to_string((1 << d) - 1) + "] += x[k+" +
                        std::to_string((1 << (d - 1)) - 1) + "]",
-                   "up-sweep", 5, plan::div_up(active, B), B, active, 1);
+                   "up-sweep", code.line("up-sweep"), plan::div_up(active, B), B, active, 1);
   }
-  plan::add_step(t, "clear last: x[" + std::to_string(W - 1) + "] = 0", "clear", 7, 1, 1, 1, 1);
+  plan::add_step(t, "clear last: x[" + std::to_string(W - 1) + "] = 0", "clear", code.line("clear"), 1, 1, 1, 1);
   for (int d = L; d >= 1; --d) {
     const std::int32_t active = W >> d;
     plan::add_step(t,
                    "down-sweep d=" + std::to_string(d) + ": swap x[k+" + std::to_string((1 << (d - 1)) - 1) +
                        "], x[k+" + std::to_string((1 << d) - 1) + "] and add",
-                   "down-sweep", 13, plan::div_up(active, B), B, active, 2);
+                   "down-sweep", code.line("down-sweep"), plan::div_up(active, B), B, active, 2);
   }
-  if (cfg.inclusive) plan::add_step(t, "inclusive: x[i] += in[i]", "inclusive", 18, plan::div_up(n, B), B, n, 1);
+  if (cfg.inclusive) plan::add_step(t, "inclusive: x[i] += in[i]", "inclusive", code.line("inclusive"),
+                                      plan::div_up(n, B), B, n, 1);
   return "";
 }
 

@@ -14,6 +14,7 @@ std::int64_t next_pow2(std::int64_t n) {
   return m;
 }
 
+// listing: scan-blelloch
 template <class T>
 __global__ void pad_copy_kernel(const T* __restrict__ in, T* __restrict__ buf, std::int64_t n,
                                 std::int64_t m) {
@@ -27,7 +28,7 @@ __global__ void up_sweep(T* buf, std::int64_t count, std::int64_t d) {
   const std::int64_t k = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (k >= count) return;
   const std::int64_t right = (k + 1) * 2 * d - 1;
-  buf[right] += buf[right - d];
+  buf[right] += buf[right - d];  // step: up-sweep
 }
 
 // Down-sweep level d: swap the left child into the right and add.
@@ -36,11 +37,12 @@ __global__ void down_sweep(T* buf, std::int64_t count, std::int64_t d, std::int6
   const std::int64_t k = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (k >= count) return;
   const std::int64_t right = (k + 1) * 2 * d - 1;
-  if (d == m / 2 && k == 0) buf[right] = T(0);  // the root becomes the identity
-  const T left = buf[right - d];
-  buf[right - d] = buf[right];
-  buf[right] += left;
+  if (d == m / 2 && k == 0) buf[right] = T(0);  // the root becomes the identity  // step: clear
+  const T left = buf[right - d];  // step: down-sweep
+  buf[right - d] = buf[right];    // step: down-sweep
+  buf[right] += left;             // step: down-sweep
 }
+// listing: end
 
 bool valid_block(int block) { return block >= 32 && block <= 1024 && (block & (block - 1)) == 0; }
 
@@ -61,6 +63,7 @@ Status scan_blelloch(const T* d_in, T* d_out, std::int64_t n, int block, Workspa
   const std::int64_t m = next_pow2(n < 2 ? 2 : n);
   T* buf = static_cast<T*>(ws.ptr);
   auto grid_of = [block](std::int64_t count) { return unsigned((count + block - 1) / block); };
+  // listing: scan-blelloch
   pad_copy_kernel<<<grid_of(m), block, 0, stream>>>(d_in, buf, n, m);
   PRIMLAB_LAUNCH_TRY();
   for (std::int64_t d = 1; d < m / 2; d <<= 1) {  // the root's own level is skipped
@@ -71,6 +74,7 @@ Status scan_blelloch(const T* d_in, T* d_out, std::int64_t n, int block, Workspa
     down_sweep<<<grid_of(m / (2 * d)), block, 0, stream>>>(buf, m / (2 * d), d, m);
     PRIMLAB_LAUNCH_TRY();
   }
+  // listing: end
   PRIMLAB_CUDA_TRY(cudaMemcpyAsync(d_out, buf, std::size_t(n) * sizeof(T), cudaMemcpyDeviceToDevice,
                                    stream));
   return Status::Success;

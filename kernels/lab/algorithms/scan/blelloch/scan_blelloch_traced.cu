@@ -40,16 +40,18 @@ __global__ void down_sweep(traced::StepCtx ctx, std::uint32_t* x, int stride, in
   ctx.count(traced::kAdds, 1);
 }
 
+// listing: scan-blelloch
 __global__ void add_input(traced::StepCtx ctx, std::uint32_t* x, const std::uint32_t* in, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   ctx.branch(i < n);
   if (i >= n) return;
-  x[i] = traced::add_words(x[i], in[i], ctx.type);
+  x[i] = traced::add_words(x[i], in[i], ctx.type);  // step: inclusive
   ctx.op(i, 0, OpKind::Add, kInput, i, kRowMain, i);
   ctx.count(traced::kGlobalRead, 8);
   ctx.count(traced::kGlobalWrite, 4);
   ctx.count(traced::kAdds, 1);
 }
+// listing: end
 }  // namespace
 
 std::string cuda_scan_blelloch(const StepConfig&, const std::vector<std::uint32_t>& input, Trace& t,

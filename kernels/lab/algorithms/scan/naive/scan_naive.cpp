@@ -7,21 +7,6 @@
 namespace primlab::steppers {
 namespace {
 enum Rows { kReadBuf = kStdRows, kInput };
-const std::vector<std::string> kListing = {
-    "// Hillis-Steele scan: one launch per offset, ping-pong buffers",
-    "__global__ void shift_right(const T* in, T* out, int n) {  // exclusive only",
-    "  int i = blockIdx.x * blockDim.x + threadIdx.x;",
-    "  if (i < n) out[i] = i > 0 ? in[i - 1] : 0;",
-    "}",
-    "__global__ void scan_step(const T* in, T* out, int n, int offset) {",
-    "  int i = blockIdx.x * blockDim.x + threadIdx.x;",
-    "  if (i >= n) return;",
-    "  if (i >= offset) out[i] = in[i] + in[i - offset];",
-    "  else             out[i] = in[i];",
-    "}",
-    "// host: for (offset = 1; offset < n; offset *= 2) {",
-    "//   scan_step<<<blocks, threads>>>(in, out, n, offset); swap(in, out); }",
-};
 }  // namespace
 
 std::string plan_scan_naive(const StepConfig& cfg, Trace& t) {
@@ -29,15 +14,16 @@ std::string plan_scan_naive(const StepConfig& cfg, Trace& t) {
   t.title = "Naive scan (Hillis-Steele)";
   t.width = n;
   t.elems_per_thread = 1;
-  t.code = kListing;
+  const plan::Code code = plan::code(t, "scan-naive");
   plan::standard_rows(t, "out buffer", n, cfg.type);
   plan::add_row(t, "in buffer", RowKind::Values, n, cfg.type);
   plan::add_row(t, "input", RowKind::Values, n, cfg.type);
   plan::initial_step(t);
-  if (!cfg.inclusive) plan::add_step(t, "shift right: out[i] = in[i-1], out[0] = 0", "shift", 3, blocks, B, n, 1);
+  if (!cfg.inclusive)
+    plan::add_step(t, "shift right: out[i] = in[i-1], out[0] = 0", "shift", code.line("shift"), blocks, B, n, 1);
   for (std::int32_t off = 1; off < n; off *= 2)
     plan::add_step(t, "offset " + std::to_string(off) + ": out[i] = in[i] + in[i-" + std::to_string(off) + "]",
-                   "sweep", 8, blocks, B, n, 1);
+                   "sweep", code.line("sweep"), blocks, B, n, 1);
   return "";
 }
 

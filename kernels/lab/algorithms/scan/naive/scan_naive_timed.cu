@@ -7,10 +7,11 @@
 namespace primlab::teaching {
 namespace {
 
+// listing: scan-naive
 template <class T>
 __global__ void shift_right_kernel(const T* __restrict__ in, T* __restrict__ out, std::int64_t n) {
   const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = i > 0 ? in[i - 1] : T(0);
+  if (i < n) out[i] = i > 0 ? in[i - 1] : T(0);  // step: shift
 }
 
 // out[i] = in[i] + in[i - offset] (or in[i] where i < offset).
@@ -18,8 +19,9 @@ template <class T>
 __global__ void hillis_steele_step(const T* __restrict__ in, T* __restrict__ out, std::int64_t n,
                                    std::int64_t offset) {
   const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = i >= offset ? in[i] + in[i - offset] : in[i];
+  if (i < n) out[i] = i >= offset ? in[i] + in[i - offset] : in[i];  // step: sweep
 }
+// listing: end
 
 bool valid_block(int block) { return block >= 32 && block <= 1024 && (block & (block - 1)) == 0; }
 
@@ -40,6 +42,7 @@ Status scan_naive(const T* d_in, T* d_out, std::int64_t n, int block, Workspace 
   const unsigned grid = unsigned((n + block - 1) / block);
   T* a = d_out;
   T* b = static_cast<T*>(ws.ptr);
+  // listing: scan-naive
   shift_right_kernel<<<grid, block, 0, stream>>>(d_in, a, n);
   PRIMLAB_LAUNCH_TRY();
   for (std::int64_t offset = 1; offset < n; offset <<= 1) {
@@ -49,6 +52,7 @@ Status scan_naive(const T* d_in, T* d_out, std::int64_t n, int block, Workspace 
     a = b;
     b = t;
   }
+  // listing: end
   if (a != d_out)
     PRIMLAB_CUDA_TRY(cudaMemcpyAsync(d_out, a, std::size_t(n) * sizeof(T), cudaMemcpyDeviceToDevice,
                                      stream));

@@ -9,44 +9,6 @@
 namespace primlab::steppers {
 namespace {
 enum Rows { kShared = kStdRows, kSums, kScanned, kInput };
-const std::vector<std::string> kListing = {
-    "// Shared-memory block scan (GPU Gems 3 ch. 39; the lecture's scan3 + scanDistribute)",
-    "#define OFFS(i) ((i) >> LOG_NUM_BANKS)  // LOG_NUM_BANKS = 5; 0 when offsets are off",
-    "__global__ void scan3(const T* in, T* out, T* sums) {",
-    "  __shared__ T temp[2 * B + OFFS(2 * B)];",
-    "  int tid = threadIdx.x, base = 2 * B * blockIdx.x, offset = 1;",
-    "  int ai = tid, bi = tid + B;",
-    "  temp[ai + OFFS(ai)] = in[base + ai];",
-    "  temp[bi + OFFS(bi)] = in[base + bi];",
-    "  for (int d = B; d > 0; d >>= 1, offset <<= 1) {",
-    "    __syncthreads();",
-    "    if (tid < d) {",
-    "      int a = offset * (2 * tid + 1) - 1, b = offset * (2 * tid + 2) - 1;",
-    "      temp[b + OFFS(b)] += temp[a + OFFS(a)];",
-    "    }",
-    "  }",
-    "  if (tid == 0) { sums[blockIdx.x] = temp[last]; temp[last] = 0; }  // last = 2B-1 + OFFS(2B-1)",
-    "  for (int d = 1; d < 2 * B; d <<= 1) {",
-    "    offset >>= 1;",
-    "    __syncthreads();",
-    "    if (tid < d) {",
-    "      int a = offset * (2 * tid + 1) - 1, b = offset * (2 * tid + 2) - 1;",
-    "      T t = temp[a + OFFS(a)]; temp[a + OFFS(a)] = temp[b + OFFS(b)]; temp[b + OFFS(b)] += t;",
-    "    }",
-    "  }",
-    "  __syncthreads();",
-    "  out[base + ai] = temp[ai + OFFS(ai)];",
-    "  out[base + bi] = temp[bi + OFFS(bi)];",
-    "}",
-    "__global__ void scanDistribute(T* data, const T* sums) {  // blocks 1.., two elements a thread",
-    "  data[base + ai] += sums[blockIdx.x];  data[base + bi] += sums[blockIdx.x];",
-    "}",
-    "// host: scan3<<<blocks, B>>>; if (blocks > 1) { scan(sums) in one block;",
-    "//       scanDistribute<<<blocks - 1, B>>>(out + 2B, scanned + 1); }",
-    "__global__ void add_input(T* x, const T* in, int n) { if (i < n) x[i] += in[i]; }  // inclusive",
-};
-constexpr int kLineLoad = 6, kLineUp = 12, kLineClear = 15, kLineDown = 21, kLineWrite = 25, kLineDist = 29,
-              kLineSums = 31, kLineIncl = 33;
 
 // The shared scan's two sweeps over one block's shared memory, emulated warp by warp. Used for the
 // per-block levels and, whole, for the one-block scan of the block sums.
@@ -124,35 +86,37 @@ std::string plan_scan_shared(const StepConfig& cfg, Trace& t) {
   t.title = "Shared-memory scan (GPU Gems 3, bank-conflict offsets)";
   t.width = W;
   t.elems_per_thread = 2;
-  t.code = kListing;
+  const plan::Code code = plan::code(t, "scan-shared");
   plan::standard_rows(t, "x (global)", W, cfg.type);
   plan::add_row(t, "shared (logical order)", RowKind::Values, W, cfg.type);
   plan::add_row(t, "block sums", RowKind::Values, blocks, cfg.type, false);
   plan::add_row(t, "scanned sums", RowKind::Values, blocks, cfg.type, false);
   plan::add_row(t, "input", RowKind::Values, W, cfg.type);
   plan::initial_step(t);
-  plan::add_step(t, "load: temp[ai + OFFS(ai)] = in[base + ai] (and bi)", "load", kLineLoad, blocks, B, blocks * B, 2,
-                 kShared);
+  plan::add_step(t, "load: temp[ai + conflict_free(ai)] = in[base + ai] (and bi)", "load", code.line("load"), blocks,
+                 B, blocks * B, 2, kShared);
   for (std::int32_t d = B, offset = 1; d > 0; d >>= 1, offset <<= 1)
     plan::add_step(t, "up-sweep offset=" + std::to_string(offset) + ": temp[b] += temp[a], " + std::to_string(d) +
                           " threads a block",
-                   "up-sweep", kLineUp, blocks, B, blocks * d, 1, kShared);
-  plan::add_step(t, "save the block sum, clear the last element", "clear", kLineClear, blocks, B, blocks, 2, kShared);
+                   "up-sweep", code.line("up-sweep"), blocks, B, blocks * d, 1, kShared);
+  plan::add_step(t, "save the block sum, clear the last element", "clear", code.line("clear"), blocks, B, blocks, 2,
+                 kShared);
   for (std::int32_t d = 1, offset = B; d < E; d <<= 1, offset >>= 1)
     plan::add_step(t, "down-sweep offset=" + std::to_string(offset) + ": swap and add, " + std::to_string(d) +
                           " threads a block",
-                   "down-sweep", kLineDown, blocks, B, blocks * d, 2, kShared);
-  plan::add_step(t, "write: out[base + ai] = temp[ai + OFFS(ai)] (and bi)", "write", kLineWrite, blocks, B, blocks * B,
-                 2, kRowMain);
+                   "down-sweep", code.line("down-sweep"), blocks, B, blocks * d, 2, kShared);
+  plan::add_step(t, "write: out[base + ai] = temp[ai + conflict_free(ai)] (and bi)", "write", code.line("write"),
+                 blocks, B, blocks * B, 2, kRowMain);
   if (blocks > 1) {
     const std::int32_t threads = std::max(1, plan::next_pow2(blocks) / 2);
-    plan::add_step(t, "scan the " + std::to_string(blocks) + " block sums in one block", "scan sums", kLineSums, 1,
-                   threads, threads, 2, kScanned);
+    plan::add_step(t, "scan the " + std::to_string(blocks) + " block sums in one block", "scan sums",
+                   code.line("scan sums"), 1, threads, threads, 2, kScanned);
     plan::add_step(t, "distribute: x[i] += scanned[block] for blocks 1.." + std::to_string(blocks - 1), "distribute",
-                   kLineDist, blocks - 1, B, (blocks - 1) * B, 2, kRowMain);
+                   code.line("distribute"), blocks - 1, B, (blocks - 1) * B, 2, kRowMain);
   }
   if (cfg.inclusive)
-    plan::add_step(t, "inclusive: x[i] += in[i]", "inclusive", kLineIncl, plan::div_up(n, B), B, n, 1, kRowMain);
+    plan::add_step(t, "inclusive: x[i] += in[i]", "inclusive", code.line("inclusive"), plan::div_up(n, B), B, n, 1,
+                   kRowMain);
   return "";
 }
 

@@ -9,6 +9,7 @@
 namespace primlab::teaching {
 namespace {
 
+// listing: scan-shared
 constexpr int kLogBanks = 5;
 __device__ __forceinline__ int conflict_free(int i) { return i >> kLogBanks; }
 
@@ -22,8 +23,8 @@ __global__ void scan3_kernel(const T* __restrict__ in, T* __restrict__ out, T* _
   const int two_b = 2 * blockDim.x;
   const std::int64_t base = std::int64_t(blockIdx.x) * two_b;
   int ai = tid, bi = tid + blockDim.x;
-  temp[ai + conflict_free(ai)] = base + ai < n ? in[base + ai] : T(0);
-  temp[bi + conflict_free(bi)] = base + bi < n ? in[base + bi] : T(0);
+  temp[ai + conflict_free(ai)] = base + ai < n ? in[base + ai] : T(0);  // step: load
+  temp[bi + conflict_free(bi)] = base + bi < n ? in[base + bi] : T(0);  // step: load
   int offset = 1;
   for (int d = blockDim.x; d > 0; d >>= 1) {  // up-sweep
     __syncthreads();
@@ -31,14 +32,14 @@ __global__ void scan3_kernel(const T* __restrict__ in, T* __restrict__ out, T* _
       int a = offset * (2 * tid + 1) - 1, b = offset * (2 * tid + 2) - 1;
       a += conflict_free(a);
       b += conflict_free(b);
-      temp[b] += temp[a];
+      temp[b] += temp[a];  // step: up-sweep
     }
     offset <<= 1;
   }
   if (tid == 0) {
     const int last = two_b - 1 + conflict_free(two_b - 1);
-    sums[blockIdx.x] = temp[last];
-    temp[last] = T(0);
+    sums[blockIdx.x] = temp[last];  // step: clear
+    temp[last] = T(0);  // step: clear
   }
   for (int d = 1; d < two_b; d <<= 1) {  // down-sweep
     offset >>= 1;
@@ -47,14 +48,14 @@ __global__ void scan3_kernel(const T* __restrict__ in, T* __restrict__ out, T* _
       int a = offset * (2 * tid + 1) - 1, b = offset * (2 * tid + 2) - 1;
       a += conflict_free(a);
       b += conflict_free(b);
-      const T t = temp[a];
-      temp[a] = temp[b];
-      temp[b] += t;
+      const T t = temp[a];  // step: down-sweep
+      temp[a] = temp[b];  // step: down-sweep
+      temp[b] += t;  // step: down-sweep
     }
   }
   __syncthreads();
-  if (base + ai < n) out[base + ai] = temp[ai + conflict_free(ai)];
-  if (base + bi < n) out[base + bi] = temp[bi + conflict_free(bi)];
+  if (base + ai < n) out[base + ai] = temp[ai + conflict_free(ai)];  // step: write
+  if (base + bi < n) out[base + bi] = temp[bi + conflict_free(bi)];  // step: write
 }
 
 // scanDistribute: add the scanned sum of each block to its 2 * blockDim.x elements.
@@ -63,13 +64,15 @@ __global__ void distribute_kernel(T* out, const T* __restrict__ sums, std::int64
   const std::int64_t base = std::int64_t(blockIdx.x) * 2 * blockDim.x;
   const T add = sums[blockIdx.x];
   for (int j = threadIdx.x; j < 2 * int(blockDim.x); j += blockDim.x)
-    if (base + j < n) out[base + j] += add;
+    if (base + j < n) out[base + j] += add;  // step: distribute
 }
 
+// listing: end
 bool valid_block(int block) { return block >= 32 && block <= 1024 && (block & (block - 1)) == 0; }
 
 std::int64_t level_blocks(std::int64_t n, int block) { return (n + 2 * block - 1) / (2 * block); }
 
+// listing: scan-shared
 template <class T>
 Status scan_level(const T* in, T* out, std::int64_t n, int block, T* ws, cudaStream_t stream) {
   const std::int64_t blocks = level_blocks(n, block);
@@ -78,13 +81,14 @@ Status scan_level(const T* in, T* out, std::int64_t n, int block, T* ws, cudaStr
   scan3_kernel<<<unsigned(blocks), block, smem, stream>>>(in, out, sums, n);
   PRIMLAB_LAUNCH_TRY();
   if (blocks > 1) {
-    Status s = scan_level<T>(sums, sums, blocks, block, ws + blocks, stream);
+    Status s = scan_level<T>(sums, sums, blocks, block, ws + blocks, stream);  // step: scan sums
     if (s != Status::Success) return s;
     distribute_kernel<<<unsigned(blocks), block, 0, stream>>>(out, sums, n);
     PRIMLAB_LAUNCH_TRY();
   }
   return Status::Success;
 }
+// listing: end
 
 }  // namespace
 

@@ -156,16 +156,18 @@ __global__ void distribute(SharedScan p, const std::uint32_t* scanned) {
   p.ctx.count(traced::kGlobalWrite, 8);
 }
 
+// listing: scan-shared
 __global__ void add_input(SharedScan p, const std::uint32_t* in, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   p.ctx.branch(i < n);
   if (i >= n) return;
-  p.x[i] = traced::add_words(p.x[i], in[i], p.ctx.type);
+  p.x[i] = traced::add_words(p.x[i], in[i], p.ctx.type);  // step: inclusive
   p.ctx.op(i, 0, OpKind::Add, kInput, i, kRowMain, i);
   p.ctx.count(traced::kAdds, 1);
   p.ctx.count(traced::kGlobalRead, 8);
   p.ctx.count(traced::kGlobalWrite, 4);
 }
+// listing: end
 }  // namespace
 
 std::string cuda_scan_shared(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t,
