@@ -1,11 +1,13 @@
 // A stepped algorithm: its plan (steps, rows, listing), its CPU reference stepper and its CUDA
 // traced stepper. Both steppers fill the same planned Trace; tests compare them bit for bit.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "lab/model/trace.h"
+#include "primlab/status.h"
 
 namespace primlab {
 
@@ -50,6 +52,37 @@ struct DeviceTraceView {
   Op* ops = nullptr;
 };
 
+// A timed form's block and items per thread where TimedArgs leaves them 0.
+constexpr int kTimedDefaultBlock = 256;
+constexpr int kTimedDefaultItems = 8;
+
+// One timed run's buffers, owned by the engine: plain pointers, so that the catalog needs no CUDA.
+struct TimedArgs {
+  std::string type;            // the engine's type name: "i32", "u32", "f32", "u8"
+  std::int64_t n = 0;
+  const void* d_in = nullptr;  // n elements of type
+  void* d_out = nullptr;       // n elements (a scan's output, sorted keys), or a histogram's bins
+  void* d_scalar = nullptr;    // a reduction's result
+  void* d_ws = nullptr;        // workspace of workspace_bytes(args) bytes
+  std::size_t ws_bytes = 0;
+  int block = 0;               // 0: the form's default_block
+  int items = 0;               // 0: the form's default (takes_items)
+  int bins = 256;              // histograms: bins over [lower, upper)
+  double lower = 0, upper = 0;
+  void* stream = nullptr;      // a cudaStream_t
+};
+
+// An algorithm's timed large-n kernel (its folder's <algo>_timed.cu).
+struct TimedForm {
+  const char* primitive = nullptr;          // the engine's primitive: "scan_exclusive", "reduce_sum",
+                                            // "histogram_even", "sort_keys"; null: no timed form
+  std::vector<std::string> types;           // element types it runs
+  int default_block = kTimedDefaultBlock;
+  bool takes_items = false;
+  std::size_t (*workspace_bytes)(const TimedArgs&) = nullptr;  // null in builds without CUDA
+  Status (*run)(const TimedArgs&) = nullptr;                   // null in builds without CUDA
+};
+
 struct Algorithm {
   const char* name;         // registry key, e.g. "scan-blelloch"
   const char* family;       // "scan", "reduce", ...
@@ -70,6 +103,7 @@ struct Algorithm {
   // an error. Null in builds without CUDA.
   std::string (*run_cuda)(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& trace,
                           DeviceTraceView out);
+  TimedForm timed;          // the large-n kernel the bench and the Performance tab time
 };
 
 // The registry: every stepped algorithm, in menu order.

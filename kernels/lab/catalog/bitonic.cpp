@@ -11,6 +11,7 @@ void add_bitonic(std::vector<Algorithm>& v) {
                "log W (log W + 1) / 2 compare-swap passes: tiles of 2B in shared memory, strides >= 2B as global "
                "passes; n padded with sentinels; key-value ties keep input order; floats: -NaN first, +NaN last.",
                kOptFloat | kOptU32 | kOptDescending | kOptKeyValue, 4096, 1, 1024, true, true, nullptr,
-               PRIMLAB_STEPPERS(bitonic_sort)});
+               PRIMLAB_STEPPERS(bitonic_sort),
+               TimedForm{"bitonic_sort_keys", {"u32"}, kTimedDefaultBlock, false, PRIMLAB_TIMED(timed_bytes_bitonic_sort, timed_bitonic_sort)}});
 }
 }  // namespace primlab::registry

@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "util/cuda_check.cuh"
-#include "lab/timed_sort.h"
+#include "lab/run/timed_args.cuh"
 
 namespace primlab::teaching {
 namespace {
@@ -174,3 +174,18 @@ Status split_radix_sort(const std::uint32_t* d_in, std::uint32_t* d_out, std::in
 }
 
 }  // namespace primlab::teaching
+
+// [SECTION] The catalog's timed form: TimedArgs in, Status out
+namespace primlab::steppers {
+
+std::size_t timed_bytes_radix_split(const TimedArgs& a) {
+  return a.type == "u32" ? teaching::split_radix_sort_workspace_bytes(a.n, timed::block_of(a)) : 0;
+}
+
+Status timed_radix_split(const TimedArgs& a) {
+  if (a.type != "u32") return Status::InvalidArgument;
+  return teaching::split_radix_sort(static_cast<const std::uint32_t*>(a.d_in), static_cast<std::uint32_t*>(a.d_out), a.n,
+                          timed::block_of(a), timed::workspace_of(a), timed::stream_of(a));
+}
+
+}  // namespace primlab::steppers

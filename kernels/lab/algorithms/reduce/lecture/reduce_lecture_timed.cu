@@ -4,10 +4,12 @@
 #include <cstdint>
 
 #include "util/cuda_check.cuh"
-#include "lab/timed.h"
+#include "lab/run/timed_args.cuh"
 
 namespace primlab::teaching {
 namespace {
+
+constexpr int kReduceLectureVariants = 6;  // reduce1..reduce5 and the warp-shuffle reduce
 
 // 1: interleaved addressing, divergent branch (tid % (2s) == 0).
 template <class T>
@@ -190,12 +192,35 @@ Status reduce_lecture(int variant, const T* d_in, T* d_out, std::int64_t n, int 
   return Status::Success;
 }
 
-#define PRIMLAB_INSTANTIATE(T)                                                                \
-  template std::size_t reduce_lecture_workspace_bytes<T>(std::int64_t, int);                  \
-  template Status reduce_lecture<T>(int, const T*, T*, std::int64_t, int, int, Workspace,      \
-                                    cudaStream_t);
-PRIMLAB_INSTANTIATE(std::int32_t)
-PRIMLAB_INSTANTIATE(std::uint32_t)
-PRIMLAB_INSTANTIATE(float)
-
 }  // namespace primlab::teaching
+
+// [SECTION] The catalog's timed form: TimedArgs in, Status out
+namespace primlab::steppers {
+
+namespace {
+// Runs the lecture's reduction `variant` (1..5; 6 is the warp-shuffle reduce).
+Status run_reduce(int variant, const TimedArgs& a) {
+  return timed::on_type<std::int32_t, std::uint32_t, float>(a, Status::InvalidArgument, [&](auto x) {
+    using T = decltype(x);
+    return teaching::reduce_lecture(variant, static_cast<const T*>(a.d_in), static_cast<T*>(a.d_scalar), a.n,
+                                    timed::block_of(a), timed::items_of(a), timed::workspace_of(a),
+                                    timed::stream_of(a));
+  });
+}
+}  // namespace
+
+// All six share one workspace: two ping-pong arrays of per-block partial sums.
+std::size_t timed_bytes_reduce(const TimedArgs& a) {
+  return timed::on_type<std::int32_t, std::uint32_t, float>(a, std::size_t(0), [&](auto x) {
+    return teaching::reduce_lecture_workspace_bytes<decltype(x)>(a.n, timed::block_of(a));
+  });
+}
+
+Status timed_reduce1(const TimedArgs& a) { return run_reduce(1, a); }
+Status timed_reduce2(const TimedArgs& a) { return run_reduce(2, a); }
+Status timed_reduce3(const TimedArgs& a) { return run_reduce(3, a); }
+Status timed_reduce4(const TimedArgs& a) { return run_reduce(4, a); }
+Status timed_reduce5(const TimedArgs& a) { return run_reduce(5, a); }
+Status timed_reduce_shuffle(const TimedArgs& a) { return run_reduce(6, a); }
+
+}  // namespace primlab::steppers
