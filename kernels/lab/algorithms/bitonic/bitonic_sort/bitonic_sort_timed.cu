@@ -9,7 +9,8 @@
 namespace primlab::teaching {
 namespace {
 
-bool valid_block(int block) { return block >= 32 && block <= 1024 && (block & (block - 1)) == 0; }
+// The catalog's range: a power of two up to 1024 (the shared-memory trees halve the block).
+bool valid_block(int block) { return block >= 1 && block <= 1024 && (block & (block - 1)) == 0; }
 
 std::int64_t padded(std::int64_t n, int block) {
   std::int64_t N = 2 * block;

@@ -66,7 +66,8 @@ __global__ void distribute_kernel(T* out, const T* __restrict__ sums, std::int64
     if (base + j < n) out[base + j] += add;
 }
 
-bool valid_block(int block) { return block >= 32 && block <= 1024 && (block & (block - 1)) == 0; }
+// The catalog's range: a power of two up to 1024 (the shared-memory trees halve the block).
+bool valid_block(int block) { return block >= 1 && block <= 1024 && (block & (block - 1)) == 0; }
 
 std::int64_t level_blocks(std::int64_t n, int block) { return (n + 2 * block - 1) / (2 * block); }
 
