@@ -81,7 +81,7 @@ bool cuda_available() { return backend().cuda; }
 std::string fill_cuda(const Algorithm& a, const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& meta,
                       view::TraceBuffers& buf) {
   if (!a.run_cuda) return std::string(a.name) + " has no CUDA stepper";
-  if (std::string e = plan_trace(a, cfg, input, meta); !e.empty()) return e;
+  if (Result r = plan_trace(a, cfg, input, meta); !r.ok()) return r.message();
   // The host keeps metadata only; the values and ops live in the GL buffers.
   meta.values = {};
   meta.ops = {};
@@ -94,9 +94,9 @@ std::string fill_cuda(const Algorithm& a, const StepConfig& cfg, const std::vect
     if (!error.empty()) return error;
     Mapped ops(buf.ops_buffer(), error);
     if (!error.empty()) return error;
-    if (std::string e = a.run_cuda(cfg, input, meta, {static_cast<std::uint32_t*>(values.ptr()), static_cast<Op*>(ops.ptr())});
-        !e.empty())
-      return e;
+    if (Result r = a.run_cuda(cfg, input, meta, {static_cast<std::uint32_t*>(values.ptr()), static_cast<Op*>(ops.ptr())});
+        !r.ok())
+      return r.message();
     try {
       const std::size_t rows = meta.rows.size();
       std::vector<int> lengths(rows), types(rows);

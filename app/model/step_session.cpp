@@ -21,7 +21,7 @@ bool StepSession::rebuild() {
   if (!make_choice_input(choice, in, error)) return fail(error);
   StepConfig cfg = choice.cfg;
   cfg.n = std::int32_t(in.size());
-  if (std::string e = validate(*a, cfg); !e.empty()) return fail(e);
+  if (Result r = validate(*a, cfg); !r.ok()) return fail(r.message());
 
   Trace meta;
   std::string note;
@@ -37,7 +37,7 @@ bool StepSession::rebuild() {
     }
   }
   if (meta.steps.empty()) {
-    if (std::string e = build_trace_cpu(*a, cfg, in, meta); !e.empty()) return fail(e);
+    if (Result r = build_trace_cpu(*a, cfg, in, meta); !r.ok()) return fail(r.message());
     auto fresh = std::make_unique<view::TraceBuffers>();
     if (!fresh->upload(meta, error)) return fail(error);
     buf_ = std::move(fresh);

@@ -44,9 +44,11 @@ class Row {
   Algorithm a_;
 };
 
-const std::vector<std::string> kNumeric = {"i32", "u32", "f32"};  // the teaching scans and reductions
-const std::vector<std::string> kSamples = {"u8", "u32"};          // the timed histograms
-const std::vector<std::string> kKeys = {"u32"};                   // the timed sorts
+// Element types of the timed forms. Functions, not globals: algorithms() may first be called while
+// another file's globals are initialised, before this file's.
+std::vector<std::string> numeric_types() { return {"i32", "u32", "f32"}; }  // teaching scans, reductions
+std::vector<std::string> sample_types() { return {"u8", "u32"}; }           // timed histograms
+std::vector<std::string> key_types() { return {"u32"}; }                    // timed sorts
 
 }  // namespace
 
@@ -62,7 +64,7 @@ static Algorithm scan_naive() {
                    "ping-pong buffers.")
       .options(kOptInclusive | kOptFloat)
       .stepped(PRIMLAB_STEPPED(scan_naive))
-      .timed("scan_exclusive", kNumeric, PRIMLAB_TIMED(scan_naive));
+      .timed("scan_exclusive", numeric_types(), PRIMLAB_TIMED(scan_naive));
 }
 
 namespace steppers {
@@ -76,7 +78,7 @@ static Algorithm scan_blelloch() {
                    "launches.")
       .options(kOptInclusive | kOptFloat)
       .stepped(PRIMLAB_STEPPED(scan_blelloch))
-      .timed("scan_exclusive", kNumeric, PRIMLAB_TIMED(scan_blelloch));
+      .timed("scan_exclusive", numeric_types(), PRIMLAB_TIMED(scan_blelloch));
 }
 
 namespace steppers {
@@ -91,7 +93,7 @@ static Algorithm scan_shared() {
       .options(kOptInclusive | kOptFloat | kOptConflictOffsets)
       .block_pow2()
       .stepped(PRIMLAB_STEPPED(scan_shared))
-      .timed("scan_exclusive", kNumeric, PRIMLAB_TIMED(scan_shared));
+      .timed("scan_exclusive", numeric_types(), PRIMLAB_TIMED(scan_shared));
 }
 
 // [SECTION] Reductions: the lecture's reduce1..reduce5 (seed 004) and the warp-shuffle reduction,
@@ -108,7 +110,7 @@ static Algorithm reduce1() {
       .options(kOptFloat | kOptU32)
       .block_pow2()
       .stepped(PRIMLAB_STEPPED(reduce1))
-      .timed("reduce_sum", kNumeric, PRIMLAB_TIMED(reduce1));
+      .timed("reduce_sum", numeric_types(), PRIMLAB_TIMED(reduce1));
 }
 
 namespace steppers {
@@ -123,7 +125,7 @@ static Algorithm reduce2() {
       .options(kOptFloat | kOptU32)
       .block_pow2()
       .stepped(PRIMLAB_STEPPED(reduce2))
-      .timed("reduce_sum", kNumeric, PRIMLAB_TIMED(reduce2));
+      .timed("reduce_sum", numeric_types(), PRIMLAB_TIMED(reduce2));
 }
 
 namespace steppers {
@@ -138,7 +140,7 @@ static Algorithm reduce3() {
       .options(kOptFloat | kOptU32)
       .block_pow2()
       .stepped(PRIMLAB_STEPPED(reduce3))
-      .timed("reduce_sum", kNumeric, PRIMLAB_TIMED(reduce3));
+      .timed("reduce_sum", numeric_types(), PRIMLAB_TIMED(reduce3));
 }
 
 namespace steppers {
@@ -153,7 +155,7 @@ static Algorithm reduce4() {
       .options(kOptFloat | kOptU32)
       .block_pow2()
       .stepped(PRIMLAB_STEPPED(reduce4))
-      .timed("reduce_sum", kNumeric, PRIMLAB_TIMED(reduce4));
+      .timed("reduce_sum", numeric_types(), PRIMLAB_TIMED(reduce4));
 }
 
 namespace steppers {
@@ -168,7 +170,7 @@ static Algorithm reduce5() {
       .options(kOptFloat | kOptU32)
       .block_pow2()
       .stepped(PRIMLAB_STEPPED(reduce5))
-      .timed("reduce_sum", kNumeric, PRIMLAB_TIMED(reduce5));
+      .timed("reduce_sum", numeric_types(), PRIMLAB_TIMED(reduce5));
 }
 
 namespace steppers {
@@ -183,7 +185,7 @@ static Algorithm reduce_shuffle() {
       .options(kOptFloat | kOptU32)
       .block_pow2()
       .stepped(PRIMLAB_STEPPED(reduce_shuffle))
-      .timed("reduce_sum", kNumeric, PRIMLAB_TIMED(reduce_shuffle))
+      .timed("reduce_sum", numeric_types(), PRIMLAB_TIMED(reduce_shuffle))
       .takes_items();
 }
 
@@ -219,7 +221,7 @@ static Algorithm histogram_atomic() {
       .options(kOptBins | kOptU32)
       .nondeterministic()
       .stepped(PRIMLAB_STEPPED(histogram_atomic))
-      .timed("histogram_even", kSamples, PRIMLAB_TIMED(histogram_atomic));
+      .timed("histogram_even", sample_types(), PRIMLAB_TIMED(histogram_atomic));
 }
 
 namespace steppers {
@@ -234,7 +236,7 @@ static Algorithm histogram_shared() {
       .options(kOptBins | kOptU32)
       .nondeterministic()
       .stepped(PRIMLAB_STEPPED(histogram_shared))
-      .timed("histogram_even", kSamples, PRIMLAB_TIMED(histogram_shared));
+      .timed("histogram_even", sample_types(), PRIMLAB_TIMED(histogram_shared));
 }
 
 namespace steppers {
@@ -264,7 +266,7 @@ static Algorithm bitonic_sort() {
       .options(kOptFloat | kOptU32 | kOptDescending | kOptKeyValue)
       .block_pow2()
       .stepped(PRIMLAB_STEPPED(bitonic_sort))
-      .timed("bitonic_sort_keys", kKeys, PRIMLAB_TIMED(bitonic_sort));
+      .timed("bitonic_sort_keys", key_types(), PRIMLAB_TIMED(bitonic_sort));
 }
 
 // [SECTION] Radix sorts: the 1-bit split (seed 000) and multi-bit digits (histogram, scan, stable scatter).
@@ -279,7 +281,7 @@ static Algorithm radix_split() {
                    "totalFalses, scatter to b ? t : f. int32: last pass on the flipped sign bit.")
       .options(kOptU32)
       .stepped(PRIMLAB_STEPPED(radix_split))
-      .timed("sort_keys", kKeys, PRIMLAB_TIMED(radix_split));
+      .timed("sort_keys", key_types(), PRIMLAB_TIMED(radix_split));
 }
 
 namespace steppers {
@@ -341,49 +343,45 @@ const Algorithm* find_algorithm(const std::string& name) {
   return nullptr;
 }
 
-std::string validate(const Algorithm& a, const StepConfig& cfg) {
+Result validate(const Algorithm& a, const StepConfig& cfg) {
+  const std::string name = a.name;
   if (cfg.n < 1 || cfg.n > a.max_n)
-    return "n must be between 1 and " + std::to_string(a.max_n) + " in step mode (got " + std::to_string(cfg.n) + ")";
+    return Result::failure("n must be between 1 and " + std::to_string(a.max_n) + " in step mode (got " +
+                           std::to_string(cfg.n) + ")");
   if (cfg.block < a.min_block || cfg.block > a.max_block)
-    return "block size must be between " + std::to_string(a.min_block) + " and " + std::to_string(a.max_block);
+    return Result::failure("block size must be between " + std::to_string(a.min_block) + " and " +
+                           std::to_string(a.max_block));
   if (a.block_pow2 && (cfg.block & (cfg.block - 1)) != 0)
-    return std::string(a.name) + " needs a power-of-two block size (got " + std::to_string(cfg.block) + ")";
-  if (cfg.type == ElemType::F32 && !(a.options & kOptFloat)) return std::string(a.name) + " does not take floats";
-  if (cfg.type == ElemType::U32 && !(a.options & kOptU32)) return std::string(a.name) + " does not take uint32";
-  return "";
+    return Result::failure(name + " needs a power-of-two block size (got " + std::to_string(cfg.block) + ")");
+  if (cfg.type == ElemType::F32 && !(a.options & kOptFloat)) return Result::failure(name + " does not take floats");
+  if (cfg.type == ElemType::U32 && !(a.options & kOptU32)) return Result::failure(name + " does not take uint32");
+  return {};
 }
 
-namespace {
-std::string plan_checked(const Algorithm& a, const StepConfig& cfg, const std::vector<std::uint32_t>& input,
-                         Trace& t) {
-  if (std::string e = validate(a, cfg); !e.empty()) return e;
-  if (input.size() != std::size_t(cfg.n)) return "the input has " + std::to_string(input.size()) + " values, n is " +
-                                                 std::to_string(cfg.n);
-  t = Trace{};
+Result plan_trace(const Algorithm& a, const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& out) {
+  if (Result r = validate(a, cfg); !r.ok()) return r;
+  if (input.size() != std::size_t(cfg.n))
+    return Result::failure("the input has " + std::to_string(input.size()) + " values, n is " + std::to_string(cfg.n));
+  Trace t;
   t.algo = a.name;
   t.type = cfg.type;
   t.n = cfg.n;
   t.block = cfg.block;
   StepConfig with_input = cfg;
   with_input.input = &input;  // some plans size themselves from the data (radix-split's bit count)
-  if (std::string e = a.plan(with_input, t); !e.empty()) return e;
+  if (Result r = a.plan(with_input, t); !r.ok()) return r;
   t.allocate();
-  return "";
+  out = std::move(t);
+  return {};
 }
-}  // namespace
 
-std::string build_trace_cpu(const Algorithm& a, const StepConfig& cfg, const std::vector<std::uint32_t>& input,
-                            Trace& out) {
+Result build_trace_cpu(const Algorithm& a, const StepConfig& cfg, const std::vector<std::uint32_t>& input,
+                       Trace& out) {
   Trace t;
-  if (std::string e = plan_checked(a, cfg, input, t); !e.empty()) return e;
+  if (Result r = plan_trace(a, cfg, input, t); !r.ok()) return r;
   a.run_cpu(cfg, input, t);
   out = std::move(t);
-  return "";
-}
-
-std::string plan_trace(const Algorithm& a, const StepConfig& cfg, const std::vector<std::uint32_t>& input,
-                       Trace& out) {
-  return plan_checked(a, cfg, input, out);
+  return {};
 }
 
 }  // namespace primlab

@@ -1,11 +1,15 @@
-// A stepped algorithm: its plan (steps, rows, listing), its CPU reference stepper and its CUDA
-// traced stepper. Both steppers fill the same planned Trace; tests compare them bit for bit.
+// The lab's catalog: one row (Algorithm) per algorithm, with its stepped form (plan, CPU reference
+// stepper, CUDA traced stepper: both fill the same planned Trace, which tests compare bit for bit)
+// and its timed large-n form (TimedForm), one set of limits and its options. The Step tab, trace,
+// render, the bench, the Performance tab and the tests all read it; lab calls that can fail return
+// a Result (lab/model/result.h).
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "lab/model/result.h"
 #include "lab/model/trace.h"
 #include "primlab/status.h"
 
@@ -75,12 +79,15 @@ struct TimedArgs {
 // An algorithm's timed large-n kernel (its folder's <algo>_timed.cu).
 struct TimedForm {
   const char* primitive = nullptr;          // the engine's primitive: "scan_exclusive", "reduce_sum",
-                                            // "histogram_even", "sort_keys"; null: no timed form
+                                            // "histogram_even", "sort_keys", "bitonic_sort_keys";
+                                            // null: no timed form
   std::vector<std::string> types;           // element types it runs
   int default_block = kTimedDefaultBlock;
   bool takes_items = false;
-  std::size_t (*workspace_bytes)(const TimedArgs&) = nullptr;  // null in builds without CUDA
-  Status (*run)(const TimedArgs&) = nullptr;                   // null in builds without CUDA
+  // Workspace for args (its type, n and block); null in builds without CUDA.
+  std::size_t (*workspace_bytes)(const TimedArgs&) = nullptr;
+  // Runs on args.stream; InvalidArgument outside the row's limits or types. Null without CUDA.
+  Status (*run)(const TimedArgs&) = nullptr;
 };
 
 // One row of the catalog: an algorithm's names, its limits (one set for the stepped and the timed
@@ -99,13 +106,13 @@ struct Algorithm {
   const char* variant_names = nullptr;  // kOptVariant: the names of cfg.variant's values, NUL-separated, ending in two NULs
   // The stepped form. plan fills trace metadata: rows, steps (labels, launch shapes, op slots),
   // listing; it fails with a user-facing message for a config the algorithm cannot run.
-  std::string (*plan)(const StepConfig& cfg, Trace& trace) = nullptr;
+  Result (*plan)(const StepConfig& cfg, Trace& trace) = nullptr;
   // Fills values, ops and counters of a planned trace from the input words (cfg.n of them).
   void (*run_cpu)(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& trace) = nullptr;
   // Same on the GPU: writes values and ops into `out`, counters into trace.steps. Null in builds
   // without CUDA.
-  std::string (*run_cuda)(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& trace,
-                          DeviceTraceView out) = nullptr;
+  Result (*run_cuda)(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& trace,
+                     DeviceTraceView out) = nullptr;
   TimedForm timed;  // the large-n kernel the bench and the Performance tab time
 };
 
@@ -113,17 +120,16 @@ struct Algorithm {
 const std::vector<Algorithm>& algorithms();
 const Algorithm* find_algorithm(const std::string& name);
 
-// Checks cfg against the algorithm's limits; "" when valid.
-std::string validate(const Algorithm& a, const StepConfig& cfg);
+// Checks cfg against the algorithm's limits.
+Result validate(const Algorithm& a, const StepConfig& cfg);
 
 // Validates and plans (rows, steps, op slots) without running; values and ops are allocated.
-std::string plan_trace(const Algorithm& a, const StepConfig& cfg, const std::vector<std::uint32_t>& input,
+Result plan_trace(const Algorithm& a, const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& out);
+// Plans and runs on the CPU reference (trace untouched on failure).
+Result build_trace_cpu(const Algorithm& a, const StepConfig& cfg, const std::vector<std::uint32_t>& input,
                        Trace& out);
-// Plans and runs on the CPU reference. Returns "" or an error (trace untouched on error).
-std::string build_trace_cpu(const Algorithm& a, const StepConfig& cfg, const std::vector<std::uint32_t>& input,
-                            Trace& out);
 // Plans and runs on the CUDA device, then copies the trace back to the host (tests, `trace`).
-std::string build_trace_cuda(const Algorithm& a, const StepConfig& cfg, const std::vector<std::uint32_t>& input,
-                             Trace& out);
+Result build_trace_cuda(const Algorithm& a, const StepConfig& cfg, const std::vector<std::uint32_t>& input,
+                        Trace& out);
 
 }  // namespace primlab

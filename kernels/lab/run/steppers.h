@@ -10,10 +10,10 @@
 #include "lab/catalog.h"
 
 #define PRIMLAB_DECLARE_STEPPER(name)                                                                  \
-  std::string plan_##name(const StepConfig& cfg, Trace& t);                                            \
+  Result plan_##name(const StepConfig& cfg, Trace& t);                                                 \
   void cpu_##name(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t);           \
-  std::string cuda_##name(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t,   \
-                          DeviceTraceView out);
+  Result cuda_##name(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t,        \
+                     DeviceTraceView out);
 
 #define PRIMLAB_DECLARE_TIMED(name)                \
   std::size_t timed_bytes_##name(const TimedArgs& a); \

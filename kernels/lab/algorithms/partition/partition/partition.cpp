@@ -245,8 +245,8 @@ std::vector<std::string> atomic_listing() {
 constexpr int kLineCount = 9, kLineFlush = 11, kLineScan = 13 + 11, kLineReorder = 13 + 13 + 3;
 }  // namespace
 
-std::string plan_partition_atomic(const StepConfig& cfg, Trace& t) {
-  if (std::string e = check_config(cfg); !e.empty()) return e;
+Result plan_partition_atomic(const StepConfig& cfg, Trace& t) {
+  if (std::string e = check_config(cfg); !e.empty()) return Result::failure(e);
   const Geometry g = geometry(cfg);
   const std::int32_t P = g.parts;
   t.title = "Radix partition with atomic offsets (seed 003, not stable)";
@@ -269,7 +269,7 @@ std::string plan_partition_atomic(const StepConfig& cfg, Trace& t) {
                  "reorder (not stable): out[offsets[d] + atomicAdd(&fill[d], 1)] = key; the order inside a partition "
                  "is the order the atomics land (CPU: StepConfig::seed; GPU: differs run to run)",
                  "reorder", kLineReorder, g.blocks, g.block, g.n, 2 * g.rounds, kOut);
-  return "";
+  return {};
 }
 
 void cpu_partition_atomic(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t) {
@@ -377,8 +377,8 @@ std::vector<std::string> stable_listing() {
 constexpr int kSLineCount = 7, kSLineScan = 11 + 11, kSLineReorder = 11 + 13 + 9;
 }  // namespace
 
-std::string plan_partition_stable(const StepConfig& cfg, Trace& t) {
-  if (std::string e = check_config(cfg); !e.empty()) return e;
+Result plan_partition_stable(const StepConfig& cfg, Trace& t) {
+  if (std::string e = check_config(cfg); !e.empty()) return Result::failure(e);
   const Geometry g = geometry(cfg);
   const std::int32_t P = g.parts, L = P * g.blocks;
   t.title = "Stable radix partition (per-block histograms, scan over [digit][block])";
@@ -394,7 +394,7 @@ std::string plan_partition_stable(const StepConfig& cfg, Trace& t) {
   scan_step(t, g, L, "prefix scan over [digit][block]: where block b's keys of digit d start", kSLineScan, kScanned);
   plan::add_step(t, "reorder (stable): each block writes its tile in order, warp after warp, lanes ranked by digit",
                  "reorder", kSLineReorder, g.blocks, g.block, g.n, g.rounds, kSOut);
-  return "";
+  return {};
 }
 
 void cpu_partition_stable(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t) {

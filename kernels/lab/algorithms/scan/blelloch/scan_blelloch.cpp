@@ -32,7 +32,7 @@ const std::vector<std::string> kListing = {
 };
 }  // namespace
 
-std::string plan_scan_blelloch(const StepConfig& cfg, Trace& t) {
+Result plan_scan_blelloch(const StepConfig& cfg, Trace& t) {
   const std::int32_t n = cfg.n, B = cfg.block, W = plan::next_pow2(n);
   const int L = plan::log2_floor(W);
   t.title = "Work-efficient scan (Blelloch)";
@@ -58,7 +58,7 @@ std::string plan_scan_blelloch(const StepConfig& cfg, Trace& t) {
                    "down-sweep", 13, plan::div_up(active, B), B, active, 2);
   }
   if (cfg.inclusive) plan::add_step(t, "inclusive: x[i] += in[i]", "inclusive", 18, plan::div_up(n, B), B, n, 1);
-  return "";
+  return {};
 }
 
 void cpu_scan_blelloch(const StepConfig&, const std::vector<std::uint32_t>& input, Trace& t) {
