@@ -78,25 +78,25 @@ class Mapped {
 
 bool cuda_available() { return backend().cuda; }
 
-std::string fill_cuda(const Algorithm& a, const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& meta,
-                      view::TraceBuffers& buf) {
-  if (!a.run_cuda) return std::string(a.name) + " has no CUDA stepper";
-  if (std::string e = plan_trace(a, cfg, input, meta); !e.empty()) return e;
+Result fill_cuda(const Algorithm& a, const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& meta,
+                 view::TraceBuffers& buf) {
+  if (!a.run_cuda) return Result::failure(std::string(a.name) + " has no CUDA stepper");
+  if (Result r = plan_trace(a, cfg, input, meta); !r.ok()) return r;
   // The host keeps metadata only; the values and ops live in the GL buffers.
   meta.values = {};
   meta.ops = {};
   std::string error;
-  if (!buf.allocate(meta, error)) return error;
+  if (!buf.allocate(meta, error)) return Result::failure(error);
   glFinish();  // the buffers exist before CUDA maps them
   std::vector<view::RowRange> ranges(meta.rows.size());
   {
     Mapped values(buf.values_buffer(), error);
-    if (!error.empty()) return error;
+    if (!error.empty()) return Result::failure(error);
     Mapped ops(buf.ops_buffer(), error);
-    if (!error.empty()) return error;
-    if (std::string e = a.run_cuda(cfg, input, meta, {static_cast<std::uint32_t*>(values.ptr()), static_cast<Op*>(ops.ptr())});
-        !e.empty())
-      return e;
+    if (!error.empty()) return Result::failure(error);
+    if (Result r = a.run_cuda(cfg, input, meta, {static_cast<std::uint32_t*>(values.ptr()), static_cast<Op*>(ops.ptr())});
+        !r.ok())
+      return r;
     try {
       const std::size_t rows = meta.rows.size();
       std::vector<int> lengths(rows), types(rows);
@@ -115,15 +115,15 @@ std::string fill_cuda(const Algorithm& a, const StepConfig& cfg, const std::vect
       cudaError_t e = cudaMemcpy(h.data(), d_out.get(), d_out.bytes(), cudaMemcpyDeviceToHost);
       if (e != cudaSuccess) {
         cudaGetLastError();
-        return std::string("computing the value ranges: ") + cudaGetErrorString(e);
+        return Result::failure(std::string("computing the value ranges: ") + cudaGetErrorString(e));
       }
       for (std::size_t r = 0; r < rows; ++r) ranges[r] = {h[r].x, h[r].y};
     } catch (const DeviceError& e) {
-      return e.what();
+      return Result::failure(e.what());
     }
   }
   buf.ranges = ranges;
-  return "";
+  return {};
 }
 
 }  // namespace primlab::interop

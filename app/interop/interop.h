@@ -14,10 +14,10 @@ namespace primlab::interop {
 bool cuda_available();
 
 // Plans the trace into `meta` (metadata only: labels, rows, steps, counters) and runs the CUDA
-// stepper writing straight into `buf`'s registered GL buffers. Returns "" or an error; on error
-// `meta` and `buf` may be partly written and must not be drawn.
-std::string fill_cuda(const Algorithm& a, const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& meta,
-                      view::TraceBuffers& buf);
+// stepper writing straight into `buf`'s registered GL buffers. On failure `meta` and `buf` may be
+// partly written and must not be drawn.
+Result fill_cuda(const Algorithm& a, const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& meta,
+                 view::TraceBuffers& buf);
 
 // A trace in GL buffers and what filled it.
 struct FilledTrace {
@@ -28,7 +28,7 @@ struct FilledTrace {
 };
 
 // Fills `buf` for a checked request: through CUDA when the request prefers it and a device is
-// there, else (or when CUDA fails) with the CPU reference. False with a one-line error.
-bool fill_trace(const ui::TraceRequest& req, view::TraceBuffers& buf, FilledTrace& out, std::string& error);
+// there, else (or when CUDA fails) with the CPU reference.
+Result fill_trace(const ui::TraceRequest& req, view::TraceBuffers& buf, FilledTrace& out);
 
 }  // namespace primlab::interop

@@ -3,8 +3,7 @@
 
 namespace primlab::interop {
 bool cuda_available() { return false; }
-std::string fill_cuda(const Algorithm&, const StepConfig&, const std::vector<std::uint32_t>&, Trace&,
-                      view::TraceBuffers&) {
-  return "this build has no CUDA backend";
+Result fill_cuda(const Algorithm&, const StepConfig&, const std::vector<std::uint32_t>&, Trace&, view::TraceBuffers&) {
+  return Result::failure("this build has no CUDA backend");
 }
 }  // namespace primlab::interop

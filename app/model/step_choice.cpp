@@ -128,8 +128,8 @@ bool resolve_step_options(const StepOptions& given, StepChoice& out, std::string
   std::vector<std::uint32_t> in;
   if (!make_choice_input(c, in, error)) return false;
   c.cfg.n = std::int32_t(in.size());
-  if (std::string e = validate(*a, c.cfg); !e.empty()) {
-    error = e;
+  if (Result r = validate(*a, c.cfg); !r.ok()) {
+    error = r.message();
     return false;
   }
   out = c;

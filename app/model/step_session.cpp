@@ -17,7 +17,7 @@ bool StepSession::check(TraceRequest& out) {
   if (!make_choice_input(choice, in, error)) return reject(error);
   StepConfig cfg = choice.cfg;
   cfg.n = std::int32_t(in.size());
-  if (std::string e = validate(*a, cfg); !e.empty()) return reject(e);
+  if (Result r = validate(*a, cfg); !r.ok()) return reject(r.message());
   out = {a, cfg, std::move(in), choice.prefer_cuda};
   return true;
 }

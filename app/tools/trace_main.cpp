@@ -35,8 +35,8 @@ int main(int argc, char** argv) {
   const bool cuda = opt.backend == "cuda" || (opt.backend == "auto" && backend().cuda && a.run_cuda);
   if (opt.backend == "cuda" && !backend().cuda) return ui::fail("trace", "--backend cuda: " + backend().reason);
   Trace t;
-  error = cuda ? build_trace_cuda(a, c.cfg, in, t) : build_trace_cpu(a, c.cfg, in, t);
-  if (!error.empty()) return ui::fail("trace", error, 1);
+  const Result built = cuda ? build_trace_cuda(a, c.cfg, in, t) : build_trace_cpu(a, c.cfg, in, t);
+  if (!built.ok()) return ui::fail("trace", built.message(), 1);
   const std::string used = cuda ? "CUDA: " + backend().name : "CPU reference";
   if (json) write_trace_json(std::cout, t, used);
   else write_trace_text(std::cout, t, used, all_rows);

@@ -10,8 +10,7 @@ bool rebuild(StepPane& p) {
   if (!p.session.check(req)) return false;
   view::TraceBuffers fresh;
   interop::FilledTrace filled;
-  std::string error;
-  if (!interop::fill_trace(req, fresh, filled, error)) return p.session.reject(error);
+  if (Result r = interop::fill_trace(req, fresh, filled); !r.ok()) return p.session.reject(r.message());
   p.buffers = std::move(fresh);
   p.session.accept(std::move(req), std::move(filled.meta), std::move(filled.backend), std::move(filled.note),
                    filled.host_values);

@@ -28,7 +28,7 @@ bool load_presets(const std::string& text, std::string& error) {
     }
     std::vector<std::uint32_t> in;
     Trace t;
-    if (ui::make_choice_input(c, in, error)) error = build_trace_cpu(*find_algorithm(c.algo), c.cfg, in, t);
+    if (ui::make_choice_input(c, in, error)) error = build_trace_cpu(*find_algorithm(c.algo), c.cfg, in, t).message();
     if (!error.empty()) {
       error = "preset '" + p.name + "': " + error;
       return false;

@@ -10,32 +10,17 @@
 
 #include "lab/catalog.h"
 #include "lab/model/input.h"
+#include "lab/host_order.h"
+#include "lab/result_check.h"
 
 using namespace primlab;
 
 namespace {
 
-std::uint32_t order_bits(std::uint32_t k, ElemType t) {
-  if (t == ElemType::I32) return k ^ 0x80000000u;
-  if (t == ElemType::F32) return (k >> 31) ? ~k : k | 0x80000000u;
-  return k;
-}
-
-// Stable host sort of the indices by the key order.
-std::vector<std::uint32_t> expected_order(const std::vector<std::uint32_t>& in, ElemType t, bool desc) {
-  std::vector<std::uint32_t> idx(in.size());
-  std::iota(idx.begin(), idx.end(), 0u);
-  std::stable_sort(idx.begin(), idx.end(), [&](std::uint32_t a, std::uint32_t b) {
-    const std::uint32_t x = order_bits(in[a], t), y = order_bits(in[b], t);
-    return desc ? x > y : x < y;
-  });
-  return idx;
-}
-
 void check_sorted(const std::vector<std::uint32_t>& in, const StepConfig& cfg, const char* what) {
   Trace t;
-  ASSERT_EQ(build_trace_cpu(*find_algorithm("bitonic-sort"), cfg, in, t), "") << what;
-  const auto idx = expected_order(in, cfg.type, cfg.descending);
+  ASSERT_TRUE(ok(build_trace_cpu(*find_algorithm("bitonic-sort"), cfg, in, t))) << what;
+  const auto idx = test::stable_order(in, cfg.type, cfg.descending);
   const std::size_t last = t.steps.size() - 1;
   const std::uint32_t* keys = t.row(last, kRowMain);
   for (int i = 0; i < cfg.n; ++i) {
@@ -118,7 +103,7 @@ TEST(BitonicSort, FloatSpecialsAndNaNPlacement) {
       cfg.descending = desc;
       check_sorted(in, cfg, "floats");
       Trace t;
-      ASSERT_EQ(build_trace_cpu(*find_algorithm("bitonic-sort"), cfg, in, t), "");
+      ASSERT_TRUE(ok(build_trace_cpu(*find_algorithm("bitonic-sort"), cfg, in, t)));
       const std::uint32_t* k = t.row(t.steps.size() - 1, kRowMain);
       // Ascending: -NaN first, +NaN last, -0.0 before +0.0 (descending: the reverse).
       const std::uint32_t first = desc ? in[4] : in[10], lastv = desc ? in[10] : in[4];
@@ -134,7 +119,7 @@ TEST(BitonicTrace, PassesPaddingAndComparatorDirections) {
   cfg.block = 2;  // tiles of 4, W = 8
   std::vector<std::uint32_t> in = {5, 1, 4, 2, 3, 0};
   Trace t;
-  ASSERT_EQ(build_trace_cpu(*find_algorithm("bitonic-sort"), cfg, in, t), "");
+  ASSERT_TRUE(ok(build_trace_cpu(*find_algorithm("bitonic-sort"), cfg, in, t)));
   EXPECT_EQ(t.width, 8);
   EXPECT_TRUE(t.network);
   // Padding holds copies of the largest key (the ascending sentinel) and is sorted to the end.
@@ -167,8 +152,7 @@ TEST(BitonicTrace, CountersFollowFromTheNetwork) {
   cfg.n = 64;
   cfg.block = 32;
   Trace t;
-  ASSERT_EQ(build_trace_cpu(*find_algorithm("bitonic-sort"), cfg, make_input(InputKind::Random, 64, ElemType::I32, 2), t),
-            "");
+  ASSERT_TRUE(ok(build_trace_cpu(*find_algorithm("bitonic-sort"), cfg, make_input(InputKind::Random, 64, ElemType::I32, 2), t)));
   // One tile of 64: load reads 256 bytes, store writes 256, every shared pass reads 64 words.
   EXPECT_EQ(t.steps[1].counters.global_read_bytes, 256);
   EXPECT_EQ(t.steps.back().counters.global_write_bytes, 256);
@@ -181,8 +165,7 @@ TEST(BitonicTrace, SharedPassBankConflictsFollowTheStride) {
   cfg.n = 64;
   cfg.block = 32;  // one tile of 64 in shared memory
   Trace t;
-  ASSERT_EQ(build_trace_cpu(*find_algorithm("bitonic-sort"), cfg, make_input(InputKind::Random, 64, ElemType::I32, 4), t),
-            "");
+  ASSERT_TRUE(ok(build_trace_cpu(*find_algorithm("bitonic-sort"), cfg, make_input(InputKind::Random, 64, ElemType::I32, 4), t)));
   // pos = 2 tid - (tid & (stride - 1)): stride 32 reads words 0..31 (conflict-free); stride 1 reads
   // the even words 0..62, two to a bank.
   for (const Step& s : t.steps) {
@@ -197,14 +180,14 @@ TEST(BitonicTrace, BadConfigsAreRejected) {
   StepConfig cfg;
   Trace t;
   cfg.n = 0;
-  EXPECT_NE(build_trace_cpu(a, cfg, {}, t), "");
+  EXPECT_FALSE(ok(build_trace_cpu(a, cfg, {}, t)));
   cfg.n = 4097;
-  EXPECT_NE(build_trace_cpu(a, cfg, std::vector<std::uint32_t>(4097), t), "");
+  EXPECT_FALSE(ok(build_trace_cpu(a, cfg, std::vector<std::uint32_t>(4097), t)));
   cfg.n = 8;
   cfg.block = 3;
-  EXPECT_NE(build_trace_cpu(a, cfg, std::vector<std::uint32_t>(8), t), "");
+  EXPECT_FALSE(ok(build_trace_cpu(a, cfg, std::vector<std::uint32_t>(8), t)));
   cfg.block = 2048;
-  EXPECT_NE(build_trace_cpu(a, cfg, std::vector<std::uint32_t>(8), t), "");
+  EXPECT_FALSE(ok(build_trace_cpu(a, cfg, std::vector<std::uint32_t>(8), t)));
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "lab/catalog.h"
 #include "lab/model/input.h"
+#include "lab/result_check.h"
 
 using namespace primlab;
 
@@ -23,7 +24,7 @@ const std::vector<std::uint32_t> kSeed002CompactHeadAndTail = {1, 2, 0, 1, 2, 0,
 
 constexpr int kFlagsRow = 3, kScannedRow = 4;
 
-struct Result {
+struct Compacted {
   std::vector<std::uint32_t> out;
   std::uint32_t count = 0;
   Trace t;
@@ -32,7 +33,7 @@ struct Result {
 int output_row(const Trace& t) { return int(t.rows.size()) - 2; }
 
 std::string compact(const std::vector<std::uint32_t>& in, int variant, int predicate, int threshold, int block,
-                    ElemType type, Result& r) {
+                    ElemType type, Compacted& r) {
   StepConfig cfg;
   cfg.n = int(in.size());
   cfg.block = block;
@@ -40,7 +41,7 @@ std::string compact(const std::vector<std::uint32_t>& in, int variant, int predi
   cfg.variant = variant;
   cfg.predicate = predicate;
   cfg.threshold = threshold;
-  const std::string e = build_trace_cpu(*find_algorithm("compact"), cfg, in, r.t);
+  const std::string e = build_trace_cpu(*find_algorithm("compact"), cfg, in, r.t).message();
   if (!e.empty()) return e;
   const std::size_t last = r.t.steps.size() - 1;
   r.count = r.t.row(last, r.t.rows.size() - 1)[0];
@@ -59,7 +60,7 @@ bool host_keep(std::uint32_t w, ElemType t, int predicate, int threshold) {
 
 void expect_compacted(const std::vector<std::uint32_t>& in, int variant, int predicate, int threshold, int block,
                       ElemType type) {
-  Result r;
+  Compacted r;
   ASSERT_EQ(compact(in, variant, predicate, threshold, block, type, r), "");
   std::vector<std::uint32_t> want;
   std::copy_if(in.begin(), in.end(), std::back_inserter(want),
@@ -105,7 +106,7 @@ INSTANTIATE_TEST_SUITE_P(AllVariants, CompactResult, ::testing::ValuesIn(cases()
 TEST(CompactTrace, Seed002Sample) {
   for (int variant : {0, 1, 2})
     for (int block : {1, 2, 4, 8, 16}) {
-      Result r;
+      Compacted r;
       ASSERT_EQ(compact(kSeed002CompactHead, variant, 0, 0, block, ElemType::I32, r), "");
       EXPECT_EQ(r.count, kSeed002CompactedHead.size());
       EXPECT_TRUE(std::equal(kSeed002CompactedHead.begin(), kSeed002CompactedHead.end(), r.out.begin()));
@@ -119,7 +120,7 @@ TEST(CompactTrace, CountIsTheLastIndexPlusTheLastFlag) {
   // Seed 001: "the total count is obtained from the last scanned index plus the last boolean value".
   for (std::uint32_t last : {0u, 5u}) {
     std::vector<std::uint32_t> in = {3, 0, 4, 1, 0, 0, 9, last};
-    Result r;
+    Compacted r;
     ASSERT_EQ(compact(in, 0, 0, 0, 4, ElemType::I32, r), "");
     const std::size_t s = r.t.steps.size() - 1;
     EXPECT_EQ(r.count, r.t.row(s, kScannedRow)[7] + r.t.row(s, kFlagsRow)[7]);
@@ -131,14 +132,14 @@ TEST(CompactTrace, TheScanStepsAreTheScansOwnTrace) {
   const std::vector<std::uint32_t> in = make_input(InputKind::Random, 40, ElemType::I32, 5);
   const char* scans[] = {"scan-blelloch", "scan-naive", "scan-shared"};
   for (int variant : {0, 1, 2}) {
-    Result r;
+    Compacted r;
     ASSERT_EQ(compact(in, variant, 1, 0, 8, ElemType::I32, r), "");
     std::vector<std::uint32_t> flags(r.t.row(1, kFlagsRow), r.t.row(1, kFlagsRow) + in.size());
     StepConfig cfg;
     cfg.n = int(in.size());
     cfg.block = 8;
     Trace scan;
-    ASSERT_EQ(build_trace_cpu(*find_algorithm(scans[variant]), cfg, flags, scan), "");
+    ASSERT_TRUE(ok(build_trace_cpu(*find_algorithm(scans[variant]), cfg, flags, scan)));
     // input, map, the scan's steps, scatter, count.
     ASSERT_EQ(r.t.steps.size(), 2 + (scan.steps.size() - 1) + 2);
     for (std::size_t k = 1; k < scan.steps.size(); ++k) {
@@ -175,7 +176,7 @@ TEST(CompactTrace, Predicates) {
     for (int predicate : {0, 1, 2})
       for (int threshold : {-5, 0, 3}) expect_compacted(floats, variant, predicate, threshold, 4, ElemType::F32);
   // NaN is non-zero (kept), not even, not greater than anything; -0.0 is zero.
-  Result r;
+  Compacted r;
   ASSERT_EQ(compact(floats, 0, 0, 0, 4, ElemType::F32, r), "");
   EXPECT_EQ(r.count, 10u);
   EXPECT_TRUE(std::isnan(word_to_float(r.out[0])));
@@ -183,7 +184,7 @@ TEST(CompactTrace, Predicates) {
 
 TEST(CompactTrace, AllDroppedAndAllKept) {
   for (int variant : {0, 1, 2}) {
-    Result r;
+    Compacted r;
     ASSERT_EQ(compact(std::vector<std::uint32_t>(100, 0u), variant, 0, 0, 32, ElemType::I32, r), "");
     EXPECT_EQ(r.count, 0u);
     ASSERT_EQ(compact(std::vector<std::uint32_t>(100, 6u), variant, 1, 0, 32, ElemType::I32, r), "");
@@ -192,7 +193,7 @@ TEST(CompactTrace, AllDroppedAndAllKept) {
 }
 
 TEST(CompactTrace, BadConfigsAreRejectedWithAMessage) {
-  Result r;
+  Compacted r;
   const std::vector<std::uint32_t> in(8, 1u);
   EXPECT_NE(compact(in, 3, 0, 0, 4, ElemType::I32, r), "");
   EXPECT_NE(compact(in, 0, 3, 0, 4, ElemType::I32, r), "");
@@ -202,10 +203,10 @@ TEST(CompactTrace, BadConfigsAreRejectedWithAMessage) {
   StepConfig cfg;
   cfg.n = 5000;
   Trace t;
-  EXPECT_NE(build_trace_cpu(*find_algorithm("compact"), cfg, std::vector<std::uint32_t>(5000), t), "");
+  EXPECT_FALSE(ok(build_trace_cpu(*find_algorithm("compact"), cfg, std::vector<std::uint32_t>(5000), t)));
   cfg.n = 4;
   cfg.type = ElemType::U32;
-  EXPECT_NE(build_trace_cpu(*find_algorithm("compact"), cfg, std::vector<std::uint32_t>(4), t), "");
+  EXPECT_FALSE(ok(build_trace_cpu(*find_algorithm("compact"), cfg, std::vector<std::uint32_t>(4), t)));
 }
 
 }  // namespace

@@ -7,13 +7,15 @@
 #include <numeric>
 
 #include "lab/catalog.h"
+#include "lab/catalog_configs.h"
 #include "lab/model/input.h"
+#include "lab/result_check.h"
 
 using namespace primlab;
 
 namespace {
 
-const char* const kAlgos[] = {"histogram-atomic", "histogram-shared", "histogram-tagged"};
+const std::vector<const char*> kAlgos = test::family("histogram");
 
 int row_index(const Trace& t, const std::string& prefix) {
   for (std::size_t r = 0; r < t.rows.size(); ++r)
@@ -46,7 +48,7 @@ std::int64_t stat_total(const Trace& t, int k) {
 
 Trace build(const char* algo, const StepConfig& cfg, const std::vector<std::uint32_t>& in) {
   Trace t;
-  const std::string e = build_trace_cpu(*find_algorithm(algo), cfg, in, t);
+  const std::string e = build_trace_cpu(*find_algorithm(algo), cfg, in, t).message();
   EXPECT_EQ(e, "") << algo;
   return t;
 }
@@ -254,14 +256,14 @@ TEST(HistogramTrace, BadConfigsAreRejected) {
     Trace t;
     for (int bins : {0, 1, 257, -3}) {
       cfg.bins = bins;
-      EXPECT_NE(build_trace_cpu(a, cfg, in, t), "") << algo << " bins=" << bins;
+      EXPECT_FALSE(ok(build_trace_cpu(a, cfg, in, t))) << algo << " bins=" << bins;
     }
     cfg.bins = 16;
     cfg.type = ElemType::F32;
-    EXPECT_NE(build_trace_cpu(a, cfg, make_input(InputKind::Random, 8, ElemType::F32, 1), t), "");
+    EXPECT_FALSE(ok(build_trace_cpu(a, cfg, make_input(InputKind::Random, 8, ElemType::F32, 1), t)));
     cfg.type = ElemType::I32;
     cfg.block = 2048;
-    EXPECT_NE(build_trace_cpu(a, cfg, in, t), "");
+    EXPECT_FALSE(ok(build_trace_cpu(a, cfg, in, t)));
   }
 }
 

@@ -8,7 +8,9 @@
 #include <climits>
 
 #include "lab/catalog.h"
+#include "lab/catalog_configs.h"
 #include "lab/model/input.h"
+#include "lab/result_check.h"
 
 using namespace primlab;
 
@@ -43,7 +45,7 @@ std::vector<std::uint32_t> host_offsets(const std::vector<std::uint32_t>& keys, 
 
 Trace build(const char* algo, const StepConfig& cfg, const std::vector<std::uint32_t>& in) {
   Trace t;
-  EXPECT_EQ(build_trace_cpu(*find_algorithm(algo), cfg, in, t), "") << algo;
+  EXPECT_TRUE(ok(build_trace_cpu(*find_algorithm(algo), cfg, in, t))) << algo;
   return t;
 }
 
@@ -208,26 +210,26 @@ TEST(PartitionTrace, StepsRowsAndLabels) {
 
 TEST(PartitionTrace, BadConfigsAreRejected) {
   const auto in = make_input(InputKind::Random, 8, ElemType::I32, 1);
-  for (const char* algo : {"partition-atomic", "partition-stable"}) {
+  for (const char* algo : test::family("partition")) {
     const Algorithm& al = *find_algorithm(algo);
     Trace t;
     for (int parts : {0, 1, 3, 12, 8192, -4}) {
       StepConfig cfg;
       cfg.n = 8;
       cfg.bins = parts;
-      EXPECT_NE(build_trace_cpu(al, cfg, in, t), "") << algo << " parts=" << parts;
+      EXPECT_FALSE(ok(build_trace_cpu(al, cfg, in, t))) << algo << " parts=" << parts;
     }
     StepConfig cfg;
     cfg.n = 8;
     cfg.bins = 4;
     cfg.digit_start = 31;
-    EXPECT_NE(build_trace_cpu(al, cfg, in, t), "");
+    EXPECT_FALSE(ok(build_trace_cpu(al, cfg, in, t)));
     cfg.digit_start = -1;
-    EXPECT_NE(build_trace_cpu(al, cfg, in, t), "");
+    EXPECT_FALSE(ok(build_trace_cpu(al, cfg, in, t)));
     cfg.digit_start = 30;
-    EXPECT_EQ(build_trace_cpu(al, cfg, in, t), "");
+    EXPECT_TRUE(ok(build_trace_cpu(al, cfg, in, t)));
     cfg.type = ElemType::F32;
-    EXPECT_NE(build_trace_cpu(al, cfg, make_input(InputKind::Random, 8, ElemType::F32, 1), t), "");
+    EXPECT_FALSE(ok(build_trace_cpu(al, cfg, make_input(InputKind::Random, 8, ElemType::F32, 1), t)));
   }
   EXPECT_TRUE(find_algorithm("partition-stable")->deterministic);
   EXPECT_FALSE(find_algorithm("partition-atomic")->deterministic);
@@ -247,7 +249,7 @@ TEST(PartitionTrace, StableIgnoresTheSeedAndRecordsOneMovePerKey) {
   Trace a = build("partition-stable", cfg, in);
   cfg.seed = 77;
   Trace b = build("partition-stable", cfg, in);
-  EXPECT_EQ(compare_traces(a, b), "");
+  EXPECT_TRUE(ok(compare_traces(a, b)));
   // The reorder step: one Move per key from keys[i] to output[pos], every output slot written once.
   const Step& st = a.steps.back();
   const int out = row_index(a, "output");

@@ -9,26 +9,12 @@
 
 #include "lab/catalog.h"
 #include "lab/model/input.h"
+#include "lab/host_order.h"
+#include "lab/result_check.h"
 
 using namespace primlab;
 
 namespace {
-
-std::uint32_t order_bits(std::uint32_t k, ElemType t) {
-  if (t == ElemType::I32) return k ^ 0x80000000u;
-  if (t == ElemType::F32) return (k >> 31) ? ~k : k | 0x80000000u;
-  return k;
-}
-
-std::vector<std::uint32_t> stable_order(const std::vector<std::uint32_t>& in, ElemType t, bool desc) {
-  std::vector<std::uint32_t> idx(in.size());
-  std::iota(idx.begin(), idx.end(), 0u);
-  std::stable_sort(idx.begin(), idx.end(), [&](std::uint32_t a, std::uint32_t b) {
-    const std::uint32_t x = order_bits(in[a], t), y = order_bits(in[b], t);
-    return desc ? x > y : x < y;
-  });
-  return idx;
-}
 
 // Builds the trace with cfg.input set (the plan sizes radix-split's passes from the data) and checks
 // the final keys (and values) against the stable host sort.
@@ -37,8 +23,8 @@ void check_sort(const char* algo, StepConfig cfg, const std::vector<std::uint32_
   cfg.n = int(in.size());
   cfg.input = &in;
   Trace t;
-  ASSERT_EQ(build_trace_cpu(*find_algorithm(algo), cfg, in, t), "") << what;
-  const auto idx = stable_order(in, cfg.type, cfg.descending);
+  ASSERT_TRUE(ok(build_trace_cpu(*find_algorithm(algo), cfg, in, t))) << what;
+  const auto idx = test::stable_order(in, cfg.type, cfg.descending);
   const std::size_t last = t.steps.size() - 1;
   for (int i = 0; i < cfg.n; ++i) {
     ASSERT_EQ(t.row(last, kRowMain)[i], in[idx[std::size_t(i)]])
@@ -75,7 +61,7 @@ TEST(RadixSplit, NegativeAndExtremeInt32) {
   cfg.n = int(in.size());
   cfg.block = 4;
   Trace t;
-  ASSERT_EQ(build_trace_cpu(*find_algorithm("radix-split"), cfg, in, t), "");
+  ASSERT_TRUE(ok(build_trace_cpu(*find_algorithm("radix-split"), cfg, in, t)));
   std::vector<std::uint32_t> got(t.row(t.steps.size() - 1, kRowMain), t.row(t.steps.size() - 1, kRowMain) + cfg.n);
   std::vector<std::int32_t> want(in.begin(), in.end());
   std::sort(want.begin(), want.end());
@@ -232,18 +218,18 @@ TEST(RadixSort, BadConfigsAreRejected) {
   Trace t;
   std::vector<std::uint32_t> in(4);
   cfg.digit_bits = 1;
-  EXPECT_NE(build_trace_cpu(*find_algorithm("radix-digits"), cfg, in, t), "");
+  EXPECT_FALSE(ok(build_trace_cpu(*find_algorithm("radix-digits"), cfg, in, t)));
   cfg.digit_bits = 9;
-  EXPECT_NE(build_trace_cpu(*find_algorithm("radix-digits"), cfg, in, t), "");
+  EXPECT_FALSE(ok(build_trace_cpu(*find_algorithm("radix-digits"), cfg, in, t)));
   cfg.digit_bits = 4;
   cfg.block = 3;
-  EXPECT_NE(build_trace_cpu(*find_algorithm("radix-digits"), cfg, in, t), "");
+  EXPECT_FALSE(ok(build_trace_cpu(*find_algorithm("radix-digits"), cfg, in, t)));
   cfg.block = 4;
   cfg.type = ElemType::F32;
-  EXPECT_NE(build_trace_cpu(*find_algorithm("radix-split"), cfg, in, t), "");
+  EXPECT_FALSE(ok(build_trace_cpu(*find_algorithm("radix-split"), cfg, in, t)));
   cfg.type = ElemType::I32;
   cfg.n = 5000;
-  EXPECT_NE(build_trace_cpu(*find_algorithm("radix-split"), cfg, std::vector<std::uint32_t>(5000), t), "");
+  EXPECT_FALSE(ok(build_trace_cpu(*find_algorithm("radix-split"), cfg, std::vector<std::uint32_t>(5000), t)));
 }
 
 }  // namespace

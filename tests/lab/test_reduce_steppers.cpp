@@ -10,7 +10,9 @@
 #include <numeric>
 
 #include "lab/catalog.h"
+#include "lab/catalog_configs.h"
 #include "lab/model/input.h"
+#include "lab/result_check.h"
 
 using namespace primlab;
 
@@ -21,7 +23,7 @@ namespace {
 const std::vector<std::uint32_t> kSeed002ScanHead = {31, 2, 26, 37, 46, 20, 20, 8, 38, 37, 28, 41, 20};
 constexpr std::uint32_t kSeed002ScanHeadSum = 354;
 
-const char* const kReductions[] = {"reduce1", "reduce2", "reduce3", "reduce4", "reduce5", "reduce-shuffle"};
+const std::vector<const char*> kReductions = test::family("reduce");
 
 std::uint32_t final_sum(const Trace& t) { return t.row(t.steps.size() - 1, t.rows.size() - 1)[0]; }
 
@@ -49,7 +51,7 @@ Trace run(const std::string& algo, const std::vector<std::uint32_t>& in, int blo
   cfg.block = block;
   cfg.type = type;
   Trace t;
-  const std::string err = build_trace_cpu(*find_algorithm(algo), cfg, in, t);
+  const std::string err = build_trace_cpu(*find_algorithm(algo), cfg, in, t).message();
   EXPECT_EQ(err, "") << algo << " n=" << cfg.n << " block=" << block;
   return t;
 }
@@ -77,7 +79,7 @@ TEST_P(ReduceResult, MatchesHostSum) {
   for (InputKind kind : kinds) {
     const auto in = make_input(kind, c.n, c.type, seed += 6);
     Trace t;
-    const std::string err = build_trace_cpu(*a, cfg, in, t);
+    const std::string err = build_trace_cpu(*a, cfg, in, t).message();
     if (too_many_partials(c.algo, c.n, c.block)) {
       EXPECT_NE(err.find("at least"), std::string::npos) << err;
       return;
@@ -233,15 +235,15 @@ TEST(ReduceTrace, BadConfigsAreRejectedWithAMessage) {
   Trace t;
   cfg.n = 4096;
   cfg.block = 2;
-  const std::string err = build_trace_cpu(*find_algorithm("reduce1"), cfg, std::vector<std::uint32_t>(4096), t);
+  const std::string err = build_trace_cpu(*find_algorithm("reduce1"), cfg, std::vector<std::uint32_t>(4096), t).message();
   EXPECT_NE(err.find("at least 4"), std::string::npos) << err;
-  EXPECT_EQ(build_trace_cpu(*find_algorithm("reduce4"), cfg, std::vector<std::uint32_t>(4096), t), "");
+  EXPECT_TRUE(ok(build_trace_cpu(*find_algorithm("reduce4"), cfg, std::vector<std::uint32_t>(4096), t)));
   cfg.n = 8;
   cfg.block = 6;
-  EXPECT_NE(build_trace_cpu(*find_algorithm("reduce3"), cfg, std::vector<std::uint32_t>(8), t), "");
+  EXPECT_FALSE(ok(build_trace_cpu(*find_algorithm("reduce3"), cfg, std::vector<std::uint32_t>(8), t)));
   cfg.block = 4;
   cfg.n = 0;
-  EXPECT_NE(build_trace_cpu(*find_algorithm("reduce-shuffle"), cfg, {}, t), "");
+  EXPECT_FALSE(ok(build_trace_cpu(*find_algorithm("reduce-shuffle"), cfg, {}, t)));
 }
 
 }  // namespace

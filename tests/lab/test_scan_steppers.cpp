@@ -6,7 +6,9 @@
 #include <numeric>
 
 #include "lab/catalog.h"
+#include "lab/catalog_configs.h"
 #include "lab/model/input.h"
+#include "lab/result_check.h"
 
 using namespace primlab;
 
@@ -55,7 +57,7 @@ TEST_P(ScanResult, MatchesHostScan) {
   for (std::uint32_t seed : {1u, 7u}) {
     auto in = make_input(InputKind::Random, c.n, c.type, seed);
     Trace t;
-    ASSERT_EQ(build_trace_cpu(*a, cfg, in, t), "");
+    ASSERT_TRUE(ok(build_trace_cpu(*a, cfg, in, t)));
     auto want = expected_scan(in, c.type, c.inclusive);
     const std::uint32_t* got = t.row(t.steps.size() - 1, kRowMain);
     for (int i = 0; i < c.n; ++i) ASSERT_EQ(got[i], want[i]) << c.algo << " n=" << c.n << " i=" << i;
@@ -65,7 +67,7 @@ TEST_P(ScanResult, MatchesHostScan) {
 
 std::vector<Case> cases() {
   std::vector<Case> v;
-  for (const char* algo : {"scan-naive", "scan-blelloch", "scan-shared"})
+  for (const char* algo : test::family("scan"))
     for (int n : {1, 2, 3, 7, 8, 31, 32, 33, 100, 255, 256, 257, 1000, 1024, 4095, 4096})
       for (int block : {1, 4, 32, 64, 256})
         for (bool inc : {false, true})
@@ -80,8 +82,7 @@ TEST(ScanTrace, BlellochPadsToPowerOfTwoAndHasTwoLogNPlusOneSteps) {
   cfg.n = 6;
   cfg.block = 4;
   Trace t;
-  ASSERT_EQ(build_trace_cpu(*find_algorithm("scan-blelloch"), cfg, make_input(InputKind::Random, 6, ElemType::I32, 3), t),
-            "");
+  ASSERT_TRUE(ok(build_trace_cpu(*find_algorithm("scan-blelloch"), cfg, make_input(InputKind::Random, 6, ElemType::I32, 3), t)));
   EXPECT_EQ(t.width, 8);
   EXPECT_EQ(t.steps.size(), 1u + 3 + 1 + 3);  // input, 3 up, clear, 3 down
   EXPECT_EQ(t.steps[1].label, "up-sweep d=1: x[k+1] += x[k+0]");
@@ -102,9 +103,9 @@ TEST(ScanTrace, LectureExampleFromTheSeeds) {
   StepConfig cfg;
   cfg.n = int(in.size());
   cfg.block = 4;
-  for (const char* algo : {"scan-naive", "scan-blelloch", "scan-shared"}) {
+  for (const char* algo : test::family("scan")) {
     Trace t;
-    ASSERT_EQ(build_trace_cpu(*find_algorithm(algo), cfg, in, t), "");
+    ASSERT_TRUE(ok(build_trace_cpu(*find_algorithm(algo), cfg, in, t)));
     std::vector<std::uint32_t> got(t.row(t.steps.size() - 1, 0), t.row(t.steps.size() - 1, 0) + cfg.n);
     EXPECT_EQ(got, (std::vector<std::uint32_t>{0, 0, 1, 2, 2, 3, 3, 3, 4, 5, 5})) << algo;
   }
@@ -118,9 +119,9 @@ TEST(ScanTrace, SharedScanOffsetsRemoveBankConflicts) {
   const Algorithm& a = *find_algorithm("scan-shared");
   Trace with, without;
   cfg.conflict_offsets = true;
-  ASSERT_EQ(build_trace_cpu(a, cfg, in, with), "");
+  ASSERT_TRUE(ok(build_trace_cpu(a, cfg, in, with)));
   cfg.conflict_offsets = false;
-  ASSERT_EQ(build_trace_cpu(a, cfg, in, without), "");
+  ASSERT_TRUE(ok(build_trace_cpu(a, cfg, in, without)));
   // Without offsets the up-sweep at offset 16 puts 16 lanes' words in one bank (stride 32 words).
   std::int64_t worst_with = 0, worst_without = 0;
   for (auto& s : with.steps) worst_with = std::max(worst_with, s.counters.bank_conflict);
@@ -137,8 +138,7 @@ TEST(ScanTrace, OpsRecordTheThreadThatDidThem) {
   cfg.n = 8;
   cfg.block = 2;
   Trace t;
-  ASSERT_EQ(build_trace_cpu(*find_algorithm("scan-naive"), cfg, make_input(InputKind::Sorted, 8, ElemType::I32, 1), t),
-            "");
+  ASSERT_TRUE(ok(build_trace_cpu(*find_algorithm("scan-naive"), cfg, make_input(InputKind::Sorted, 8, ElemType::I32, 1), t)));
   // Step 2 is offset 1 (step 1 shifts): thread 5 adds element 4 into element 5.
   const Step& st = t.steps[2];
   const Op& op = t.ops[std::size_t(st.op_begin + 5)];
@@ -161,7 +161,7 @@ TEST(ScanTrace, FloatNaNIsTheGpusCanonicalNaN) {
   cfg.type = ElemType::F32;
   cfg.inclusive = true;
   Trace t;
-  ASSERT_EQ(build_trace_cpu(*find_algorithm("scan-naive"), cfg, in, t), "");
+  ASSERT_TRUE(ok(build_trace_cpu(*find_algorithm("scan-naive"), cfg, in, t)));
   const std::uint32_t* out = t.row(t.steps.size() - 1, kRowMain);
   EXPECT_EQ(out[0], to_word(INFINITY));
   EXPECT_EQ(out[1], 0x7fffffffu);  // inf + -inf: CUDA's canonical NaN, not x86's 0xffc00000
@@ -173,14 +173,14 @@ TEST(ScanTrace, BadConfigsAreRejectedWithAMessage) {
   StepConfig cfg;
   Trace t;
   cfg.n = 0;
-  EXPECT_NE(build_trace_cpu(a, cfg, {}, t), "");
+  EXPECT_FALSE(ok(build_trace_cpu(a, cfg, {}, t)));
   cfg.n = 5000;
-  EXPECT_NE(build_trace_cpu(a, cfg, std::vector<std::uint32_t>(5000), t), "");
+  EXPECT_FALSE(ok(build_trace_cpu(a, cfg, std::vector<std::uint32_t>(5000), t)));
   cfg.n = 4;
   cfg.block = 3;
-  EXPECT_NE(build_trace_cpu(a, cfg, std::vector<std::uint32_t>(4), t), "");  // not a power of two
+  EXPECT_FALSE(ok(build_trace_cpu(a, cfg, std::vector<std::uint32_t>(4), t)));  // not a power of two
   cfg.block = 4;
-  EXPECT_NE(build_trace_cpu(a, cfg, std::vector<std::uint32_t>(3), t), "");  // input size mismatch
+  EXPECT_FALSE(ok(build_trace_cpu(a, cfg, std::vector<std::uint32_t>(3), t)));  // input size mismatch
 }
 
 }  // namespace

@@ -119,13 +119,13 @@ std::string counters_text(const Counters& c) {
 }
 }  // namespace
 
-std::string compare_traces(const Trace& a, const Trace& b, bool compare_ops) {
+Result compare_traces(const Trace& a, const Trace& b, bool compare_ops) {
   std::ostringstream o;
   if (a.steps.size() != b.steps.size()) {
     o << "step count " << a.steps.size() << " vs " << b.steps.size();
-    return o.str();
+    return Result::failure(o.str());
   }
-  if (a.width != b.width || a.rows.size() != b.rows.size()) return "layout differs";
+  if (a.width != b.width || a.rows.size() != b.rows.size()) return Result::failure("layout differs");
   for (std::size_t s = 0; s < a.steps.size(); ++s) {
     for (std::size_t r = 0; r < a.rows.size(); ++r) {
       const std::uint32_t* x = a.row(s, r);
@@ -134,18 +134,19 @@ std::string compare_traces(const Trace& a, const Trace& b, bool compare_ops) {
         if (x[i] != y[i]) {
           o << "step " << s << " (" << a.steps[s].label << ") row '" << a.rows[r].name << "' [" << i
             << "]: " << format_word(x[i], a.rows[r].type) << " vs " << format_word(y[i], b.rows[r].type);
-          return o.str();
+          return Result::failure(o.str());
         }
     }
     if (!(a.steps[s].counters == b.steps[s].counters)) {
       o << "step " << s << " (" << a.steps[s].label << ") counters: " << counters_text(a.steps[s].counters)
         << " vs " << counters_text(b.steps[s].counters);
-      return o.str();
+      return Result::failure(o.str());
     }
-    if (!(a.steps[s].launch == b.steps[s].launch)) return "step " + std::to_string(s) + " launch shape differs";
+    if (!(a.steps[s].launch == b.steps[s].launch))
+      return Result::failure("step " + std::to_string(s) + " launch shape differs");
   }
   if (compare_ops) {
-    if (a.ops.size() != b.ops.size()) return "op slot count differs";
+    if (a.ops.size() != b.ops.size()) return Result::failure("op slot count differs");
     for (std::size_t i = 0; i < a.ops.size(); ++i)
       if (!(a.ops[i] == b.ops[i])) {
         std::size_t s = 0;
@@ -155,10 +156,10 @@ std::string compare_traces(const Trace& a, const Trace& b, bool compare_ops) {
         o << "step " << s << " op slot " << (i - a.steps[s].op_begin) << ": {t" << p.thread << " k" << p.kind << " "
           << p.src << "->" << p.dst << "} vs {t" << q.thread << " k" << q.kind << " " << q.src << "->" << q.dst
           << "}";
-        return o.str();
+        return Result::failure(o.str());
       }
   }
-  return "";
+  return {};
 }
 
 }  // namespace primlab

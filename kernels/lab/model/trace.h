@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "lab/model/result.h"
+
 namespace primlab {
 
 enum class ElemType : std::int32_t { I32 = 0, F32 = 1, U32 = 2 };
@@ -133,7 +135,7 @@ std::uint32_t to_word(float v);
 float word_to_float(std::uint32_t w);
 std::string format_word(std::uint32_t w, ElemType t);
 
-// First difference between two traces, or "" when they are equal bit for bit.
-std::string compare_traces(const Trace& a, const Trace& b, bool compare_ops = true);
+// Ok when two traces are equal bit for bit, else fails with their first difference.
+Result compare_traces(const Trace& a, const Trace& b, bool compare_ops = true);
 
 }  // namespace primlab

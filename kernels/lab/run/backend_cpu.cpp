@@ -13,8 +13,8 @@ const BackendInfo& backend() {
 #ifndef PRIMLAB_HAVE_CUDA
 #include "lab/catalog.h"
 namespace primlab {
-std::string build_trace_cuda(const Algorithm&, const StepConfig&, const std::vector<std::uint32_t>&, Trace&) {
-  return "this build has no CUDA backend";
+Result build_trace_cuda(const Algorithm&, const StepConfig&, const std::vector<std::uint32_t>&, Trace&) {
+  return Result::failure("this build has no CUDA backend");
 }
 }  // namespace primlab
 #endif

@@ -85,11 +85,11 @@ bool CudaRun::end(std::size_t s, int launches) {
                __FILE__, __LINE__);
 }
 
-std::string CudaRun::finish() {
-  if (!ok()) return error_;
+Result CudaRun::finish() {
+  if (!ok()) return Result::failure(error_);
   std::vector<unsigned long long> h(counters_.size());
   if (!check(cudaMemcpy(h.data(), counters_.get(), counters_.bytes(), cudaMemcpyDeviceToHost), __FILE__, __LINE__))
-    return error_;
+    return Result::failure(error_);
   for (std::size_t s = 1; s < t_.steps.size(); ++s) {
     const unsigned long long* c = h.data() + s * kNumCounters;
     Counters& k = t_.steps[s].counters;
@@ -102,35 +102,36 @@ std::string CudaRun::finish() {
     k.atomics = std::int64_t(c[kAtomics]);
     k.launches = launches_[s];
   }
-  return "";
+  return {};
 }
 
 }  // namespace primlab::traced
 
 namespace primlab {
 
-std::string build_trace_cuda(const Algorithm& a, const StepConfig& cfg, const std::vector<std::uint32_t>& input,
-                             Trace& out) {
-  if (!a.run_cuda) return std::string(a.name) + " has no CUDA stepper";
+Result build_trace_cuda(const Algorithm& a, const StepConfig& cfg, const std::vector<std::uint32_t>& input,
+                        Trace& out) {
+  if (!a.run_cuda) return Result::failure(std::string(a.name) + " has no CUDA stepper");
   Trace t;
-  if (std::string e = plan_trace(a, cfg, input, t); !e.empty()) return e;
+  if (Result r = plan_trace(a, cfg, input, t); !r.ok()) return r;
   try {
     DeviceBuffer<std::uint32_t> d_values(t.values.size());
     DeviceBuffer<Op> d_ops(std::max<std::size_t>(t.ops.size(), 1));
-    if (std::string e = a.run_cuda(cfg, input, t, {d_values.get(), d_ops.get()}); !e.empty()) return e;
+    if (Result r = a.run_cuda(cfg, input, t, {d_values.get(), d_ops.get()}); !r.ok()) return r;
     cudaError_t e1 = cudaMemcpy(t.values.data(), d_values.get(), d_values.bytes(), cudaMemcpyDeviceToHost);
     cudaError_t e2 = t.ops.empty() ? cudaSuccess
                                    : cudaMemcpy(t.ops.data(), d_ops.get(), t.ops.size() * sizeof(Op),
                                                 cudaMemcpyDeviceToHost);
     if (e1 != cudaSuccess || e2 != cudaSuccess) {
       cudaGetLastError();
-      return std::string("copying the trace back failed: ") + cudaGetErrorString(e1 != cudaSuccess ? e1 : e2);
+      return Result::failure(std::string("copying the trace back failed: ") +
+                             cudaGetErrorString(e1 != cudaSuccess ? e1 : e2));
     }
   } catch (const DeviceError& e) {
-    return e.what();
+    return Result::failure(e.what());
   }
   out = std::move(t);
-  return "";
+  return {};
 }
 
 }  // namespace primlab

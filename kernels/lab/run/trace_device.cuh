@@ -99,8 +99,8 @@ class CudaRun {
   StepCtx begin(std::size_t s);
   // Snapshots the state into step s; counts `launches` algorithm launches for the step.
   bool end(std::size_t s, int launches = 1);
-  // Copies the counters back into the trace and synchronises. Returns "" or the first error.
-  std::string finish();
+  // Copies the counters back into the trace and synchronises; fails with the first error.
+  Result finish();
 
   std::uint32_t* row(int r) { return state_.get() + std::size_t(r) * t_.width; }
   // Records a CUDA error (with file and line); later calls become no-ops.

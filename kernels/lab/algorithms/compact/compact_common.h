@@ -65,11 +65,11 @@ inline Layout make_layout(const StepConfig& cfg) {
   s.type = ElemType::I32;
   s.n = cfg.n;
   s.block = cfg.block;
-  const std::string e = cfg.variant == kNaive   ? plan_scan_naive(L.scan_cfg, s)
-                        : cfg.variant == kSharedScan ? plan_scan_shared(L.scan_cfg, s)
-                                                     : plan_scan_blelloch(L.scan_cfg, s);
-  if (!e.empty()) {
-    L.error = e;
+  const Result r = cfg.variant == kNaive        ? plan_scan_naive(L.scan_cfg, s)
+                   : cfg.variant == kSharedScan ? plan_scan_shared(L.scan_cfg, s)
+                                                : plan_scan_blelloch(L.scan_cfg, s);
+  if (!r.ok()) {
+    L.error = r.message();
     return L;
   }
   s.allocate();

@@ -34,7 +34,7 @@ std::string pass_label(const bitonic::Pass& p, const bitonic::Shape& s, std::int
 }
 }  // namespace
 
-std::string plan_bitonic_sort(const StepConfig& cfg, Trace& t) {
+Result plan_bitonic_sort(const StepConfig& cfg, Trace& t) {
   const bitonic::Shape s(cfg.n, cfg.block);
   const bitonic::RowIds r(cfg.key_value);
   t.title = "Bitonic sort (shared-memory tiles + global merge passes)";
@@ -71,7 +71,7 @@ std::string plan_bitonic_sort(const StepConfig& cfg, Trace& t) {
     }
   }
   t.network = true;
-  return "";
+  return {};
 }
 
 void cpu_bitonic_sort(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t) {

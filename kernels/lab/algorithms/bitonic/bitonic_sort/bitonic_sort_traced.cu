@@ -116,7 +116,7 @@ __global__ void global_pass(Bitonic p, int size, int stride) {
 }
 }  // namespace
 
-std::string cuda_bitonic_sort(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t,
+Result cuda_bitonic_sort(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t,
                               DeviceTraceView out) {
   const bitonic::Shape s(cfg.n, cfg.block);
   const bitonic::RowIds r(cfg.key_value);

@@ -12,9 +12,9 @@ namespace {
 using namespace compact;
 }  // namespace
 
-std::string plan_compact(const StepConfig& cfg, Trace& t) {
+Result plan_compact(const StepConfig& cfg, Trace& t) {
   const Layout L = make_layout(cfg);
-  if (!L.error.empty()) return L.error;
+  if (!L.error.empty()) return Result::failure(L.error);
   const Trace& s = L.scan;
   const std::int32_t n = cfg.n, B = cfg.block, blocks = plan::div_up(n, B);
   t.title = "Stream compaction (map, " + s.title + ", scatter)";
@@ -45,7 +45,7 @@ std::string plan_compact(const StepConfig& cfg, Trace& t) {
                  L.output_row);
   plan::add_step(t, "count = idx[" + std::to_string(n - 1) + "] + flags[" + std::to_string(n - 1) + "]", "count",
                  code.line("count"), 1, 1, 1, 2, L.output_row);
-  return "";
+  return {};
 }
 
 void cpu_compact(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t) {

@@ -91,10 +91,10 @@ __global__ void count_kept(traced::StepCtx ctx, const std::uint32_t* flags, cons
 // listing: end
 }  // namespace
 
-std::string cuda_compact(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t,
+Result cuda_compact(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t,
                          DeviceTraceView out) {
   Layout L = make_layout(cfg);
-  if (!L.error.empty()) return L.error;
+  if (!L.error.empty()) return Result::failure(L.error);
   traced::CudaRun run(t, out);
   const int n = t.n, B = t.block, blocks = traced::blocks_for(n, B);
   run.upload_initial(traced::initial_state(t, input, {kRowMain}));
@@ -104,16 +104,16 @@ std::string cuda_compact(const StepConfig& cfg, const std::vector<std::uint32_t>
   // The scan's CUDA stepper on the flags, into its own trace memory.
   std::vector<std::uint32_t> flags(std::size_t(n), 0u);
   PRIMLAB_TRACED_CHECK(run, cudaMemcpy(flags.data(), run.row(kFlags), std::size_t(n) * 4, cudaMemcpyDeviceToHost));
-  if (!run.ok()) return run.error();
+  if (!run.ok()) return Result::failure(run.error());
   Trace& s = L.scan;
   try {
     DeviceBuffer<std::uint32_t> d_values(s.values.size());
     DeviceBuffer<Op> d_ops(std::max<std::size_t>(s.ops.size(), 1));
     const DeviceTraceView sv{d_values.get(), d_ops.get()};
-    const std::string e = cfg.variant == kNaive        ? cuda_scan_naive(L.scan_cfg, flags, s, sv)
-                          : cfg.variant == kSharedScan ? cuda_scan_shared(L.scan_cfg, flags, s, sv)
-                                                       : cuda_scan_blelloch(L.scan_cfg, flags, s, sv);
-    if (!e.empty()) return "the compaction's scan: " + e;
+    const Result r = cfg.variant == kNaive        ? cuda_scan_naive(L.scan_cfg, flags, s, sv)
+                     : cfg.variant == kSharedScan ? cuda_scan_shared(L.scan_cfg, flags, s, sv)
+                                                  : cuda_scan_blelloch(L.scan_cfg, flags, s, sv);
+    if (!r.ok()) return Result::failure("the compaction's scan: " + r.message());
     RowMap map{};
     map.rows = int(s.rows.size());
     for (int r = 0; r < 16; ++r) map.m[r] = r < map.rows ? L.row_map[std::size_t(r)] : -1;
@@ -135,7 +135,7 @@ std::string cuda_compact(const StepConfig& cfg, const std::vector<std::uint32_t>
     // The scan's buffers are freed here: wait for the splices that read them.
     PRIMLAB_TRACED_CHECK(run, cudaDeviceSynchronize());
   } catch (const DeviceError& e) {
-    return e.what();
+    return Result::failure(e.what());
   }
 
   const std::size_t scatter_step = 2 + L.scan_steps;
@@ -145,14 +145,14 @@ std::string cuda_compact(const StepConfig& cfg, const std::vector<std::uint32_t>
   count_kept<<<1, 1>>>(run.begin(scatter_step + 1), run.row(kFlags), run.row(kScanned), n, run.row(L.count_row),
                        L.count_row);
   run.end(scatter_step + 1);
-  if (std::string e = run.finish(); !e.empty()) return e;
+  if (Result r = run.finish(); !r.ok()) return r;
   std::uint32_t count = 0;
   if (!PRIMLAB_TRACED_CHECK(run, cudaMemcpy(&count, out.values + (scatter_step + 1) * t.step_words() +
                                                         std::size_t(L.count_row) * t.width,
                                             4, cudaMemcpyDeviceToHost)))
-    return run.error();
+    return Result::failure(run.error());
   t.steps.back().label += " = " + std::to_string(count) + " kept of " + std::to_string(n);
-  return "";
+  return {};
 }
 
 }  // namespace primlab::steppers

@@ -152,8 +152,8 @@ struct HistRun {
 }  // namespace
 
 // [SECTION] Global atomicAdd
-std::string plan_histogram_atomic(const StepConfig& cfg, Trace& t) {
-  if (std::string e = check_config(cfg); !e.empty()) return e;
+Result plan_histogram_atomic(const StepConfig& cfg, Trace& t) {
+  if (std::string e = check_config(cfg); !e.empty()) return Result::failure(e);
   const Geometry g = geometry(cfg);
   t.title = "Histogram: global atomicAdd";
   const plan::Code code = plan::code(t, "histogram-atomic");  // histogram_timed.cu
@@ -162,7 +162,7 @@ std::string plan_histogram_atomic(const StepConfig& cfg, Trace& t) {
   for (std::int32_t r = 0; r < g.rounds; ++r)
     plan::add_step(t, round_label(g, r, "atomicAdd(&bins[x[i] mod " + std::to_string(g.bins) + "], 1)"), "count",
                    code.line("count"), g.blocks, g.block, round_active(g, r), 1, kBins);
-  return "";
+  return {};
 }
 
 void cpu_histogram_atomic(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t) {
@@ -189,8 +189,8 @@ namespace {
 enum SharedRows { kBlockHist = kFirstAlgoRow };
 }  // namespace
 
-std::string plan_histogram_shared(const StepConfig& cfg, Trace& t) {
-  if (std::string e = check_config(cfg); !e.empty()) return e;
+Result plan_histogram_shared(const StepConfig& cfg, Trace& t) {
+  if (std::string e = check_config(cfg); !e.empty()) return Result::failure(e);
   const Geometry g = geometry(cfg);
   t.title = "Histogram: per-block shared-memory histograms";
   const plan::Code code = plan::code(t, "histogram-shared");  // histogram_timed.cu
@@ -206,7 +206,7 @@ std::string plan_histogram_shared(const StepConfig& cfg, Trace& t) {
                    "count", code.line("count"), g.blocks, g.block, round_active(g, r), 1, kBlockHist);
   plan::add_step(t, "merge: atomicAdd(&bins[b], sh_hist[b]), one global atomic per bin and block", "merge",
                  code.line("merge"), g.blocks, g.block, active, iters, kBins);
-  return "";
+  return {};
 }
 
 void cpu_histogram_shared(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t) {
@@ -261,8 +261,8 @@ std::uint32_t mix(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32
 }
 }  // namespace
 
-std::string plan_histogram_tagged(const StepConfig& cfg, Trace& t) {
-  if (std::string e = check_config(cfg); !e.empty()) return e;
+Result plan_histogram_tagged(const StepConfig& cfg, Trace& t) {
+  if (std::string e = check_config(cfg); !e.empty()) return Result::failure(e);
   const Geometry g = geometry(cfg);
   const std::int32_t W = g.warps(), sub = g.blocks * W * g.bins;
   t.title = "Histogram: per-warp sub-histograms with the thread tag (lecture)";
@@ -284,7 +284,7 @@ std::string plan_histogram_tagged(const StepConfig& cfg, Trace& t) {
                  plan::div_up(g.bins, g.block) * W, kPartial);
   plan::add_step(t, "merge kernel: bins[bin] = sum of the " + std::to_string(g.blocks) + " partial histograms", "merge",
                  code.line("merge"), 1, g.bins, g.bins, g.blocks, kBins);
-  return "";
+  return {};
 }
 
 void cpu_histogram_tagged(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t) {

@@ -231,7 +231,7 @@ __global__ void merge_partials(Hist p, int count) {
 
 enum class Kind { Atomic, Shared, Tagged };
 
-std::string run_histogram(Kind kind, const std::vector<std::uint32_t>& input, Trace& t, DeviceTraceView out) {
+Result run_histogram(Kind kind, const std::vector<std::uint32_t>& input, Trace& t, DeviceTraceView out) {
   traced::CudaRun run(t, out);
   std::vector<std::uint32_t> state0 = traced::initial_state(t, input, {kRowMain});
   const int P = t.rows[kBins].length;
@@ -272,17 +272,17 @@ std::string run_histogram(Kind kind, const std::vector<std::uint32_t>& input, Tr
 }
 }  // namespace
 
-std::string cuda_histogram_atomic(const StepConfig&, const std::vector<std::uint32_t>& input, Trace& t,
+Result cuda_histogram_atomic(const StepConfig&, const std::vector<std::uint32_t>& input, Trace& t,
                                   DeviceTraceView out) {
   return run_histogram(Kind::Atomic, input, t, out);
 }
 
-std::string cuda_histogram_shared(const StepConfig&, const std::vector<std::uint32_t>& input, Trace& t,
+Result cuda_histogram_shared(const StepConfig&, const std::vector<std::uint32_t>& input, Trace& t,
                                   DeviceTraceView out) {
   return run_histogram(Kind::Shared, input, t, out);
 }
 
-std::string cuda_histogram_tagged(const StepConfig&, const std::vector<std::uint32_t>& input, Trace& t,
+Result cuda_histogram_tagged(const StepConfig&, const std::vector<std::uint32_t>& input, Trace& t,
                                   DeviceTraceView out) {
   return run_histogram(Kind::Tagged, input, t, out);
 }

@@ -197,8 +197,8 @@ namespace {
 enum AtomicRows { kBlockHist = kDigit + 1, kHist, kOffsets, kFill, kOut };
 }  // namespace
 
-std::string plan_partition_atomic(const StepConfig& cfg, Trace& t) {
-  if (std::string e = check_config(cfg); !e.empty()) return e;
+Result plan_partition_atomic(const StepConfig& cfg, Trace& t) {
+  if (std::string e = check_config(cfg); !e.empty()) return Result::failure(e);
   const Geometry g = geometry(cfg);
   const std::int32_t P = g.parts;
   t.title = "Radix partition with atomic offsets (seed 003, not stable)";
@@ -221,7 +221,7 @@ std::string plan_partition_atomic(const StepConfig& cfg, Trace& t) {
                  "reorder (not stable): out[offsets[d] + atomicAdd(&fill[d], 1)] = key; the order inside a partition "
                  "is the order the atomics land (CPU: StepConfig::seed; GPU: differs run to run)",
                  "reorder", code.line("reorder"), g.blocks, g.block, g.n, 2 * g.rounds, kOut);
-  return "";
+  return {};
 }
 
 void cpu_partition_atomic(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t) {
@@ -290,8 +290,8 @@ namespace {
 enum StableRows { kCounts = kDigit + 1, kScanned, kSOut };
 }  // namespace
 
-std::string plan_partition_stable(const StepConfig& cfg, Trace& t) {
-  if (std::string e = check_config(cfg); !e.empty()) return e;
+Result plan_partition_stable(const StepConfig& cfg, Trace& t) {
+  if (std::string e = check_config(cfg); !e.empty()) return Result::failure(e);
   const Geometry g = geometry(cfg);
   const std::int32_t P = g.parts, L = P * g.blocks;
   t.title = "Stable radix partition (per-block histograms, scan over [digit][block])";
@@ -308,7 +308,7 @@ std::string plan_partition_stable(const StepConfig& cfg, Trace& t) {
             kScanned);
   plan::add_step(t, "reorder (stable): each block writes its tile in order, warp after warp, lanes ranked by digit",
                  "reorder", code.line("reorder"), g.blocks, g.block, g.n, g.rounds, kSOut);
-  return "";
+  return {};
 }
 
 void cpu_partition_stable(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t) {

@@ -214,7 +214,7 @@ __global__ void reorder_stable(Part p) {
 }
 // listing: end
 
-std::string run_partition(bool stable, const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t,
+Result run_partition(bool stable, const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t,
                           DeviceTraceView out) {
   traced::CudaRun run(t, out);
   std::vector<std::uint32_t> state0 = traced::initial_state(t, input, {kRowMain});
@@ -254,12 +254,12 @@ std::string run_partition(bool stable, const StepConfig& cfg, const std::vector<
 }
 }  // namespace
 
-std::string cuda_partition_atomic(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t,
+Result cuda_partition_atomic(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t,
                                   DeviceTraceView out) {
   return run_partition(false, cfg, input, t, out);
 }
 
-std::string cuda_partition_stable(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t,
+Result cuda_partition_stable(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t,
                                   DeviceTraceView out) {
   return run_partition(true, cfg, input, t, out);
 }

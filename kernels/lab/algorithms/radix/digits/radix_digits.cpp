@@ -21,9 +21,9 @@ using radix::DigitShape;
 using radix::DigitRows;
 }  // namespace
 
-std::string plan_radix_digits(const StepConfig& cfg, Trace& t) {
+Result plan_radix_digits(const StepConfig& cfg, Trace& t) {
   if (cfg.digit_bits < 2 || cfg.digit_bits > 8)
-    return "digit bits must be between 2 and 8 (got " + std::to_string(cfg.digit_bits) + ")";
+    return Result::failure("digit bits must be between 2 and 8 (got " + std::to_string(cfg.digit_bits) + ")");
   const DigitShape s(cfg.n, cfg.block, cfg.digit_bits);
   const DigitRows r(cfg.key_value);
   t.title = "Radix sort, " + std::to_string(s.D) + "-bit digits (histogram, scan, stable scatter)";
@@ -68,7 +68,7 @@ std::string plan_radix_digits(const StepConfig& cfg, Trace& t) {
   if (s.passes % 2)
     plan::add_step(t, "copy B -> A (the last pass wrote B)", "copy back", code.line("copy back"), s.nb, cfg.block,
                    s.nb * cfg.block, s.ept, kRowMain);
-  return "";
+  return {};
 }
 
 void cpu_radix_digits(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t) {

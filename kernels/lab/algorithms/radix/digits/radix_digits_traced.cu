@@ -88,7 +88,7 @@ __global__ void copy_back_kernel(Digits p) {
 // listing: end
 }  // namespace
 
-std::string cuda_radix_digits(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t,
+Result cuda_radix_digits(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t,
                               DeviceTraceView out) {
   const DigitShape s(cfg.n, cfg.block, cfg.digit_bits);
   const DigitRows r(cfg.key_value);

@@ -43,8 +43,9 @@ std::vector<Pass> passes_of(const Trace& t) {
 }
 }  // namespace
 
-std::string plan_radix_split(const StepConfig& cfg, Trace& t) {
-  if (cfg.type == ElemType::F32) return "radix-split sorts int32 and uint32 keys (radix-digits takes floats)";
+Result plan_radix_split(const StepConfig& cfg, Trace& t) {
+  if (cfg.type == ElemType::F32)
+    return Result::failure("radix-split sorts int32 and uint32 keys (radix-digits takes floats)");
   const std::int32_t n = cfg.n, B = cfg.block, W = plan::next_pow2(n), blocks = plan::div_up(n, B);
   t.title = "Radix sort, 1-bit split (scan of the false flags)";
   t.width = W;
@@ -99,7 +100,7 @@ std::string plan_radix_split(const StepConfig& cfg, Trace& t) {
   if (!from_a)
     plan::add_step(t, "copy B -> A (the result of the last pass is in B)", "copy back", code.line("copy back"),
                    blocks, B, n, 1, kRowMain);
-  return "";
+  return {};
 }
 
 void cpu_radix_split(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t) {

@@ -105,7 +105,7 @@ __global__ void copy_back(traced::StepCtx ctx, int n) {
 // listing: end
 }  // namespace
 
-std::string cuda_radix_split(const StepConfig&, const std::vector<std::uint32_t>& input, Trace& t,
+Result cuda_radix_split(const StepConfig&, const std::vector<std::uint32_t>& input, Trace& t,
                              DeviceTraceView out) {
   traced::CudaRun run(t, out);
   run.upload_initial(traced::initial_state(t, input, {kRowMain}));

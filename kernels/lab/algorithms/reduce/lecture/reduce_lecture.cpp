@@ -12,9 +12,9 @@ namespace primlab::steppers {
 namespace {
 using namespace reduce;
 
-std::string plan_reduce(int v, const StepConfig& cfg, Trace& t) {
+Result plan_reduce(int v, const StepConfig& cfg, Trace& t) {
   const Schedule sc = make_schedule(v, cfg.n, cfg.block);
-  if (!sc.error.empty()) return sc.error;
+  if (!sc.error.empty()) return Result::failure(sc.error);
   const char* titles[] = {"",
                           "reduce1: interleaved addressing (divergent branch)",
                           "reduce2: strided index (bank conflicts)",
@@ -87,7 +87,7 @@ std::string plan_reduce(int v, const StepConfig& cfg, Trace& t) {
     const std::int32_t active = p.blocks * active_per_block(sc, st);
     plan::add_step(t, pre + label, pre.empty() ? "pass 1" : "pass 2", line, p.blocks, p.B, active, ops, focus);
   }
-  return "";
+  return {};
 }
 
 // Runs the planned schedule warp by warp, the way the CUDA stepper's kernels run it.
@@ -256,12 +256,12 @@ void cpu_reduce(int v, const std::vector<std::uint32_t>& input, Trace& t) {
 }
 }  // namespace
 
-std::string plan_reduce1(const StepConfig& cfg, Trace& t) { return plan_reduce(kReduce1, cfg, t); }
-std::string plan_reduce2(const StepConfig& cfg, Trace& t) { return plan_reduce(kReduce2, cfg, t); }
-std::string plan_reduce3(const StepConfig& cfg, Trace& t) { return plan_reduce(kReduce3, cfg, t); }
-std::string plan_reduce4(const StepConfig& cfg, Trace& t) { return plan_reduce(kReduce4, cfg, t); }
-std::string plan_reduce5(const StepConfig& cfg, Trace& t) { return plan_reduce(kReduce5, cfg, t); }
-std::string plan_reduce_shuffle(const StepConfig& cfg, Trace& t) { return plan_reduce(kShuffle, cfg, t); }
+Result plan_reduce1(const StepConfig& cfg, Trace& t) { return plan_reduce(kReduce1, cfg, t); }
+Result plan_reduce2(const StepConfig& cfg, Trace& t) { return plan_reduce(kReduce2, cfg, t); }
+Result plan_reduce3(const StepConfig& cfg, Trace& t) { return plan_reduce(kReduce3, cfg, t); }
+Result plan_reduce4(const StepConfig& cfg, Trace& t) { return plan_reduce(kReduce4, cfg, t); }
+Result plan_reduce5(const StepConfig& cfg, Trace& t) { return plan_reduce(kReduce5, cfg, t); }
+Result plan_reduce_shuffle(const StepConfig& cfg, Trace& t) { return plan_reduce(kShuffle, cfg, t); }
 void cpu_reduce1(const StepConfig&, const std::vector<std::uint32_t>& in, Trace& t) { cpu_reduce(kReduce1, in, t); }
 void cpu_reduce2(const StepConfig&, const std::vector<std::uint32_t>& in, Trace& t) { cpu_reduce(kReduce2, in, t); }
 void cpu_reduce3(const StepConfig&, const std::vector<std::uint32_t>& in, Trace& t) { cpu_reduce(kReduce3, in, t); }

@@ -167,9 +167,9 @@ __global__ void write_out(Args p) {
   p.ctx.op(std::int64_t(blockIdx.x) * B, 0, OpKind::Move, shuffle ? p.rg_row : p.sh_row, base, p.out_row, blockIdx.x);
 }
 
-std::string cuda_reduce(int v, const std::vector<std::uint32_t>& input, Trace& t, DeviceTraceView out) {
+Result cuda_reduce(int v, const std::vector<std::uint32_t>& input, Trace& t, DeviceTraceView out) {
   const Schedule sc = make_schedule(v, t.n, t.block);
-  if (!sc.error.empty()) return sc.error;
+  if (!sc.error.empty()) return Result::failure(sc.error);
   traced::CudaRun run(t, out);
   run.upload_initial(traced::initial_state(t, input, {kRowMain}));
   for (std::size_t k = 0; k < sc.steps.size() && run.ok(); ++k) {
@@ -202,33 +202,33 @@ std::string cuda_reduce(int v, const std::vector<std::uint32_t>& input, Trace& t
     }
     run.end(k + 1);
   }
-  if (std::string e = run.finish(); !e.empty()) return e;
+  if (Result r = run.finish(); !r.ok()) return r;
   const std::size_t last = t.steps.size() - 1, total_row = t.rows.size() - 1;
   std::uint32_t total = 0;
   if (!PRIMLAB_TRACED_CHECK(run, cudaMemcpy(&total, out.values + last * t.step_words() + total_row * t.width, 4,
                                             cudaMemcpyDeviceToHost)))
-    return run.error();
+    return Result::failure(run.error());
   t.steps.back().label += " = " + format_word(total, t.type);
-  return "";
+  return {};
 }
 }  // namespace
 
-std::string cuda_reduce1(const StepConfig&, const std::vector<std::uint32_t>& in, Trace& t, DeviceTraceView o) {
+Result cuda_reduce1(const StepConfig&, const std::vector<std::uint32_t>& in, Trace& t, DeviceTraceView o) {
   return cuda_reduce(kReduce1, in, t, o);
 }
-std::string cuda_reduce2(const StepConfig&, const std::vector<std::uint32_t>& in, Trace& t, DeviceTraceView o) {
+Result cuda_reduce2(const StepConfig&, const std::vector<std::uint32_t>& in, Trace& t, DeviceTraceView o) {
   return cuda_reduce(kReduce2, in, t, o);
 }
-std::string cuda_reduce3(const StepConfig&, const std::vector<std::uint32_t>& in, Trace& t, DeviceTraceView o) {
+Result cuda_reduce3(const StepConfig&, const std::vector<std::uint32_t>& in, Trace& t, DeviceTraceView o) {
   return cuda_reduce(kReduce3, in, t, o);
 }
-std::string cuda_reduce4(const StepConfig&, const std::vector<std::uint32_t>& in, Trace& t, DeviceTraceView o) {
+Result cuda_reduce4(const StepConfig&, const std::vector<std::uint32_t>& in, Trace& t, DeviceTraceView o) {
   return cuda_reduce(kReduce4, in, t, o);
 }
-std::string cuda_reduce5(const StepConfig&, const std::vector<std::uint32_t>& in, Trace& t, DeviceTraceView o) {
+Result cuda_reduce5(const StepConfig&, const std::vector<std::uint32_t>& in, Trace& t, DeviceTraceView o) {
   return cuda_reduce(kReduce5, in, t, o);
 }
-std::string cuda_reduce_shuffle(const StepConfig&, const std::vector<std::uint32_t>& in, Trace& t,
+Result cuda_reduce_shuffle(const StepConfig&, const std::vector<std::uint32_t>& in, Trace& t,
                                 DeviceTraceView o) {
   return cuda_reduce(kShuffle, in, t, o);
 }

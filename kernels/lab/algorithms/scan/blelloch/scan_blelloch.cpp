@@ -10,7 +10,7 @@ namespace {
 enum Rows { kInput = kStdRows };
 }  // namespace
 
-std::string plan_scan_blelloch(const StepConfig& cfg, Trace& t) {
+Result plan_scan_blelloch(const StepConfig& cfg, Trace& t) {
   const std::int32_t n = cfg.n, B = cfg.block, W = plan::next_pow2(n);
   const int L = plan::log2_floor(W);
   t.title = "Work-efficient scan (Blelloch)";
@@ -37,7 +37,7 @@ std::string plan_scan_blelloch(const StepConfig& cfg, Trace& t) {
   }
   if (cfg.inclusive) plan::add_step(t, "inclusive: x[i] += in[i]", "inclusive", code.line("inclusive"),
                                       plan::div_up(n, B), B, n, 1);
-  return "";
+  return {};
 }
 
 void cpu_scan_blelloch(const StepConfig&, const std::vector<std::uint32_t>& input, Trace& t) {

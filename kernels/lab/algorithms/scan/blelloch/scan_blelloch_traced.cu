@@ -54,7 +54,7 @@ __global__ void add_input(traced::StepCtx ctx, std::uint32_t* x, const std::uint
 // listing: end
 }  // namespace
 
-std::string cuda_scan_blelloch(const StepConfig&, const std::vector<std::uint32_t>& input, Trace& t,
+Result cuda_scan_blelloch(const StepConfig&, const std::vector<std::uint32_t>& input, Trace& t,
                                DeviceTraceView out) {
   traced::CudaRun run(t, out);
   run.upload_initial(traced::initial_state(t, input, {kRowMain, kInput}));

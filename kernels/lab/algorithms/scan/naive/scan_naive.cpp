@@ -9,7 +9,7 @@ namespace {
 enum Rows { kReadBuf = kStdRows, kInput };
 }  // namespace
 
-std::string plan_scan_naive(const StepConfig& cfg, Trace& t) {
+Result plan_scan_naive(const StepConfig& cfg, Trace& t) {
   const std::int32_t n = cfg.n, B = cfg.block, blocks = plan::div_up(n, B);
   t.title = "Naive scan (Hillis-Steele)";
   t.width = n;
@@ -24,7 +24,7 @@ std::string plan_scan_naive(const StepConfig& cfg, Trace& t) {
   for (std::int32_t off = 1; off < n; off *= 2)
     plan::add_step(t, "offset " + std::to_string(off) + ": out[i] = in[i] + in[i-" + std::to_string(off) + "]",
                    "sweep", code.line("sweep"), blocks, B, n, 1);
-  return "";
+  return {};
 }
 
 void cpu_scan_naive(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t) {

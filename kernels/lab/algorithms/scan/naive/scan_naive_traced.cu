@@ -40,7 +40,7 @@ __global__ void scan_step(traced::StepCtx ctx, const std::uint32_t* in, std::uin
 }
 }  // namespace
 
-std::string cuda_scan_naive(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t,
+Result cuda_scan_naive(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t,
                             DeviceTraceView out) {
   traced::CudaRun run(t, out);
   const int n = t.n, B = t.block;
@@ -49,7 +49,7 @@ std::string cuda_scan_naive(const StepConfig& cfg, const std::vector<std::uint32
     ping.resize(std::size_t(n));
     pong.resize(std::size_t(n));
   } catch (const DeviceError& e) {
-    return e.what();
+    return Result::failure(e.what());
   }
   run.upload_initial(traced::initial_state(t, input, {kRowMain, kReadBuf, kInput}));
   PRIMLAB_TRACED_CHECK(run, cudaMemcpy(ping.get(), input.data(), std::size_t(n) * 4, cudaMemcpyHostToDevice));

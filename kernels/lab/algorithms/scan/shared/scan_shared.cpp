@@ -81,7 +81,7 @@ struct BlockSweep {
 };
 }  // namespace
 
-std::string plan_scan_shared(const StepConfig& cfg, Trace& t) {
+Result plan_scan_shared(const StepConfig& cfg, Trace& t) {
   const std::int32_t n = cfg.n, B = cfg.block, E = 2 * B, blocks = plan::div_up(n, E), W = blocks * E;
   t.title = "Shared-memory scan (GPU Gems 3, bank-conflict offsets)";
   t.width = W;
@@ -117,7 +117,7 @@ std::string plan_scan_shared(const StepConfig& cfg, Trace& t) {
   if (cfg.inclusive)
     plan::add_step(t, "inclusive: x[i] += in[i]", "inclusive", code.line("inclusive"), plan::div_up(n, B), B, n, 1,
                    kRowMain);
-  return "";
+  return {};
 }
 
 void cpu_scan_shared(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t) {

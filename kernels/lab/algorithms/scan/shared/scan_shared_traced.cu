@@ -170,7 +170,7 @@ __global__ void add_input(SharedScan p, const std::uint32_t* in, int n) {
 // listing: end
 }  // namespace
 
-std::string cuda_scan_shared(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t,
+Result cuda_scan_shared(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t,
                              DeviceTraceView out) {
   traced::CudaRun run(t, out);
   run.upload_initial(traced::initial_state(t, input, {kRowMain, kInput}));

@@ -1,0 +1,56 @@
+// The CPU reference against the CUDA traced stepper for one config (GPU tests): deterministic rows
+// give the same trace bit for bit (values of every row, op slots, launch shapes, counters, labels);
+// the others (atomic order) the same steps, launch shapes and counters, and every value row's final
+// state as a multiset (atomics permute values inside a row; index rows such as owners and tags name
+// which lane won and may differ).
+#pragma once
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "lab/catalog.h"
+#include "lab/result_check.h"
+
+namespace test {
+
+inline std::vector<std::uint32_t> final_values(const primlab::Trace& t, std::size_t r) {
+  const std::uint32_t* p = t.row(t.steps.size() - 1, r);
+  std::vector<std::uint32_t> v(p, p + std::min(t.rows[r].length, t.width));
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+inline void expect_same_up_to_atomic_order(const primlab::Trace& cpu, const primlab::Trace& gpu) {
+  ASSERT_EQ(cpu.steps.size(), gpu.steps.size());
+  ASSERT_EQ(cpu.rows.size(), gpu.rows.size());
+  ASSERT_EQ(cpu.width, gpu.width);
+  for (std::size_t s = 0; s < cpu.steps.size(); ++s) {
+    EXPECT_EQ(cpu.steps[s].label, gpu.steps[s].label) << "step " << s;
+    EXPECT_TRUE(cpu.steps[s].launch == gpu.steps[s].launch) << "step " << s;
+    EXPECT_TRUE(cpu.steps[s].counters == gpu.steps[s].counters) << "step " << s;
+  }
+  for (std::size_t r = 0; r < cpu.rows.size(); ++r) {
+    if (cpu.rows[r].kind != primlab::RowKind::Values) continue;
+    EXPECT_EQ(final_values(cpu, r), final_values(gpu, r)) << "row " << cpu.rows[r].name;
+  }
+}
+
+inline void expect_backends_agree(const primlab::Algorithm& a, const primlab::StepConfig& cfg,
+                                  const std::vector<std::uint32_t>& in) {
+  primlab::Trace cpu, gpu;
+  const primlab::Result on_cpu = build_trace_cpu(a, cfg, in, cpu);
+  const primlab::Result on_gpu = build_trace_cuda(a, cfg, in, gpu);
+  ASSERT_EQ(on_cpu.ok(), on_gpu.ok()) << "both backends accept or refuse a config alike: " << on_cpu.message()
+                                      << " / " << on_gpu.message();
+  if (!on_cpu.ok()) return;  // a plan's own limit (the catalog test checks it comes with a message)
+  if (!a.deterministic) {
+    expect_same_up_to_atomic_order(cpu, gpu);
+    return;
+  }
+  EXPECT_TRUE(ok(compare_traces(cpu, gpu)));
+  for (std::size_t s = 0; s < cpu.steps.size() && s < gpu.steps.size(); ++s)
+    EXPECT_EQ(cpu.steps[s].label, gpu.steps[s].label) << "step " << s;  // labels carry results (a sum, a count)
+}
+
+}  // namespace test
