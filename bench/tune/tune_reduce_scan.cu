@@ -1,21 +1,19 @@
-// Tuning sweep for the reduce, scan, select and histogram tunings (built by hand, run on the device): times variants of the
-// scan, select and byte-histogram kernels at 2^28 and checks each against the first variant.
-//   nvcc -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I kernels -I kernels/include \
-//        bench/tune/tune_reduce_scan.cu -o .dev/lib1/tune_reduce_scan
+// Tuning sweep for the scan, select and histogram tunings: times variants of the scan, select
+// and byte-histogram kernels at 2^28 and checks each against the first variant. Built with
+// -DPRIMLAB_WITH_TUNERS=ON (target primlab_tune_reduce_scan); run on the GPU to tune.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <vector>
 
+#include "tune_common.cuh"
 #include "agent/histogram_kernel.cuh"
 #include "agent/scan_kernel.cuh"
 #include "agent/select_kernel.cuh"
 
 using namespace primlab;
 using namespace primlab::detail;
-
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { std::printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__); std::exit(1); } } while (0)
 
 template <int kT, int kK, bool kSL, bool kSS, int kMinB = 1, int kLW = 1, int kSleep = 0, int kInit = 0>
 struct Tu {
@@ -31,38 +29,14 @@ struct HTu {
   static constexpr bool kByteTable = kTab;
 };
 
-__global__ void fill(std::uint32_t* p, std::int64_t n) {
-  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n; i += std::int64_t(gridDim.x) * blockDim.x) {
-    std::uint64_t x = std::uint64_t(i) * 0x9E3779B97F4A7C15ull + 12345;
-    x ^= x >> 29; x *= 0xBF58476D1CE4E5B9ull; x ^= x >> 32;
-    p[i] = std::uint32_t(x);
-  }
-}
 __global__ void count_diff(const std::uint32_t* a, const std::uint32_t* b, std::int64_t n, unsigned long long* c) {
   unsigned long long k = 0;
   for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n; i += std::int64_t(gridDim.x) * blockDim.x) k += a[i] != b[i];
   if (k) atomicAdd(c, k);
 }
 
+using tune::median_ms;
 int g_sms = 0;
-cudaEvent_t e0, e1;
-
-template <class F>
-float median_ms(F&& f, int runs = 15) {
-  for (int i = 0; i < 3; ++i) f();
-  std::vector<float> t;
-  for (int r = 0; r < runs; ++r) {
-    CK(cudaEventRecord(e0));
-    f();
-    CK(cudaEventRecord(e1));
-    CK(cudaEventSynchronize(e1));
-    float ms;
-    CK(cudaEventElapsedTime(&ms, e0, e1));
-    t.push_back(ms);
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
 
 unsigned long long diff(const std::uint32_t* a, const std::uint32_t* b, std::int64_t n, unsigned long long* d_c) {
   CK(cudaMemset(d_c, 0, 8));
@@ -116,22 +90,6 @@ void select_stride_variant(const char* name, const std::uint32_t* in, std::uint3
 }
 
 template <class Tuning>
-void scan_persistent_variant(const char* name, const std::uint32_t* in, std::uint32_t* out, const std::uint32_t* ref, std::int64_t n, void* ws, unsigned long long* d_c) {
-  const std::int64_t tiles = (n + Tuning::kTileItems - 1) / Tuning::kTileItems;
-  int per_sm = 0;
-  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, scan_persistent_kernel<Tuning, std::uint32_t, Sum, true>, Tuning::kThreads, 0));
-  const std::int64_t grid = std::min<std::int64_t>(tiles, std::int64_t(per_sm) * g_sms);
-  auto run = [&] {
-    cudaMemsetAsync(ws, 0, tiles * 8);
-    scan_persistent_kernel<Tuning, std::uint32_t, Sum, true><<<unsigned(grid), Tuning::kThreads>>>(in, out, n, tiles, 0u, Sum{}, make_tile_state<std::uint32_t>(ws, tiles), true);
-  };
-  const float ms = median_ms(run);
-  CK(cudaGetLastError());
-  const unsigned long long bad = ref ? diff(out, ref, n, d_c) : 0;
-  std::printf("scanP  %-28s %8.4f ms %7.1f GB/s  mismatches %llu  (%d blocks/SM)\n", name, ms, 8.0 * n / ms / 1e6, bad, per_sm);
-}
-
-template <class Tuning>
 void select_variant(const char* name, const std::uint32_t* in, std::uint32_t* out, std::int64_t* d_count, const std::uint32_t* ref, std::int64_t n, void* ws, unsigned long long* d_c) {
   const std::int64_t tiles = (n + Tuning::kTileItems - 1) / Tuning::kTileItems;
   auto run = [&] {
@@ -166,8 +124,6 @@ void hist_variant(const char* name, const std::uint8_t* in, std::uint32_t* hist,
 
 int main() {
   CK(cudaDeviceGetAttribute(&g_sms, cudaDevAttrMultiProcessorCount, 0));
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
   const std::int64_t n = std::int64_t(1) << 28;
   std::uint32_t *in, *out, *ref;
   void* ws;
@@ -179,7 +135,7 @@ int main() {
   CK(cudaMalloc(&ws, 64 << 20));
   CK(cudaMalloc(&d_count, 8));
   CK(cudaMalloc(&d_c, 8));
-  fill<<<2048, 256>>>(in, n);
+  tune::fill_random<<<2048, 256>>>(in, n, 12345);
   CK(cudaDeviceSynchronize());
   {
     std::uint32_t* tmp;
