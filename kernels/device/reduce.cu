@@ -140,20 +140,9 @@ Status reduce(const T* d_in, T* d_out, std::int64_t n, Op op, Workspace ws, cuda
     bool cluster = false;
     PRIMLAB_TRY(detail::has_sm90_launch_features(kernel, cluster));
     if (cluster) {
-      cudaLaunchConfig_t cfg{};
-      cfg.gridDim = Tuning::kClusterBlocks;
-      cfg.blockDim = Tuning::kClusterThreads;
-      cfg.stream = stream;
-      cudaLaunchAttribute attr[1];
-      attr[0].id = cudaLaunchAttributeClusterDimension;
-      attr[0].val.clusterDim.x = Tuning::kClusterBlocks;
-      attr[0].val.clusterDim.y = 1;
-      attr[0].val.clusterDim.z = 1;
-      cfg.attrs = attr;
-      cfg.numAttrs = 1;
-      PRIMLAB_CUDA_TRY(cudaLaunchKernelEx(&cfg, kernel, d_in, d_out, n, op, vector_ok));
-      PRIMLAB_LAUNCH_TRY();
-      return Status::Success;
+      const cudaLaunchAttribute attr = detail::cluster_attribute(Tuning::kClusterBlocks);
+      return detail::launch_with_attribute(&attr, kernel, Tuning::kClusterBlocks, Tuning::kClusterThreads, 0, stream,
+                                           d_in, d_out, n, op, vector_ok);
     }
   }
   detail::DeviceFacts facts;
