@@ -11,17 +11,18 @@
 #include "agent/histogram_kernel.cuh"
 #include "agent/scan_kernel.cuh"
 #include "agent/select_kernel.cuh"
+#include "tuning/warp_striped_tile.cuh"
 
 using namespace primlab;
 using namespace primlab::detail;
 
+// A scan or select tuning (tuning/scan.cuh) with every knob a parameter; u32 items.
 template <int kT, int kK, bool kSL, bool kSS, int kMinB = 1, int kLW = 1, int kSleep = 0, int kInit = 0>
-struct Tu {
+struct Tu : WarpStripedTile<std::uint32_t, kT, kK> {
   static constexpr int kLookbackInitialDelayNs = kInit;
-  static constexpr int kThreads = kT, kVectors = kK, kMinBlocksPerSm = kMinB, kLookbackWords = kLW;
+  static constexpr int kMinBlocksPerSm = kMinB, kLookbackWords = kLW;
   static constexpr int kLookbackSleepNs = kSleep;
   static constexpr bool kStreamingLoads = kSL, kStreamingStores = kSS;
-  static constexpr int kVec = 4, kWarps = kT / 32, kWarpItems = 32 * kK * 4, kTileItems = kWarps * kWarpItems;
 };
 template <int kT, int kB, int kU, bool kTab = true>
 struct HTu {

@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "thread/histogram_bins.cuh"
-#include "warp/vector_io.cuh"
+#include "thread/vector_io.cuh"
 
 namespace primlab::detail {
 

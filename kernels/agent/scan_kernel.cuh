@@ -5,7 +5,7 @@
 #include <type_traits>
 
 #include "block/tile_state.cuh"
-#include "warp/vector_io.cuh"
+#include "thread/vector_io.cuh"
 #include "warp/warp_scan.cuh"
 #include "primlab/ops.h"
 

@@ -1,6 +1,7 @@
 // Radix partition by one digit: one Onesweep pass (two above 8 bits) and the partition offsets.
 #include <limits>
 
+#include "agent/radix_partition_offsets.cuh"
 #include "device/radix_onesweep_dispatch.cuh"
 #include "tuning/radix_partition.cuh"
 #include "primlab/radix_partition.h"
@@ -8,22 +9,6 @@
 namespace primlab {
 namespace detail {
 namespace {
-
-// offsets[p] = first index of the partitioned keys whose digit is >= p (p = 0 .. parts).
-template <class Bits>
-__global__ void __launch_bounds__(RadixPartitionTuning::kOffsetThreads)
-    partition_offsets_kernel(const Bits* __restrict__ keys, std::int64_t n, int begin_bit, std::uint32_t mask,
-                             Bits enc0, Bits enc1, std::uint32_t* offsets) {
-  const std::uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
-  if (p > mask + 1) return;
-  std::int64_t lo = 0, hi = n;
-  while (lo < hi) {
-    const std::int64_t mid = (lo + hi) / 2;
-    const std::uint32_t d = digit_of(xor_by_top(keys[mid], enc0, enc1), begin_bit, mask);
-    if (d < p) lo = mid + 1; else hi = mid;
-  }
-  offsets[p] = static_cast<std::uint32_t>(lo);
-}
 
 template <class K, class V, bool PAIRS>
 Status partition(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_out, std::uint32_t* d_offsets,
