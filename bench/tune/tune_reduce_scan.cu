@@ -106,16 +106,14 @@ void select_variant(const char* name, const std::uint32_t* in, std::uint32_t* ou
   std::printf("select %-28s %8.4f ms %7.1f GB/s  kept %lld mismatches %llu\n", name, ms, 6.0 * n / ms / 1e6, (long long)cnt, bad);
 }
 
-template <class Tuning, bool kPrivate, bool kIdentity>
+template <class Tuning, bool kIdentity>
 void hist_variant(const char* name, const std::uint8_t* in, std::uint32_t* hist, const std::uint32_t* ref, std::int64_t n, unsigned long long* d_c) {
   const IntBinner<std::uint8_t> b = make_int_binner<std::uint8_t>(0, 256, 256);
   const int grid = g_sms * Tuning::kBlocksPerSm;
-  int smem = kPrivate ? histogram_u8_private_smem<Tuning>() : 256 * 32 * 4;
-  if (kPrivate) CK(cudaFuncSetAttribute(histogram_u8_private_kernel<Tuning, kIdentity>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  const int smem = 256 * 32 * 4;
   auto run = [&] {
     cudaMemsetAsync(hist, 0, 1024);
-    if (kPrivate) histogram_u8_private_kernel<Tuning, kIdentity><<<grid, Tuning::kThreads, smem>>>(in, n, hist, 256, b, true);
-    else histogram_kernel<0, Tuning, kIdentity><<<grid, Tuning::kThreads, smem>>>(in, n, hist, 256, b, true);
+    histogram_kernel<0, Tuning, kIdentity><<<grid, Tuning::kThreads, smem>>>(in, n, hist, 256, b, true);
   };
   const float ms = median_ms(run);
   CK(cudaGetLastError());
@@ -145,7 +143,7 @@ int main() {
     std::printf("copy   %-28s %8.4f ms %7.1f GB/s\n", "memcpy d2d", ms, 8.0 * n / ms / 1e6);
     CK(cudaFree(tmp));
   }
-  scan_variant<Tu<256, 4, true, true, 2>>("256x16 ldcs stcs (current)", in, ref, nullptr, n, ws, d_c);
+  scan_variant<Tu<256, 4, true, true, 2>>("256x16 ldcs stcs (tuned)", in, ref, nullptr, n, ws, d_c);
   {  // the reference itself against the host
     std::vector<std::uint32_t> h_in(n), h_ref(n);
     CK(cudaMemcpy(h_in.data(), in, n * 4, cudaMemcpyDeviceToHost));
@@ -162,7 +160,7 @@ int main() {
 #define SE(T, K, LW, SL, IN, NAME) select_variant<Tu<T, K, true, true, 1, LW, SL, IN>>(NAME, in, out, d_count, sref, n, ws, d_c);
 #define SS(ST, IN, NAME) scan_stride_variant<Tu<384, 6, true, true, 1, 1, 100, IN>, ST>(NAME, in, out, ref, n, ws, d_c);
 #define ES(ST, IN, NAME) select_stride_variant<Tu<384, 6, true, true, 1, 1, 100, IN>, ST>(NAME, in, out, d_count, sref, n, ws, d_c);
-  SS(1, 3000, "384x24 i3000 stride8B (current)")
+  SS(1, 3000, "384x24 i3000 stride8B (tuned)")
   SS(4, 3000, "384x24 i3000 stride32B")
   SS(16, 3000, "384x24 i3000 stride128B")
   SS(4, 1200, "384x24 i1200 stride32B")
@@ -171,14 +169,14 @@ int main() {
   SS(32, 1200, "384x24 i1200 stride256B")
   std::uint32_t* sref = ref;
   select_variant<Tu<256, 4, true, true, 2>>("256x16 (reference)", in, ref, d_count, nullptr, n, ws, d_c);
-  ES(1, 1500, "384x24 i1500 stride8B (current)")
+  ES(1, 1500, "384x24 i1500 stride8B (tuned)")
   ES(4, 1500, "384x24 i1500 stride32B")
   ES(16, 1500, "384x24 i1500 stride128B")
   ES(16, 700, "384x24 i700 stride128B")
   ES(16, 0, "384x24 i0 stride128B")
   const std::uint8_t* in8 = reinterpret_cast<const std::uint8_t*>(in);
   const std::int64_t n8 = n;  // 2^28 bytes
-  hist_variant<HTu<512, 3, 2>, false, false>("lane 512x3 u2 table (current)", in8, ref, nullptr, n8, d_c);
-  hist_variant<HTu<1024, 2, 4>, false, true>("lane 1024x2 u4 identity", in8, out, ref, n8, d_c);
+  hist_variant<HTu<512, 3, 2>, false>("lane 512x3 u2 table (tuned)", in8, ref, nullptr, n8, d_c);
+  hist_variant<HTu<1024, 2, 4>, true>("lane 1024x2 u4 identity", in8, out, ref, n8, d_c);
   return 0;
 }
