@@ -39,10 +39,7 @@ histogram_kernel(const T* __restrict__ d_in, std::int64_t n, std::uint32_t* d_hi
     else atomicAdd(&d_hist[b], 1u);
   };
 
-  union Vec {
-    uint4 u;
-    T t[kVec];
-  };
+  using Vec = Vec16<T>;
   const std::int64_t workers = std::int64_t(gridDim.x) * Tuning::kThreads;
   const std::int64_t w = std::int64_t(blockIdx.x) * Tuning::kThreads + threadIdx.x;
   std::int64_t done = 0;

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "block/block_reduce.cuh"
+#include "thread/vector_io.cuh"
 
 namespace primlab::detail {
 namespace cg = cooperative_groups;
@@ -19,10 +20,7 @@ __device__ __forceinline__ T thread_accumulate(const T* __restrict__ d_in, std::
                                                std::int64_t workers) {
   constexpr int kVec = Tuning::kVec;
   constexpr int kU = Tuning::kUnroll;
-  union Vec {
-    uint4 u;
-    T t[kVec];
-  };
+  using Vec = Vec16<T>;
   T acc = Op::template identity<T>();
   std::int64_t done = 0;
   if (vector_ok) {

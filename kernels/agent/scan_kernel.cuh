@@ -20,10 +20,7 @@ __device__ __forceinline__ void scan_load_tile(T (&x)[Tuning::kVectors][Tuning::
                                                const T* __restrict__ d_in, std::int64_t tile,
                                                std::int64_t n, bool vector_ok, T ident) {
   constexpr int kVec = Tuning::kVec;
-  union Vec {
-    uint4 u;
-    T t[kVec];
-  };
+  using Vec = Vec16<T>;
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const std::int64_t tile_base = tile * Tuning::kTileItems;
   const std::int64_t wbase = tile_base + std::int64_t(warp) * Tuning::kWarpItems;
@@ -56,10 +53,7 @@ __device__ __forceinline__ void scan_tile(T (&x)[Tuning::kVectors][Tuning::kVec]
   constexpr int kVec = Tuning::kVec;
   constexpr int kK = Tuning::kVectors;
   constexpr int kWarps = Tuning::kWarps;
-  union Vec {
-    uint4 u;
-    T t[kVec];
-  };
+  using Vec = Vec16<T>;
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const std::int64_t tile_base = tile * Tuning::kTileItems;
   const std::int64_t wbase = tile_base + std::int64_t(warp) * Tuning::kWarpItems;
