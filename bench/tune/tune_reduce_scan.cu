@@ -47,21 +47,9 @@ unsigned long long diff(const std::uint32_t* a, const std::uint32_t* b, std::int
   return c;
 }
 
-template <class Tuning>
+// kStride: 8-byte words between tiles' status words.
+template <class Tuning, int kStride = 1>
 void scan_variant(const char* name, const std::uint32_t* in, std::uint32_t* out, const std::uint32_t* ref, std::int64_t n, void* ws, unsigned long long* d_c) {
-  const std::int64_t tiles = (n + Tuning::kTileItems - 1) / Tuning::kTileItems;
-  auto run = [&] {
-    cudaMemsetAsync(ws, 0, tiles * 8);
-    scan_kernel<Tuning, std::uint32_t, Sum, true><<<unsigned(tiles), Tuning::kThreads>>>(in, out, n, 0u, Sum{}, make_tile_state<std::uint32_t>(ws, tiles), true);
-  };
-  const float ms = median_ms(run);
-  CK(cudaGetLastError());
-  const unsigned long long bad = ref ? diff(out, ref, n, d_c) : 0;
-  std::printf("scan   %-28s %8.4f ms %7.1f GB/s  mismatches %llu\n", name, ms, 8.0 * n / ms / 1e6, bad);
-}
-
-template <class Tuning, int kStride>
-void scan_stride_variant(const char* name, const std::uint32_t* in, std::uint32_t* out, const std::uint32_t* ref, std::int64_t n, void* ws, unsigned long long* d_c) {
   const std::int64_t tiles = (n + Tuning::kTileItems - 1) / Tuning::kTileItems;
   PackedTileState<std::uint32_t, kStride> st{static_cast<std::uint64_t*>(ws)};
   auto run = [&] {
@@ -71,32 +59,16 @@ void scan_stride_variant(const char* name, const std::uint32_t* in, std::uint32_
   const float ms = median_ms(run);
   CK(cudaGetLastError());
   const unsigned long long bad = ref ? diff(out, ref, n, d_c) : 0;
-  std::printf("scanS  %-28s %8.4f ms %7.1f GB/s  mismatches %llu\n", name, ms, 8.0 * n / ms / 1e6, bad);
+  std::printf("scan   %-28s %8.4f ms %7.1f GB/s  mismatches %llu\n", name, ms, 8.0 * n / ms / 1e6, bad);
 }
 
-template <class Tuning, int kStride>
-void select_stride_variant(const char* name, const std::uint32_t* in, std::uint32_t* out, std::int64_t* d_count, const std::uint32_t* ref, std::int64_t n, void* ws, unsigned long long* d_c) {
+template <class Tuning, int kStride = 1>
+void select_variant(const char* name, const std::uint32_t* in, std::uint32_t* out, std::int64_t* d_count, const std::uint32_t* ref, std::int64_t n, void* ws, unsigned long long* d_c) {
   const std::int64_t tiles = (n + Tuning::kTileItems - 1) / Tuning::kTileItems;
   auto run = [&] {
     cudaMemsetAsync(ws, 0, tiles * 8 * kStride);
     select_kernel<Tuning, std::uint32_t, LessThan<std::uint32_t>><<<unsigned(tiles), Tuning::kThreads>>>(
         in, nullptr, out, d_count, n, LessThan<std::uint32_t>{0x80000000u}, CountTileStateT<kStride>{static_cast<std::uint64_t*>(ws)}, true);
-  };
-  const float ms = median_ms(run);
-  CK(cudaGetLastError());
-  std::int64_t cnt;
-  CK(cudaMemcpy(&cnt, d_count, 8, cudaMemcpyDeviceToHost));
-  const unsigned long long bad = ref ? diff(out, ref, cnt, d_c) : 0;
-  std::printf("selS   %-28s %8.4f ms %7.1f GB/s  kept %lld mismatches %llu\n", name, ms, 6.0 * n / ms / 1e6, (long long)cnt, bad);
-}
-
-template <class Tuning>
-void select_variant(const char* name, const std::uint32_t* in, std::uint32_t* out, std::int64_t* d_count, const std::uint32_t* ref, std::int64_t n, void* ws, unsigned long long* d_c) {
-  const std::int64_t tiles = (n + Tuning::kTileItems - 1) / Tuning::kTileItems;
-  auto run = [&] {
-    cudaMemsetAsync(ws, 0, tiles * 8);
-    select_kernel<Tuning, std::uint32_t, LessThan<std::uint32_t>><<<unsigned(tiles), Tuning::kThreads>>>(
-        in, nullptr, out, d_count, n, LessThan<std::uint32_t>{0x80000000u}, CountTileState{static_cast<std::uint64_t*>(ws)}, true);
   };
   const float ms = median_ms(run);
   CK(cudaGetLastError());
@@ -143,7 +115,7 @@ int main() {
     std::printf("copy   %-28s %8.4f ms %7.1f GB/s\n", "memcpy d2d", ms, 8.0 * n / ms / 1e6);
     CK(cudaFree(tmp));
   }
-  scan_variant<Tu<256, 4, true, true, 2>>("256x16 ldcs stcs (tuned)", in, ref, nullptr, n, ws, d_c);
+  scan_variant<Tu<256, 4, true, true, 2>>("256x16 ldcs stcs (reference)", in, ref, nullptr, n, ws, d_c);
   {  // the reference itself against the host
     std::vector<std::uint32_t> h_in(n), h_ref(n);
     CK(cudaMemcpy(h_in.data(), in, n * 4, cudaMemcpyDeviceToHost));
@@ -156,27 +128,25 @@ int main() {
     }
     std::printf("scan   reference vs host: %lld mismatches\n", bad);
   }
-#define SV(T, K, LW, SL, IN, NAME) scan_variant<Tu<T, K, true, true, 1, LW, SL, IN>>(NAME, in, out, ref, n, ws, d_c);
-#define SE(T, K, LW, SL, IN, NAME) select_variant<Tu<T, K, true, true, 1, LW, SL, IN>>(NAME, in, out, d_count, sref, n, ws, d_c);
-#define SS(ST, IN, NAME) scan_stride_variant<Tu<384, 6, true, true, 1, 1, 100, IN>, ST>(NAME, in, out, ref, n, ws, d_c);
-#define ES(ST, IN, NAME) select_stride_variant<Tu<384, 6, true, true, 1, 1, 100, IN>, ST>(NAME, in, out, d_count, sref, n, ws, d_c);
-  SS(1, 3000, "384x24 i3000 stride8B (tuned)")
+#define SS(ST, IN, NAME) scan_variant<Tu<384, 6, true, true, 1, 1, 100, IN>, ST>(NAME, in, out, ref, n, ws, d_c);
+#define ES(ST, IN, NAME) select_variant<Tu<384, 6, true, true, 1, 1, 100, IN>, ST>(NAME, in, out, d_count, sref, n, ws, d_c);
+  SS(1, 3000, "384x24 i3000 stride8B")
   SS(4, 3000, "384x24 i3000 stride32B")
   SS(16, 3000, "384x24 i3000 stride128B")
   SS(4, 1200, "384x24 i1200 stride32B")
-  SS(16, 1200, "384x24 i1200 stride128B")
+  SS(16, 1200, "384x24 i1200 stride128B (tuned)")
   SS(16, 0, "384x24 i0 stride128B")
   SS(32, 1200, "384x24 i1200 stride256B")
   std::uint32_t* sref = ref;
   select_variant<Tu<256, 4, true, true, 2>>("256x16 (reference)", in, ref, d_count, nullptr, n, ws, d_c);
-  ES(1, 1500, "384x24 i1500 stride8B (tuned)")
+  ES(1, 1500, "384x24 i1500 stride8B")
   ES(4, 1500, "384x24 i1500 stride32B")
   ES(16, 1500, "384x24 i1500 stride128B")
-  ES(16, 700, "384x24 i700 stride128B")
+  ES(16, 700, "384x24 i700 stride128B (tuned)")
   ES(16, 0, "384x24 i0 stride128B")
   const std::uint8_t* in8 = reinterpret_cast<const std::uint8_t*>(in);
   const std::int64_t n8 = n;  // 2^28 bytes
   hist_variant<HTu<512, 3, 2>, false>("lane 512x3 u2 table (tuned)", in8, ref, nullptr, n8, d_c);
-  hist_variant<HTu<1024, 2, 4>, true>("lane 1024x2 u4 identity", in8, out, ref, n8, d_c);
+  hist_variant<HTu<1024, 2, 4>, true>("lane 1024x2 u4 identity (tuned)", in8, out, ref, n8, d_c);
   return 0;
 }
