@@ -15,8 +15,8 @@ namespace primlab::detail {
 //      warp-exclusive starts and returns the tile's count of d; add_tile_start(d, start) adds the
 //      tile-exclusive start of d;
 //   3. rank_keys():           the counter bumps of the ranking return final tile positions.
-// Shared memory: two rows of 256 words per warp, the counters and the peer masks. The masks may
-// alias other storage until step 3 is over (the onesweep pass puts them in its exchange buffer).
+// Shared memory: two rows of 256 words per warp, the counters and the peer masks. The mask rows
+// may alias storage that the caller uses only after step 3 (the onesweep pass's exchange buffer).
 template <class Bits, int THREADS, int ITEMS>
 class BlockRadixRank {
  public:
