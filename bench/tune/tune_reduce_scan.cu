@@ -1,29 +1,28 @@
-// Tuning sweep for the reduce, scan, select and histogram tunings (built by hand, run on the device): times variants of the
-// scan, select and byte-histogram kernels at 2^28 and checks each against the first variant.
-//   nvcc -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I kernels -I kernels/include \
-//        bench/tune/tune_reduce_scan.cu -o .dev/lib1/tune_reduce_scan
+// Tuning sweep for the scan, select and histogram tunings: times variants of the scan, select
+// and byte-histogram kernels at 2^28 and checks each against the first variant. Built with
+// -DPRIMLAB_WITH_TUNERS=ON (target primlab_tune_reduce_scan); run on the GPU to tune.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <vector>
 
+#include "tune_common.cuh"
 #include "agent/histogram_kernel.cuh"
 #include "agent/scan_kernel.cuh"
 #include "agent/select_kernel.cuh"
+#include "tuning/warp_striped_tile.cuh"
 
 using namespace primlab;
 using namespace primlab::detail;
 
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { std::printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__); std::exit(1); } } while (0)
-
+// A scan or select tuning (tuning/scan.cuh) with every knob a parameter; u32 items.
 template <int kT, int kK, bool kSL, bool kSS, int kMinB = 1, int kLW = 1, int kSleep = 0, int kInit = 0>
-struct Tu {
+struct Tu : WarpStripedTile<std::uint32_t, kT, kK> {
   static constexpr int kLookbackInitialDelayNs = kInit;
-  static constexpr int kThreads = kT, kVectors = kK, kMinBlocksPerSm = kMinB, kLookbackWords = kLW;
+  static constexpr int kMinBlocksPerSm = kMinB, kLookbackWords = kLW;
   static constexpr int kLookbackSleepNs = kSleep;
   static constexpr bool kStreamingLoads = kSL, kStreamingStores = kSS;
-  static constexpr int kVec = 4, kWarps = kT / 32, kWarpItems = 32 * kK * 4, kTileItems = kWarps * kWarpItems;
 };
 template <int kT, int kB, int kU, bool kTab = true>
 struct HTu {
@@ -31,38 +30,14 @@ struct HTu {
   static constexpr bool kByteTable = kTab;
 };
 
-__global__ void fill(std::uint32_t* p, std::int64_t n) {
-  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n; i += std::int64_t(gridDim.x) * blockDim.x) {
-    std::uint64_t x = std::uint64_t(i) * 0x9E3779B97F4A7C15ull + 12345;
-    x ^= x >> 29; x *= 0xBF58476D1CE4E5B9ull; x ^= x >> 32;
-    p[i] = std::uint32_t(x);
-  }
-}
 __global__ void count_diff(const std::uint32_t* a, const std::uint32_t* b, std::int64_t n, unsigned long long* c) {
   unsigned long long k = 0;
   for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n; i += std::int64_t(gridDim.x) * blockDim.x) k += a[i] != b[i];
   if (k) atomicAdd(c, k);
 }
 
+using tune::median_ms;
 int g_sms = 0;
-cudaEvent_t e0, e1;
-
-template <class F>
-float median_ms(F&& f, int runs = 15) {
-  for (int i = 0; i < 3; ++i) f();
-  std::vector<float> t;
-  for (int r = 0; r < runs; ++r) {
-    CK(cudaEventRecord(e0));
-    f();
-    CK(cudaEventRecord(e1));
-    CK(cudaEventSynchronize(e1));
-    float ms;
-    CK(cudaEventElapsedTime(&ms, e0, e1));
-    t.push_back(ms);
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
 
 unsigned long long diff(const std::uint32_t* a, const std::uint32_t* b, std::int64_t n, unsigned long long* d_c) {
   CK(cudaMemset(d_c, 0, 8));
@@ -72,21 +47,9 @@ unsigned long long diff(const std::uint32_t* a, const std::uint32_t* b, std::int
   return c;
 }
 
-template <class Tuning>
+// kStride: 8-byte words between tiles' status words.
+template <class Tuning, int kStride = 1>
 void scan_variant(const char* name, const std::uint32_t* in, std::uint32_t* out, const std::uint32_t* ref, std::int64_t n, void* ws, unsigned long long* d_c) {
-  const std::int64_t tiles = (n + Tuning::kTileItems - 1) / Tuning::kTileItems;
-  auto run = [&] {
-    cudaMemsetAsync(ws, 0, tiles * 8);
-    scan_kernel<Tuning, std::uint32_t, Sum, true><<<unsigned(tiles), Tuning::kThreads>>>(in, out, n, 0u, Sum{}, make_tile_state<std::uint32_t>(ws, tiles), true);
-  };
-  const float ms = median_ms(run);
-  CK(cudaGetLastError());
-  const unsigned long long bad = ref ? diff(out, ref, n, d_c) : 0;
-  std::printf("scan   %-28s %8.4f ms %7.1f GB/s  mismatches %llu\n", name, ms, 8.0 * n / ms / 1e6, bad);
-}
-
-template <class Tuning, int kStride>
-void scan_stride_variant(const char* name, const std::uint32_t* in, std::uint32_t* out, const std::uint32_t* ref, std::int64_t n, void* ws, unsigned long long* d_c) {
   const std::int64_t tiles = (n + Tuning::kTileItems - 1) / Tuning::kTileItems;
   PackedTileState<std::uint32_t, kStride> st{static_cast<std::uint64_t*>(ws)};
   auto run = [&] {
@@ -96,11 +59,11 @@ void scan_stride_variant(const char* name, const std::uint32_t* in, std::uint32_
   const float ms = median_ms(run);
   CK(cudaGetLastError());
   const unsigned long long bad = ref ? diff(out, ref, n, d_c) : 0;
-  std::printf("scanS  %-28s %8.4f ms %7.1f GB/s  mismatches %llu\n", name, ms, 8.0 * n / ms / 1e6, bad);
+  std::printf("scan   %-28s %8.4f ms %7.1f GB/s  mismatches %llu\n", name, ms, 8.0 * n / ms / 1e6, bad);
 }
 
-template <class Tuning, int kStride>
-void select_stride_variant(const char* name, const std::uint32_t* in, std::uint32_t* out, std::int64_t* d_count, const std::uint32_t* ref, std::int64_t n, void* ws, unsigned long long* d_c) {
+template <class Tuning, int kStride = 1>
+void select_variant(const char* name, const std::uint32_t* in, std::uint32_t* out, std::int64_t* d_count, const std::uint32_t* ref, std::int64_t n, void* ws, unsigned long long* d_c) {
   const std::int64_t tiles = (n + Tuning::kTileItems - 1) / Tuning::kTileItems;
   auto run = [&] {
     cudaMemsetAsync(ws, 0, tiles * 8 * kStride);
@@ -112,51 +75,17 @@ void select_stride_variant(const char* name, const std::uint32_t* in, std::uint3
   std::int64_t cnt;
   CK(cudaMemcpy(&cnt, d_count, 8, cudaMemcpyDeviceToHost));
   const unsigned long long bad = ref ? diff(out, ref, cnt, d_c) : 0;
-  std::printf("selS   %-28s %8.4f ms %7.1f GB/s  kept %lld mismatches %llu\n", name, ms, 6.0 * n / ms / 1e6, (long long)cnt, bad);
-}
-
-template <class Tuning>
-void scan_persistent_variant(const char* name, const std::uint32_t* in, std::uint32_t* out, const std::uint32_t* ref, std::int64_t n, void* ws, unsigned long long* d_c) {
-  const std::int64_t tiles = (n + Tuning::kTileItems - 1) / Tuning::kTileItems;
-  int per_sm = 0;
-  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, scan_persistent_kernel<Tuning, std::uint32_t, Sum, true>, Tuning::kThreads, 0));
-  const std::int64_t grid = std::min<std::int64_t>(tiles, std::int64_t(per_sm) * g_sms);
-  auto run = [&] {
-    cudaMemsetAsync(ws, 0, tiles * 8);
-    scan_persistent_kernel<Tuning, std::uint32_t, Sum, true><<<unsigned(grid), Tuning::kThreads>>>(in, out, n, tiles, 0u, Sum{}, make_tile_state<std::uint32_t>(ws, tiles), true);
-  };
-  const float ms = median_ms(run);
-  CK(cudaGetLastError());
-  const unsigned long long bad = ref ? diff(out, ref, n, d_c) : 0;
-  std::printf("scanP  %-28s %8.4f ms %7.1f GB/s  mismatches %llu  (%d blocks/SM)\n", name, ms, 8.0 * n / ms / 1e6, bad, per_sm);
-}
-
-template <class Tuning>
-void select_variant(const char* name, const std::uint32_t* in, std::uint32_t* out, std::int64_t* d_count, const std::uint32_t* ref, std::int64_t n, void* ws, unsigned long long* d_c) {
-  const std::int64_t tiles = (n + Tuning::kTileItems - 1) / Tuning::kTileItems;
-  auto run = [&] {
-    cudaMemsetAsync(ws, 0, tiles * 8);
-    select_kernel<Tuning, std::uint32_t, LessThan<std::uint32_t>><<<unsigned(tiles), Tuning::kThreads>>>(
-        in, nullptr, out, d_count, n, LessThan<std::uint32_t>{0x80000000u}, CountTileState{static_cast<std::uint64_t*>(ws)}, true);
-  };
-  const float ms = median_ms(run);
-  CK(cudaGetLastError());
-  std::int64_t cnt;
-  CK(cudaMemcpy(&cnt, d_count, 8, cudaMemcpyDeviceToHost));
-  const unsigned long long bad = ref ? diff(out, ref, cnt, d_c) : 0;
   std::printf("select %-28s %8.4f ms %7.1f GB/s  kept %lld mismatches %llu\n", name, ms, 6.0 * n / ms / 1e6, (long long)cnt, bad);
 }
 
-template <class Tuning, bool kPrivate, bool kIdentity>
+template <class Tuning, bool kIdentity>
 void hist_variant(const char* name, const std::uint8_t* in, std::uint32_t* hist, const std::uint32_t* ref, std::int64_t n, unsigned long long* d_c) {
   const IntBinner<std::uint8_t> b = make_int_binner<std::uint8_t>(0, 256, 256);
   const int grid = g_sms * Tuning::kBlocksPerSm;
-  int smem = kPrivate ? histogram_u8_private_smem<Tuning>() : 256 * 32 * 4;
-  if (kPrivate) CK(cudaFuncSetAttribute(histogram_u8_private_kernel<Tuning, kIdentity>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  const int smem = 256 * 32 * 4;
   auto run = [&] {
     cudaMemsetAsync(hist, 0, 1024);
-    if (kPrivate) histogram_u8_private_kernel<Tuning, kIdentity><<<grid, Tuning::kThreads, smem>>>(in, n, hist, 256, b, true);
-    else histogram_kernel<0, Tuning, kIdentity><<<grid, Tuning::kThreads, smem>>>(in, n, hist, 256, b, true);
+    histogram_kernel<0, Tuning, kIdentity><<<grid, Tuning::kThreads, smem>>>(in, n, hist, 256, b, true);
   };
   const float ms = median_ms(run);
   CK(cudaGetLastError());
@@ -166,8 +95,6 @@ void hist_variant(const char* name, const std::uint8_t* in, std::uint32_t* hist,
 
 int main() {
   CK(cudaDeviceGetAttribute(&g_sms, cudaDevAttrMultiProcessorCount, 0));
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
   const std::int64_t n = std::int64_t(1) << 28;
   std::uint32_t *in, *out, *ref;
   void* ws;
@@ -179,7 +106,7 @@ int main() {
   CK(cudaMalloc(&ws, 64 << 20));
   CK(cudaMalloc(&d_count, 8));
   CK(cudaMalloc(&d_c, 8));
-  fill<<<2048, 256>>>(in, n);
+  tune::fill_random<<<2048, 256>>>(in, n, 12345);
   CK(cudaDeviceSynchronize());
   {
     std::uint32_t* tmp;
@@ -188,7 +115,7 @@ int main() {
     std::printf("copy   %-28s %8.4f ms %7.1f GB/s\n", "memcpy d2d", ms, 8.0 * n / ms / 1e6);
     CK(cudaFree(tmp));
   }
-  scan_variant<Tu<256, 4, true, true, 2>>("256x16 ldcs stcs (current)", in, ref, nullptr, n, ws, d_c);
+  scan_variant<Tu<256, 4, true, true, 2>>("256x16 ldcs stcs (reference)", in, ref, nullptr, n, ws, d_c);
   {  // the reference itself against the host
     std::vector<std::uint32_t> h_in(n), h_ref(n);
     CK(cudaMemcpy(h_in.data(), in, n * 4, cudaMemcpyDeviceToHost));
@@ -201,27 +128,25 @@ int main() {
     }
     std::printf("scan   reference vs host: %lld mismatches\n", bad);
   }
-#define SV(T, K, LW, SL, IN, NAME) scan_variant<Tu<T, K, true, true, 1, LW, SL, IN>>(NAME, in, out, ref, n, ws, d_c);
-#define SE(T, K, LW, SL, IN, NAME) select_variant<Tu<T, K, true, true, 1, LW, SL, IN>>(NAME, in, out, d_count, sref, n, ws, d_c);
-#define SS(ST, IN, NAME) scan_stride_variant<Tu<384, 6, true, true, 1, 1, 100, IN>, ST>(NAME, in, out, ref, n, ws, d_c);
-#define ES(ST, IN, NAME) select_stride_variant<Tu<384, 6, true, true, 1, 1, 100, IN>, ST>(NAME, in, out, d_count, sref, n, ws, d_c);
-  SS(1, 3000, "384x24 i3000 stride8B (current)")
+#define SS(ST, IN, NAME) scan_variant<Tu<384, 6, true, true, 1, 1, 100, IN>, ST>(NAME, in, out, ref, n, ws, d_c);
+#define ES(ST, IN, NAME) select_variant<Tu<384, 6, true, true, 1, 1, 100, IN>, ST>(NAME, in, out, d_count, sref, n, ws, d_c);
+  SS(1, 3000, "384x24 i3000 stride8B")
   SS(4, 3000, "384x24 i3000 stride32B")
   SS(16, 3000, "384x24 i3000 stride128B")
   SS(4, 1200, "384x24 i1200 stride32B")
-  SS(16, 1200, "384x24 i1200 stride128B")
+  SS(16, 1200, "384x24 i1200 stride128B (tuned)")
   SS(16, 0, "384x24 i0 stride128B")
   SS(32, 1200, "384x24 i1200 stride256B")
   std::uint32_t* sref = ref;
   select_variant<Tu<256, 4, true, true, 2>>("256x16 (reference)", in, ref, d_count, nullptr, n, ws, d_c);
-  ES(1, 1500, "384x24 i1500 stride8B (current)")
+  ES(1, 1500, "384x24 i1500 stride8B")
   ES(4, 1500, "384x24 i1500 stride32B")
   ES(16, 1500, "384x24 i1500 stride128B")
-  ES(16, 700, "384x24 i700 stride128B")
+  ES(16, 700, "384x24 i700 stride128B (tuned)")
   ES(16, 0, "384x24 i0 stride128B")
   const std::uint8_t* in8 = reinterpret_cast<const std::uint8_t*>(in);
   const std::int64_t n8 = n;  // 2^28 bytes
-  hist_variant<HTu<512, 3, 2>, false, false>("lane 512x3 u2 table (current)", in8, ref, nullptr, n8, d_c);
-  hist_variant<HTu<1024, 2, 4>, false, true>("lane 1024x2 u4 identity", in8, out, ref, n8, d_c);
+  hist_variant<HTu<512, 3, 2>, false>("lane 512x3 u2 table (tuned)", in8, ref, nullptr, n8, d_c);
+  hist_variant<HTu<1024, 2, 4>, true>("lane 1024x2 u4 identity (tuned)", in8, out, ref, n8, d_c);
   return 0;
 }

@@ -5,7 +5,7 @@
 #include <type_traits>
 
 #include "block/tile_state.cuh"
-#include "warp/vector_io.cuh"
+#include "thread/vector_io.cuh"
 #include "warp/warp_scan.cuh"
 #include "primlab/ops.h"
 
@@ -20,10 +20,7 @@ __device__ __forceinline__ void scan_load_tile(T (&x)[Tuning::kVectors][Tuning::
                                                const T* __restrict__ d_in, std::int64_t tile,
                                                std::int64_t n, bool vector_ok, T ident) {
   constexpr int kVec = Tuning::kVec;
-  union Vec {
-    uint4 u;
-    T t[kVec];
-  };
+  using Vec = Vec16<T>;
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const std::int64_t tile_base = tile * Tuning::kTileItems;
   const std::int64_t wbase = tile_base + std::int64_t(warp) * Tuning::kWarpItems;
@@ -56,10 +53,7 @@ __device__ __forceinline__ void scan_tile(T (&x)[Tuning::kVectors][Tuning::kVec]
   constexpr int kVec = Tuning::kVec;
   constexpr int kK = Tuning::kVectors;
   constexpr int kWarps = Tuning::kWarps;
-  union Vec {
-    uint4 u;
-    T t[kVec];
-  };
+  using Vec = Vec16<T>;
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const std::int64_t tile_base = tile * Tuning::kTileItems;
   const std::int64_t wbase = tile_base + std::int64_t(warp) * Tuning::kWarpItems;
@@ -150,31 +144,6 @@ scan_kernel(const T* __restrict__ d_in, T* d_out, std::int64_t n, T init, Op op,
   scan_load_tile<Tuning>(x, d_in, blockIdx.x, n, vector_ok, ident);
   scan_tile<Tuning, kExclusive>(x, d_out, blockIdx.x, gridDim.x, n, init, op, state, vector_ok,
                                 s_warp);
-}
-
-// Persistent: every block is resident (gridDim.x <= what fits) and walks tiles blockIdx.x,
-// + gridDim.x, ... in order, loading its next tile into a second register buffer before it
-// scans (and waits in the look-back for) the current one: the next loads stay in flight
-// through the look-back. Deadlock-free because each block takes its tiles in increasing order
-// and all blocks run at once.
-template <class Tuning, class T, class Op, bool kExclusive>
-__global__ void __launch_bounds__(Tuning::kThreads, 1)
-scan_persistent_kernel(const T* __restrict__ d_in, T* d_out, std::int64_t n, std::int64_t tiles,
-                       T init, Op op, TileState<T> state, bool vector_ok) {
-  __shared__ T s_warp[2][Tuning::kWarps];
-  const T ident = Op::template identity<T>();
-  const std::int64_t g = gridDim.x;
-  T xa[Tuning::kVectors][Tuning::kVec];
-  T xb[Tuning::kVectors][Tuning::kVec];
-  std::int64_t tile = blockIdx.x;
-  if (tile < tiles) scan_load_tile<Tuning>(xa, d_in, tile, n, vector_ok, ident);
-  for (; tile < tiles; tile += 2 * g) {
-    if (tile + g < tiles) scan_load_tile<Tuning>(xb, d_in, tile + g, n, vector_ok, ident);
-    scan_tile<Tuning, kExclusive>(xa, d_out, tile, tiles, n, init, op, state, vector_ok, s_warp[0]);
-    if (tile + g >= tiles) break;
-    if (tile + 2 * g < tiles) scan_load_tile<Tuning>(xa, d_in, tile + 2 * g, n, vector_ok, ident);
-    scan_tile<Tuning, kExclusive>(xb, d_out, tile + g, tiles, n, init, op, state, vector_ok, s_warp[1]);
-  }
 }
 
 }  // namespace primlab::detail

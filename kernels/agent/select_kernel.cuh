@@ -5,7 +5,7 @@
 #include <type_traits>
 
 #include "block/tile_state.cuh"
-#include "warp/vector_io.cuh"
+#include "thread/vector_io.cuh"
 #include "warp/warp_scan.cuh"
 #include "primlab/ops.h"
 
@@ -29,10 +29,7 @@ select_kernel(const T* __restrict__ d_in, const std::uint8_t* __restrict__ d_fla
   constexpr int kVec = Tuning::kVec;
   constexpr int kK = Tuning::kVectors;
   constexpr int kWarps = Tuning::kWarps;
-  union Vec {
-    uint4 u;
-    T t[kVec];
-  };
+  using Vec = Vec16<T>;
   __shared__ T s_items[Tuning::kTileItems];
   __shared__ int s_warp[kWarps];
   __shared__ std::int64_t s_tile_prefix;

@@ -77,12 +77,6 @@ constexpr std::size_t state_bytes(std::int64_t num_tiles) {
   return (std::size_t(num_tiles) * State::bytes_per_tile() + 255) & ~std::size_t(255);
 }
 
-// Bytes of tile state for num_tiles tiles (rounded to 256 for the next workspace slice).
-template <class T>
-constexpr std::size_t tile_state_bytes(std::int64_t num_tiles) {
-  return (std::size_t(num_tiles) * TileState<T>::bytes_per_tile() + 255) & ~std::size_t(255);
-}
-
 template <class T>
 __host__ __device__ inline TileState<T> make_tile_state(void* base, std::int64_t num_tiles) {
   (void)num_tiles;
@@ -90,12 +84,6 @@ __host__ __device__ inline TileState<T> make_tile_state(void* base, std::int64_t
   if constexpr (sizeof(T) <= 4) s.words = static_cast<std::uint64_t*>(base);
   else s.words = static_cast<ulonglong2*>(base);
   return s;
-}
-
-// Bytes to zero before a launch.
-template <class T>
-inline std::size_t tile_state_clear_bytes(std::int64_t num_tiles) {
-  return std::size_t(num_tiles) * TileState<T>::bytes_per_tile();
 }
 
 // A tile state for running counts (selection): word = (count << 2) | status, 62-bit counts.

@@ -1,7 +1,8 @@
 // Radix partition by one digit: one Onesweep pass (two above 8 bits) and the partition offsets.
 #include <limits>
 
-#include "agent/radix_onesweep.cuh"
+#include "agent/radix_partition_offsets.cuh"
+#include "device/radix_onesweep_dispatch.cuh"
 #include "tuning/radix_partition.cuh"
 #include "primlab/radix_partition.h"
 
@@ -9,32 +10,10 @@ namespace primlab {
 namespace detail {
 namespace {
 
-// offsets[p] = first index of the partitioned keys whose digit is >= p (p = 0 .. parts).
-template <class Bits>
-__global__ void __launch_bounds__(RadixPartitionTuning::kOffsetThreads)
-    partition_offsets_kernel(const Bits* __restrict__ keys, std::int64_t n, int begin_bit, std::uint32_t mask,
-                             Bits enc0, Bits enc1, std::uint32_t* offsets) {
-  const std::uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
-  if (p > mask + 1) return;
-  std::int64_t lo = 0, hi = n;
-  while (lo < hi) {
-    const std::int64_t mid = (lo + hi) / 2;
-    const std::uint32_t d = onesweep::digit_of(xor_by_top(keys[mid], enc0, enc1), begin_bit, mask);
-    if (d < p) lo = mid + 1; else hi = mid;
-  }
-  offsets[p] = static_cast<std::uint32_t>(lo);
-}
-
-template <class K, class V, bool PAIRS>
-std::size_t workspace(std::int64_t n) {
-  return onesweep::tuned_workspace_bytes<typename RadixKey<K>::Bits, typename ValueBits<V>::type, PAIRS>(n);
-}
-
 template <class K, class V, bool PAIRS>
 Status partition(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_out, std::uint32_t* d_offsets,
                  std::int64_t n, int begin_bit, int num_bits, Workspace ws, cudaStream_t stream) {
   using Bits = typename RadixKey<K>::Bits;
-  using VB = typename ValueBits<V>::type;
   constexpr int kKeyBits = int(sizeof(K) * 8);
   if (n < 0 || num_bits < 1 || num_bits > kRadixPartitionMaxBits || begin_bit < 0 ||
       begin_bit + num_bits > kKeyBits || d_offsets == nullptr)
@@ -48,15 +27,14 @@ Status partition(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_v
   if (!d_keys_in || !d_keys_out || (PAIRS && (!d_values_in || !d_values_out))) return Status::InvalidArgument;
   if (static_cast<const void*>(d_keys_in) == d_keys_out || (PAIRS && static_cast<const void*>(d_values_in) == d_values_out))
     return Status::InvalidArgument;
-  const std::size_t need = workspace<K, V, PAIRS>(n);
+  const std::size_t need = onesweep::tuned_workspace_bytes<K, V, PAIRS>(n);
   if (ws.bytes < need) return Status::WorkspaceTooSmall;
   if (ws.ptr == nullptr) return Status::InvalidArgument;
   const KeyCodec<Bits> codec = make_codec<K>(false);
-  const bool one_pass = num_bits <= onesweep::kRadixBits;
-  const Status st = onesweep::run_tuned<Bits, VB, PAIRS>(
-      reinterpret_cast<const Bits*>(d_keys_in), reinterpret_cast<Bits*>(d_keys_out),
-      reinterpret_cast<const VB*>(d_values_in), reinterpret_cast<VB*>(d_values_out), n, begin_bit,
-      begin_bit + num_bits, codec, ws.ptr, one_pass ? d_offsets : nullptr, stream);
+  const bool one_pass = num_bits <= kRadixBits;
+  const Status st = onesweep::run_tuned<K, V, PAIRS>(d_keys_in, d_keys_out, d_values_in, d_values_out, n, begin_bit,
+                                                     begin_bit + num_bits, codec, ws.ptr,
+                                                     one_pass ? d_offsets : nullptr, stream);
   if (st != Status::Success || one_pass) return st;
   constexpr int kThreads = RadixPartitionTuning::kOffsetThreads;
   partition_offsets_kernel<Bits><<<(parts + 1 + kThreads - 1) / kThreads, kThreads, 0, stream>>>(
@@ -70,7 +48,7 @@ Status partition(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_v
 
 template <class K>
 std::size_t radix_partition_keys_workspace_bytes(std::int64_t n, int /*num_bits*/) {
-  return detail::workspace<K, std::uint32_t, false>(n);
+  return detail::onesweep::tuned_workspace_bytes<K, std::uint32_t, false>(n);
 }
 template <class K>
 Status radix_partition_keys(const K* d_keys_in, K* d_keys_out, std::uint32_t* d_offsets, std::int64_t n,
@@ -80,7 +58,7 @@ Status radix_partition_keys(const K* d_keys_in, K* d_keys_out, std::uint32_t* d_
 }
 template <class K, class V>
 std::size_t radix_partition_pairs_workspace_bytes(std::int64_t n, int /*num_bits*/) {
-  return detail::workspace<K, V, true>(n);
+  return detail::onesweep::tuned_workspace_bytes<K, V, true>(n);
 }
 template <class K, class V>
 Status radix_partition_pairs(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_out,

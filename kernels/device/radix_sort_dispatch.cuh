@@ -3,23 +3,20 @@
 #include <cstdint>
 #include <limits>
 
-#include "agent/radix_onesweep.cuh"
+#include "device/radix_onesweep_dispatch.cuh"
 #include "primlab/radix_sort.h"
 
 namespace primlab::detail {
 
 template <class K, class V, bool PAIRS>
 std::size_t radix_sort_workspace(std::int64_t n) {
-  using VB = typename ValueBits<V>::type;
-  return onesweep::tuned_workspace_bytes<typename RadixKey<K>::Bits, VB, PAIRS>(n);
+  return onesweep::tuned_workspace_bytes<K, V, PAIRS>(n);
 }
 
 template <class K, class V, bool PAIRS>
 Status radix_sort_dispatch(const K* d_keys_in, K* d_keys_out, const V* d_values_in, V* d_values_out,
                            std::int64_t n, SortOrder order, int begin_bit, int end_bit, Workspace ws,
                            cudaStream_t stream) {
-  using Bits = typename RadixKey<K>::Bits;
-  using VB = typename ValueBits<V>::type;
   constexpr int kKeyBits = int(sizeof(K) * 8);
   if (n < 0 || begin_bit < 0 || end_bit > kKeyBits || begin_bit > end_bit) return Status::InvalidArgument;
   if (order != SortOrder::Ascending && order != SortOrder::Descending) return Status::InvalidArgument;
@@ -36,11 +33,8 @@ Status radix_sort_dispatch(const K* d_keys_in, K* d_keys_out, const V* d_values_
       PRIMLAB_CUDA_TRY(cudaMemcpyAsync(d_values_out, d_values_in, std::size_t(n) * sizeof(V), cudaMemcpyDeviceToDevice, stream));
     return Status::Success;
   }
-  const KeyCodec<Bits> codec = make_codec<K>(order == SortOrder::Descending);
-  return onesweep::run_tuned<Bits, VB, PAIRS>(
-      reinterpret_cast<const Bits*>(d_keys_in), reinterpret_cast<Bits*>(d_keys_out),
-      reinterpret_cast<const VB*>(d_values_in), reinterpret_cast<VB*>(d_values_out), n, begin_bit, end_bit,
-      codec, ws.ptr, nullptr, stream);
+  return onesweep::run_tuned<K, V, PAIRS>(d_keys_in, d_keys_out, d_values_in, d_values_out, n, begin_bit, end_bit,
+                                          make_codec<K>(order == SortOrder::Descending), ws.ptr, nullptr, stream);
 }
 
 }  // namespace primlab::detail

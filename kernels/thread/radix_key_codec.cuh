@@ -1,5 +1,5 @@
-// The radix-ordered unsigned image of a key (and back): sort and partition work on key bits
-// whose unsigned order is the key order (ascending) or its reverse (descending).
+// The radix-ordered unsigned image of a key (and back), and its digits: sort and partition work
+// on key bits whose unsigned order is the key order (ascending) or its reverse (descending).
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -54,6 +54,15 @@ KeyCodec<typename RadixKey<K>::Bits> make_codec(bool descending) {
     (encoded_top ? c.dec1 : c.dec0) = e[s];
   }
   return c;
+}
+
+// Sort and partition passes take 8-bit digits: 256 counters, one thread per digit.
+constexpr int kRadixBits = 8;
+constexpr int kRadix = 1 << kRadixBits;
+
+template <class Bits>
+__host__ __device__ __forceinline__ std::uint32_t digit_of(Bits b, int shift, std::uint32_t mask) {
+  return static_cast<std::uint32_t>(b >> shift) & mask;
 }
 
 }  // namespace primlab::detail

@@ -29,19 +29,9 @@ template <class... Params, class... Args>
 Status chained_launch(bool programmatic, void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem,
                       cudaStream_t stream, Args&&... args) {
   if (programmatic) PRIMLAB_TRY(has_sm90_launch_features(kernel, programmatic));
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = grid;
-  cfg.blockDim = block;
-  cfg.dynamicSmemBytes = smem;
-  cfg.stream = stream;
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr[0].val.programmaticStreamSerializationAllowed = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = programmatic ? 1 : 0;
-  PRIMLAB_CUDA_TRY(cudaLaunchKernelEx(&cfg, kernel, static_cast<Params>(std::forward<Args>(args))...));
-  PRIMLAB_LAUNCH_TRY();
-  return Status::Success;
+  const cudaLaunchAttribute attr = programmatic_attribute();
+  return launch_with_attribute(programmatic ? &attr : nullptr, kernel, grid, block, smem, stream,
+                               std::forward<Args>(args)...);
 }
 
 }  // namespace primlab::detail

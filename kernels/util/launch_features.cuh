@@ -5,6 +5,9 @@
 #pragma once
 #include <cuda_runtime.h>
 
+#include <cstddef>
+#include <utility>
+
 #include "util/cuda_check.cuh"
 #include "util/device_properties.cuh"
 
@@ -29,6 +32,42 @@ Status has_sm90_launch_features(void (*kernel)(Params...), bool& out) {
   }
   out = cached;
   return Status::Success;
+}
+
+// One checked cudaLaunchKernelEx with at most one launch attribute (null: an ordinary launch).
+template <class... Params, class... Args>
+Status launch_with_attribute(const cudaLaunchAttribute* attr, void (*kernel)(Params...), dim3 grid, dim3 block,
+                             std::size_t smem, cudaStream_t stream, Args&&... args) {
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = grid;
+  cfg.blockDim = block;
+  cfg.dynamicSmemBytes = smem;
+  cfg.stream = stream;
+  cudaLaunchAttribute attrs[1];
+  if (attr != nullptr) attrs[0] = *attr;
+  cfg.attrs = attrs;
+  cfg.numAttrs = attr != nullptr ? 1 : 0;
+  PRIMLAB_CUDA_TRY(cudaLaunchKernelEx(&cfg, kernel, static_cast<Params>(std::forward<Args>(args))...));
+  PRIMLAB_LAUNCH_TRY();
+  return Status::Success;
+}
+
+// A thread block cluster of `blocks` blocks along x.
+inline cudaLaunchAttribute cluster_attribute(unsigned blocks) {
+  cudaLaunchAttribute a{};
+  a.id = cudaLaunchAttributeClusterDimension;
+  a.val.clusterDim.x = blocks;
+  a.val.clusterDim.y = 1;
+  a.val.clusterDim.z = 1;
+  return a;
+}
+
+// Programmatic dependent launch: the kernel may start while its predecessor drains.
+inline cudaLaunchAttribute programmatic_attribute() {
+  cudaLaunchAttribute a{};
+  a.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  a.val.programmaticStreamSerializationAllowed = 1;
+  return a;
 }
 
 }  // namespace primlab::detail

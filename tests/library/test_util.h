@@ -1,4 +1,4 @@
-// Shared helpers of the library part-1 GPU tests: seeded input patterns, device round trips,
+// Shared helpers of the reduce, scan, select and histogram GPU tests: seeded input patterns, device round trips,
 // a workspace holder, and exact comparison with NaN equality.
 #pragma once
 #include <cuda_runtime.h>

@@ -4,6 +4,13 @@
 
 namespace primlab::detail {
 
+// A 16-byte vector seen as its elements.
+template <class T>
+union Vec16 {
+  uint4 u;
+  T t[16 / sizeof(T)];
+};
+
 template <bool kStreaming>
 __device__ __forceinline__ uint4 load16(const void* p) {
   if constexpr (kStreaming) return __ldcs(static_cast<const uint4*>(p));

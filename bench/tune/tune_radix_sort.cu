@@ -1,0 +1,164 @@
+// Tuning sweep for RadixSortTuning (kernels/tuning/radix_sort.cuh): times the Onesweep sort with
+// each candidate pass shape (threads x keys per thread, blocks per SM) on 2^28 uniformly random
+// u32 and u64 keys and key-value pairs, over the full key width and over one 8-bit digit (the
+// radix partition's single pass), and checks every result. One line per shape and bit range:
+//   u32 keys    512x28 b2  bits 32   5.150 ms   52.1 Gkeys/s   smem  73.1 KB   bad 0
+// Digits stay 8 bits wide (the pass ranks with one thread per digit). Built with
+// -DPRIMLAB_WITH_TUNERS=ON (target primlab_tune_radix_sort); run on the GPU: primlab_tune_radix_sort [log2 n].
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+
+#include "tune_common.cuh"
+#include "device/radix_onesweep_dispatch.cuh"
+
+using namespace primlab;
+using namespace primlab::detail;
+
+namespace {
+
+// Counts the positions i where the output is not a stable sort of the input by bits
+// [0, end_bit): keys out of order, a value that is not the index of its key in the input, or
+// equal keys whose indices decrease.
+template <class Bits, class VBits, bool PAIRS>
+__global__ void count_unsorted(const Bits* keys_in, const Bits* keys, const VBits* vals, std::int64_t n,
+                               int end_bit, unsigned long long* bad) {
+  const Bits mask = end_bit == int(sizeof(Bits) * 8) ? ~Bits(0) : (Bits(1) << end_bit) - 1;
+  unsigned long long b = 0;
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::int64_t(gridDim.x) * blockDim.x) {
+    const Bits k = keys[i] & mask;
+    if (i + 1 < n) {
+      const Bits next = keys[i + 1] & mask;
+      b += k > next;
+      if (PAIRS) b += k == next && vals[i] >= vals[i + 1];
+    }
+    if (PAIRS) b += vals[i] >= VBits(n) || keys_in[vals[i]] != keys[i];
+  }
+  if (b) atomicAdd(bad, b);
+}
+
+template <class Bits>
+__global__ void iota(Bits* p, std::int64_t n) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::int64_t(gridDim.x) * blockDim.x)
+    p[i] = static_cast<Bits>(i);
+}
+
+// The device buffers of one key-value type pairing, and the workspace of the largest shape.
+template <class Bits, class VBits, bool PAIRS>
+struct Buffers {
+  std::int64_t n;
+  Bits *keys_in = nullptr, *keys_out = nullptr;
+  VBits *vals_in = nullptr, *vals_out = nullptr;
+  void* ws = nullptr;
+  std::size_t ws_bytes = 0;
+  unsigned long long* d_bad = nullptr;
+
+  Buffers(std::int64_t count, std::size_t workspace) : n(count), ws_bytes(workspace) {
+    CK(cudaMalloc(&keys_in, n * sizeof(Bits)));
+    CK(cudaMalloc(&keys_out, n * sizeof(Bits)));
+    if (PAIRS) {
+      CK(cudaMalloc(&vals_in, n * sizeof(VBits)));
+      CK(cudaMalloc(&vals_out, n * sizeof(VBits)));
+      iota<<<2048, 256>>>(vals_in, n);
+    }
+    CK(cudaMalloc(&ws, ws_bytes));
+    CK(cudaMalloc(&d_bad, sizeof(unsigned long long)));
+    tune::fill_random<<<2048, 256>>>(keys_in, n, 12345);
+    CK(cudaDeviceSynchronize());
+  }
+  ~Buffers() {
+    cudaFree(keys_in);
+    cudaFree(keys_out);
+    cudaFree(vals_in);
+    cudaFree(vals_out);
+    cudaFree(ws);
+    cudaFree(d_bad);
+  }
+  unsigned long long unsorted(int end_bit) {
+    CK(cudaMemset(d_bad, 0, sizeof(unsigned long long)));
+    count_unsorted<Bits, VBits, PAIRS><<<2048, 256>>>(keys_in, keys_out, vals_out, n, end_bit, d_bad);
+    unsigned long long b = 0;
+    CK(cudaMemcpy(&b, d_bad, sizeof(b), cudaMemcpyDeviceToHost));
+    return b;
+  }
+};
+
+template <int THREADS, int ITEMS, int MIN_BLOCKS>
+struct S {
+  using Shape = onesweep::Shape<THREADS, ITEMS, MIN_BLOCKS>;
+};
+
+template <class Bits, class VBits, bool PAIRS, class Shape>
+std::size_t ws_bytes(std::int64_t n) {
+  return onesweep::workspace_bytes<Bits, VBits, PAIRS, Shape>(n);
+}
+
+// Times one shape over the full key width and over one 8-bit digit.
+template <class Bits, class VBits, bool PAIRS, class Shape>
+void time_shape(const char* label, Buffers<Bits, VBits, PAIRS>& b, const DeviceFacts& facts) {
+  using C = onesweep::Config<Bits, VBits, PAIRS, Shape>;
+  if (C::kSmem > std::size_t(facts.max_smem_optin)) {
+    std::printf("%-11s %4dx%-2d b%d  needs %zu bytes of shared memory: skipped\n", label, C::kThreads, C::kItems,
+                C::kMinBlocks, C::kSmem);
+    return;
+  }
+  const KeyCodec<Bits> codec{};  // unsigned keys, ascending: no encoding
+  for (const int end_bit : {int(sizeof(Bits) * 8), kRadixBits}) {
+    Status st = Status::Success;
+    const float ms = tune::median_ms([&] {
+      st = onesweep::run<Bits, VBits, PAIRS, Shape>(b.keys_in, b.keys_out, b.vals_in, b.vals_out, b.n, 0, end_bit,
+                                                   codec, b.ws, nullptr, facts, nullptr);
+    });
+    CK(cudaDeviceSynchronize());
+    if (st != Status::Success) {
+      std::printf("%-11s %4dx%-2d b%d  bits %2d  failed: %s\n", label, C::kThreads, C::kItems, C::kMinBlocks, end_bit,
+                  status_string(st));
+      continue;
+    }
+    std::printf("%-11s %4dx%-2d b%d  bits %2d %8.3f ms %7.1f G%s/s   smem %5.1f KB   bad %llu\n", label,
+                C::kThreads, C::kItems, C::kMinBlocks, end_bit, ms, b.n / ms / 1e6, PAIRS ? "pairs" : "keys",
+                C::kSmem / 1024.0, b.unsorted(end_bit));
+  }
+}
+
+// Sweeps the shapes Shapes... for one type pairing; the tuned shape comes first.
+template <class Bits, class VBits, bool PAIRS, class... Shapes>
+void sweep(const char* label, std::int64_t n, const DeviceFacts& facts) {
+  std::size_t ws = 0;
+  for (const std::size_t bytes : {ws_bytes<Bits, VBits, PAIRS, typename Shapes::Shape>(n)...}) ws = std::max(ws, bytes);
+  Buffers<Bits, VBits, PAIRS> b(n, ws);
+  (time_shape<Bits, VBits, PAIRS, typename Shapes::Shape>(label, b, facts), ...);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int log2n = argc > 1 ? std::atoi(argv[1]) : 28;
+  if (log2n < 1 || log2n > 30) {
+    std::printf("usage: %s [log2 n, 1..30; default 28]\n", argv[0]);
+    return 2;
+  }
+  const std::int64_t n = std::int64_t(1) << log2n;
+  DeviceFacts facts;
+  if (device_facts(facts) != Status::Success) {
+    std::printf("no CUDA device\n");
+    return 1;
+  }
+  cudaDeviceProp prop{};
+  CK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("%s, %d SMs, n = 2^%d, uniform random keys, whole sort (histogram + passes), median of 15\n",
+              prop.name, facts.sm_count, log2n);
+  // The shapes RadixSortTuning chooses between (its comments), the tuned one first per pairing.
+  sweep<std::uint32_t, std::uint32_t, false, S<512, 28, 2>, S<512, 26, 2>, S<384, 32, 2>, S<256, 28, 3>,
+        S<256, 24, 3>>("u32 keys", n, facts);
+  sweep<std::uint32_t, std::uint32_t, true, S<384, 24, 2>, S<512, 18, 2>, S<384, 23, 2>, S<256, 14, 3>>(
+      "u32 pairs", n, facts);
+  sweep<std::uint64_t, std::uint32_t, false, S<384, 16, 2>, S<256, 16, 3>, S<256, 12, 3>>("u64 keys", n, facts);
+  sweep<std::uint64_t, std::uint64_t, true, S<384, 16, 2>, S<384, 14, 2>, S<256, 12, 3>>("u64 pairs", n, facts);
+  return 0;
+}

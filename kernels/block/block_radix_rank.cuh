@@ -1,0 +1,128 @@
+// BlockRadixRank: the tile-local position of every key of a block's tile by one 8-bit digit,
+// stable (CUB's BlockRadixRankMatchEarlyCounts with its WARP_MATCH_ATOMIC_OR peer matching).
+// Keys are warp-striped: item i of lane l of warp w is the tile's key w * 32 * ITEMS + i * 32 + l.
+#pragma once
+#include <cstdint>
+
+#include "thread/radix_key_codec.cuh"
+
+namespace primlab::detail {
+
+// Used in three steps, each followed by the caller's __syncthreads(), so that the caller can
+// publish the tile's digit counts (a decoupled look-back) before the ranks exist:
+//   1. count_digits():        each warp counts its keys' digits into its counter row;
+//   2. by threads 0..255, one per digit d: to_warp_starts(d) turns digit d's column into
+//      warp-exclusive starts and returns the tile's count of d; add_tile_start(d, start) adds the
+//      tile-exclusive start of d;
+//   3. rank_keys():           the counter bumps of the ranking return final tile positions.
+// Shared memory: two rows of 256 words per warp, the counters and the peer masks. The mask rows
+// may alias storage that the caller uses only after step 3 (the onesweep pass's exchange buffer).
+template <class Bits, int THREADS, int ITEMS>
+class BlockRadixRank {
+ public:
+  static constexpr int kWarps = THREADS / 32;
+  static constexpr int kRowWords = kWarps * kRadix;  // words of the counter rows, and of the mask rows
+
+  __device__ __forceinline__ BlockRadixRank(std::uint32_t* s_counts, std::uint32_t* s_masks, int shift,
+                                            std::uint32_t mask)
+      : s_counts_(s_counts), s_masks_(s_masks), shift_(shift), mask_(mask) {}
+
+  // Zeroes both rows of every warp; the block synchronises before step 1.
+  __device__ __forceinline__ void clear() {
+    for (int i = threadIdx.x; i < kRowWords; i += THREADS) s_counts_[i] = 0;
+    for (int i = threadIdx.x; i < kRowWords; i += THREADS) s_masks_[i] = 0;
+  }
+
+  // Step 1: one shared atomic per key, independent of each other (no chain); a warp whose keys all
+  // share one digit (all-equal or presorted input) adds them in one go.
+  __device__ __forceinline__ void count_digits(const Bits (&k)[ITEMS]) {
+    const int lane = static_cast<int>(threadIdx.x) & 31, warp = static_cast<int>(threadIdx.x) >> 5;
+    wh_ = s_counts_ + warp * kRadix;
+    lt_ = lanemask_lt();
+    wm_ = s_masks_ + warp * kRadix;
+    one_digit_ = warp_has_one_digit(k, d0_);
+    if (one_digit_) {
+      if (lane == 0) atomicAdd(&wh_[d0_], 32u * ITEMS);
+    } else {
+#pragma unroll
+      for (int i = 0; i < ITEMS; ++i) atomicAdd(&wh_[digit_of(k[i], shift_, mask_)], 1u);
+    }
+  }
+
+  // Step 2, thread d < 256 only.
+  __device__ __forceinline__ std::uint32_t to_warp_starts(int d) {
+    std::uint32_t total = 0;
+#pragma unroll
+    for (int w = 0; w < kWarps; ++w) {
+      const std::uint32_t c = s_counts_[w * kRadix + d];
+      s_counts_[w * kRadix + d] = total;
+      total += c;
+    }
+    return total;
+  }
+  __device__ __forceinline__ void add_tile_start(int d, std::uint32_t start) {
+#pragma unroll
+    for (int w = 0; w < kWarps; ++w) s_counts_[w * kRadix + d] += start;
+  }
+
+  // Step 3. Peer masks through shared memory: every lane ORs its bit into its digit's word of the
+  // warp's mask row and reads the word back; the highest peer bumps the warp's counter for all of
+  // them and clears the word; a lane's rank is the counter before the bump plus its lower peers.
+  // A few instructions per key against ~30 for 8 ballots (bench/NOTES-sort.md). A one-digit warp
+  // takes its run at once: 32 lanes ORing one word would serialise (all-equal keys 7.61 ms
+  // against 6.95 ms, H200, 2^28 u32, bench/NOTES-sort.md).
+  __device__ __forceinline__ void rank_keys(const Bits (&k)[ITEMS], std::uint32_t (&rank)[ITEMS]) {
+    const int lane = static_cast<int>(threadIdx.x) & 31;
+    if (one_digit_) {
+      const std::uint32_t before = wh_[d0_];  // one word, read by all lanes
+#pragma unroll
+      for (int i = 0; i < ITEMS; ++i) rank[i] = before + i * 32 + lane;
+      return;
+    }
+    const std::uint32_t bit = 1u << lane;
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+      const std::uint32_t d = digit_of(k[i], shift_, mask_);
+      atomicOr(&wm_[d], bit);
+      __syncwarp();
+      const std::uint32_t peers = wm_[d];
+      const int leader = 31 - __clz(peers);
+      std::uint32_t before = 0;
+      if (lane == leader) before = atomicAdd(&wh_[d], static_cast<std::uint32_t>(__popc(peers)));
+      before = __shfl_sync(0xffffffffu, before, leader);  // every lane has read its mask word
+      if (lane == leader) wm_[d] = 0;
+      __syncwarp();
+      rank[i] = before + __popc(peers & lt_);
+    }
+  }
+
+ private:
+  static __device__ __forceinline__ std::uint32_t lanemask_lt() {
+    std::uint32_t m;
+    asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
+    return m;
+  }
+
+  // True when every key of the warp has one digit, d0. Every lane runs the collectives before any
+  // test: a short-circuit that left lanes out of the shuffle hung warps with mixed digits.
+  __device__ __forceinline__ bool warp_has_one_digit(const Bits (&k)[ITEMS], std::uint32_t& d0) const {
+    Bits diff = 0;
+#pragma unroll
+    for (int i = 1; i < ITEMS; ++i) diff |= k[i] ^ k[0];
+    d0 = digit_of(k[0], shift_, mask_);
+    const std::uint32_t lane0_d0 = __shfl_sync(0xffffffffu, d0, 0);
+    return __all_sync(0xffffffffu, (digit_of(diff, shift_, mask_) == 0) & (d0 == lane0_d0));
+  }
+
+  std::uint32_t* s_counts_;  // [warp][digit]
+  std::uint32_t* s_masks_;   // [warp][digit]
+  int shift_;
+  std::uint32_t mask_;
+  std::uint32_t* wh_ = nullptr;  // this warp's rows, set by count_digits()
+  std::uint32_t* wm_ = nullptr;
+  std::uint32_t lt_ = 0;         // the lanes below this one
+  std::uint32_t d0_ = 0;
+  bool one_digit_ = false;
+};
+
+}  // namespace primlab::detail

@@ -1,0 +1,209 @@
+// Host side of Onesweep (radix sort and radix partition): the pass shape, the workspace layout,
+// and the launches (the upfront histogram, then one chained pass per digit).
+#pragma once
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "agent/radix_histogram.cuh"
+#include "agent/radix_onesweep.cuh"
+#include "thread/radix_key_codec.cuh"
+#include "tuning/radix_sort.cuh"
+#include "util/chained_launch.cuh"
+#include "util/cuda_check.cuh"
+#include "util/device_properties.cuh"
+#include "primlab/status.h"
+
+namespace primlab::detail::onesweep {
+
+// [SECTION] shapes
+
+// The pass's shape: threads, keys per thread, blocks per SM. The library uses the defaults
+// (0: RadixSortTuning::pass_shape); other shapes are for measuring (bench/tune/tune_radix_sort.cu).
+template <int THREADS = 0, int ITEMS = 0, int MIN_BLOCKS = 0>
+struct Shape {};
+
+template <class Bits, class VBits, bool PAIRS, class S = Shape<>>
+struct Config;
+template <class Bits, class VBits, bool PAIRS, int THREADS, int ITEMS, int MIN_BLOCKS>
+struct Config<Bits, VBits, PAIRS, Shape<THREADS, ITEMS, MIN_BLOCKS>> {
+  static constexpr RadixSortTuning::PassShape kTuned =
+      RadixSortTuning::pass_shape(sizeof(Bits), PAIRS ? sizeof(VBits) : 0);
+  static constexpr int kThreads = THREADS > 0 ? THREADS : kTuned.threads;
+  static constexpr int kItems = ITEMS > 0 ? ITEMS : kTuned.items;
+  static constexpr int kTile = kThreads * kItems;
+  static constexpr int kMinBlocks = MIN_BLOCKS > 0 ? MIN_BLOCKS : kTuned.min_blocks;
+  static constexpr std::size_t kSmem = pass_smem_bytes<kThreads, kItems, Bits, VBits, PAIRS>();
+};
+
+// Tiles of a shape with min_blocks blocks per SM that are resident at once.
+inline std::int64_t wave_tiles(const DeviceFacts& facts, int min_blocks) {
+  return std::int64_t(facts.sm_count) * min_blocks;
+}
+
+// [SECTION] workspace
+
+constexpr std::size_t align256(std::size_t b) { return (b + 255) & ~std::size_t(255); }
+
+// The workspace, each part 256-byte aligned: [alt keys][alt values][digit counts: max passes x 256,
+// tile counters: 64][look-back words: passes x tiles x 256]. The size query and the run both read
+// it from here; a run zeroes the counts and its passes' look-back words.
+template <class Bits, class VBits, bool PAIRS>
+struct WorkspaceLayout {
+  static constexpr int kMaxPasses = sizeof(Bits);
+  static constexpr std::size_t kCountBytes = align256(kMaxPasses * kRadix * 4 + 64 * 4);
+  std::size_t tiles;
+  std::size_t values;  // byte offsets
+  std::size_t counts;
+  std::size_t status;
+
+  WorkspaceLayout(std::int64_t n, int tile)
+      : tiles((std::size_t(n) + tile - 1) / tile),
+        values(align256(std::size_t(n) * sizeof(Bits))),
+        counts(values + (PAIRS ? align256(std::size_t(n) * sizeof(VBits)) : 0)),
+        status(counts + kCountBytes) {}
+  std::size_t status_bytes(int passes) const { return std::size_t(passes) * tiles * kRadix * 4; }
+  std::size_t bytes() const { return status + status_bytes(kMaxPasses); }
+};
+
+template <class Bits, class VBits, bool PAIRS, class S = Shape<>>
+std::size_t workspace_bytes(std::int64_t n) {
+  if (n <= 0) return 0;
+  return WorkspaceLayout<Bits, VBits, PAIRS>(n, Config<Bits, VBits, PAIRS, S>::kTile).bytes();
+}
+
+// [SECTION] run
+
+// Sorts n <= 2^31 - 1 keys (and values) by bits [begin_bit, end_bit) of their encoded image.
+// Arguments are checked by the caller; ws is at least workspace_bytes(n). When offsets_out is
+// set, the first pass's tile 0 writes the digit offsets (for a one-pass partition).
+template <class Bits, class VBits, bool PAIRS, class S = Shape<>>
+Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* vals_out, std::int64_t n,
+           int begin_bit, int end_bit, const KeyCodec<Bits>& codec, void* ws, std::uint32_t* offsets_out,
+           const DeviceFacts& facts, cudaStream_t stream) {
+  using C = Config<Bits, VBits, PAIRS, S>;
+  using L = WorkspaceLayout<Bits, VBits, PAIRS>;
+  using T = RadixSortTuning;
+  const int passes = (end_bit - begin_bit + kRadixBits - 1) / kRadixBits;
+  const L layout(n, C::kTile);
+  const std::size_t tiles = layout.tiles;
+  unsigned char* w = static_cast<unsigned char*>(ws);
+  Bits* alt_keys = reinterpret_cast<Bits*>(w);
+  VBits* alt_vals = PAIRS ? reinterpret_cast<VBits*>(w + layout.values) : nullptr;
+  std::uint32_t* hist = reinterpret_cast<std::uint32_t*>(w + layout.counts);
+  std::uint32_t* counters = hist + L::kMaxPasses * kRadix;
+  std::uint32_t* status = reinterpret_cast<std::uint32_t*>(w + layout.status);
+  PRIMLAB_CUDA_TRY(cudaMemsetAsync(hist, 0, L::kCountBytes + layout.status_bytes(passes), stream));
+
+  const int last_bits = end_bit - begin_bit - kRadixBits * (passes - 1);
+  const std::uint32_t last_mask = (1u << last_bits) - 1u;
+  {
+    constexpr int kChunk = T::kHistThreads * T::kHistItems;
+    const std::int64_t chunks = (n + kChunk - 1) / kChunk;
+    const int grid = static_cast<int>(std::min<std::int64_t>(chunks, std::int64_t(facts.sm_count) * T::kHistBlocksPerSm));
+    histogram_kernel<Bits, T::kHistThreads, T::kHistItems><<<grid, T::kHistThreads, 0, stream>>>(
+        keys_in, n, begin_bit, passes, last_mask, codec.enc0, codec.enc1, hist);
+    PRIMLAB_LAUNCH_TRY();
+  }
+
+  auto kernel = pass_kernel<Bits, VBits, PAIRS, C::kThreads, C::kItems, C::kMinBlocks>;
+  static const cudaError_t attr_err =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(C::kSmem));
+  PRIMLAB_CUDA_TRY(attr_err);
+
+  // Passes of at most one wave of tiles are chained with programmatic dependent launch: chaining
+  // every size cost 7 % at 2^28 (H200, u32: 6.15 ms against 5.72), bench/NOTES-sort.md.
+  const bool chained = std::int64_t(tiles) <= wave_tiles(facts, C::kMinBlocks);
+
+  // Ping-pong so that the last pass lands in keys_out. When the caller sorts in place and the
+  // pass count is odd, the passes end in the workspace and one copy brings the result back.
+  const bool aliased = (static_cast<const void*>(keys_in) == keys_out) ||
+                       (PAIRS && static_cast<const void*>(vals_in) == vals_out);
+  const bool copy_back = aliased && (passes % 2 == 1);
+  const Bits* src_k = keys_in;
+  const VBits* src_v = vals_in;
+  for (int p = 0; p < passes; ++p) {
+    const bool to_out = copy_back ? (p % 2 == 1) : ((passes - 1 - p) % 2 == 0);
+    Bits* dst_k = to_out ? keys_out : alt_keys;
+    VBits* dst_v = to_out ? vals_out : alt_vals;
+    PassArgs<Bits, VBits> a;
+    a.keys_in = src_k;
+    a.keys_out = dst_k;
+    a.vals_in = src_v;
+    a.vals_out = dst_v;
+    a.n = n;
+    a.shift = begin_bit + kRadixBits * p;
+    a.mask = p == passes - 1 ? last_mask : 0xffu;
+    a.hist = hist + p * kRadix;
+    a.status = status + std::size_t(p) * tiles * kRadix;
+    a.tile_counter = counters + p;
+    a.in0 = p == 0 ? codec.enc0 : Bits(0);
+    a.in1 = p == 0 ? codec.enc1 : Bits(0);
+    a.out0 = p == passes - 1 ? codec.dec0 : Bits(0);
+    a.out1 = p == passes - 1 ? codec.dec1 : Bits(0);
+    a.offsets_out = p == 0 ? offsets_out : nullptr;
+    PRIMLAB_TRY(chained_launch(chained, kernel, static_cast<unsigned>(tiles), C::kThreads, C::kSmem, stream, a));
+    src_k = dst_k;
+    src_v = dst_v;
+  }
+  if (copy_back) {
+    PRIMLAB_CUDA_TRY(cudaMemcpyAsync(keys_out, alt_keys, std::size_t(n) * sizeof(Bits), cudaMemcpyDeviceToDevice, stream));
+    if (PAIRS)
+      PRIMLAB_CUDA_TRY(cudaMemcpyAsync(vals_out, alt_vals, std::size_t(n) * sizeof(VBits), cudaMemcpyDeviceToDevice, stream));
+  }
+  return Status::Success;
+}
+
+// [SECTION] the library's entry: the tuned shape or the small one
+
+// The tuned shape, or the small-sort shape when the tuned tiles would not fill one wave
+// (RadixSortTuning::small_pass_shape) or need more shared memory than the device gives a block.
+// The small shape fits every GPU; the workspace fits either.
+template <class Bits, class VBits, bool PAIRS>
+struct Tuned {
+  static constexpr RadixSortTuning::PassShape kSmall =
+      RadixSortTuning::small_pass_shape(sizeof(Bits), PAIRS ? sizeof(VBits) : 0);
+  using Small = Shape<kSmall.threads, kSmall.items, kSmall.min_blocks>;
+  using Big = Config<Bits, VBits, PAIRS, Shape<>>;
+  static constexpr bool kTwoShapes =
+      kSmall.threads != Big::kThreads || kSmall.items != Big::kItems || kSmall.min_blocks != Big::kMinBlocks;
+  static_assert(Config<Bits, VBits, PAIRS, Small>::kSmem <= kPortableSmem, "the small shape runs on every GPU");
+};
+
+// Keys K and values V (any of the library's types), moved as their radix bits.
+template <class K, class V, bool PAIRS>
+std::size_t tuned_workspace_bytes(std::int64_t n) {
+  using Bits = typename RadixKey<K>::Bits;
+  using VBits = typename ValueBits<V>::type;
+  using T = Tuned<Bits, VBits, PAIRS>;
+  return std::max(workspace_bytes<Bits, VBits, PAIRS, Shape<>>(n),
+                  workspace_bytes<Bits, VBits, PAIRS, typename T::Small>(n));
+}
+
+template <class K, class V, bool PAIRS>
+Status run_tuned(const K* keys_in, K* keys_out, const V* vals_in, V* vals_out, std::int64_t n, int begin_bit,
+                 int end_bit, const KeyCodec<typename RadixKey<K>::Bits>& codec, void* ws,
+                 std::uint32_t* offsets_out, cudaStream_t stream) {
+  using Bits = typename RadixKey<K>::Bits;
+  using VBits = typename ValueBits<V>::type;
+  using T = Tuned<Bits, VBits, PAIRS>;
+  const Bits* bk_in = reinterpret_cast<const Bits*>(keys_in);
+  Bits* bk_out = reinterpret_cast<Bits*>(keys_out);
+  const VBits* bv_in = reinterpret_cast<const VBits*>(vals_in);
+  VBits* bv_out = reinterpret_cast<VBits*>(vals_out);
+  DeviceFacts facts;
+  const Status st = device_facts(facts);
+  if (st != Status::Success) return st;
+  if constexpr (T::kTwoShapes) {
+    const std::int64_t big_tiles = (n + T::Big::kTile - 1) / T::Big::kTile;
+    if (big_tiles < wave_tiles(facts, T::Big::kMinBlocks) || T::Big::kSmem > std::size_t(facts.max_smem_optin))
+      return run<Bits, VBits, PAIRS, typename T::Small>(bk_in, bk_out, bv_in, bv_out, n, begin_bit, end_bit, codec, ws,
+                                                        offsets_out, facts, stream);
+  }
+  return run<Bits, VBits, PAIRS>(bk_in, bk_out, bv_in, bv_out, n, begin_bit, end_bit, codec, ws, offsets_out, facts,
+                                 stream);
+}
+
+}  // namespace primlab::detail::onesweep
