@@ -1,30 +1,342 @@
-// The registry: one table of every stepped algorithm, read by the app, the tests and the CLI.
-// Adding an algorithm is one stepper file per backend and one row here.
+// The catalog: one row per algorithm, read by the Step tab, `trace`, `render`, the bench, the
+// Performance tab and the tests. A row names the algorithm (its only key), its limits, options and
+// description, and its stepped and timed forms; the functions of its folder are declared beside
+// it. Adding an algorithm is one folder under algorithms/ and one row here.
 #include "lab/catalog.h"
-#include "lab/catalog/families.h"
+
+#include "lab/run/steppers.h"
 
 namespace primlab {
 namespace {
 
-// One registration function per family, in menu order (kernels/lab/catalog/<family>.cpp).
-const std::vector<Algorithm> kAlgorithms = [] {
-  std::vector<Algorithm> v;
-  registry::add_scans(v);
-  registry::add_reductions(v);
-  registry::add_compaction(v);
-  registry::add_histograms(v);
-  registry::add_bitonic(v);
-  registry::add_radix_sorts(v);
-  registry::add_partitions(v);
-  return v;
-}();
+// [SECTION] The row builder: each setter names one field; unset fields keep Algorithm's defaults
+// (n up to 4096, any block from 1 to 1024, deterministic, no timed form).
+class Row {
+ public:
+  Row(const char* name, const char* family) {
+    a_.name = name;
+    a_.family = family;
+  }
+  Row& title(const char* t) { a_.title = t; return *this; }
+  Row& description(const char* d) { a_.description = d; return *this; }
+  Row& options(unsigned o) { a_.options = o; return *this; }
+  Row& block_pow2() { a_.block_pow2 = true; return *this; }
+  Row& nondeterministic() { a_.deterministic = false; return *this; }
+  Row& variants(const char* names) { a_.variant_names = names; return *this; }
+  Row& stepped(decltype(Algorithm::plan) plan, decltype(Algorithm::run_cpu) cpu, decltype(Algorithm::run_cuda) cuda) {
+    a_.plan = plan;
+    a_.run_cpu = cpu;
+    a_.run_cuda = cuda;
+    return *this;
+  }
+  Row& timed(const char* primitive, std::vector<std::string> types, decltype(TimedForm::workspace_bytes) bytes,
+             decltype(TimedForm::run) run) {
+    a_.timed.primitive = primitive;
+    a_.timed.types = std::move(types);
+    a_.timed.workspace_bytes = bytes;
+    a_.timed.run = run;
+    return *this;
+  }
+  Row& takes_items() { a_.timed.takes_items = true; return *this; }
+  operator Algorithm() const { return a_; }
+
+ private:
+  Algorithm a_;
+};
+
+const std::vector<std::string> kNumeric = {"i32", "u32", "f32"};  // the teaching scans and reductions
+const std::vector<std::string> kSamples = {"u8", "u32"};          // the timed histograms
+const std::vector<std::string> kKeys = {"u32"};                   // the timed sorts
 
 }  // namespace
 
-const std::vector<Algorithm>& algorithms() { return kAlgorithms; }
+// [SECTION] Scans: naive Hillis-Steele, work-efficient Blelloch, shared-memory with bank-conflict offsets.
+namespace steppers {
+PRIMLAB_DECLARE_STEPPER(scan_naive)
+PRIMLAB_DECLARE_TIMED(scan_naive)
+}  // namespace steppers
+static Algorithm scan_naive() {
+  return Row("scan-naive", "scan")
+      .title("Naive scan (Hillis-Steele)")
+      .description("Every element adds its neighbour at offset 1, 2, 4, ...: O(n log n) adds, log n launches, "
+                   "ping-pong buffers.")
+      .options(kOptInclusive | kOptFloat)
+      .stepped(PRIMLAB_STEPPED(scan_naive))
+      .timed("scan_exclusive", kNumeric, PRIMLAB_TIMED(scan_naive));
+}
+
+namespace steppers {
+PRIMLAB_DECLARE_STEPPER(scan_blelloch)
+PRIMLAB_DECLARE_TIMED(scan_blelloch)
+}  // namespace steppers
+static Algorithm scan_blelloch() {
+  return Row("scan-blelloch", "scan")
+      .title("Work-efficient scan (Blelloch)")
+      .description("Up-sweep builds a sum tree in place, down-sweep turns it into prefix sums: O(n) adds, 2 log n "
+                   "launches.")
+      .options(kOptInclusive | kOptFloat)
+      .stepped(PRIMLAB_STEPPED(scan_blelloch))
+      .timed("scan_exclusive", kNumeric, PRIMLAB_TIMED(scan_blelloch));
+}
+
+namespace steppers {
+PRIMLAB_DECLARE_STEPPER(scan_shared)
+PRIMLAB_DECLARE_TIMED(scan_shared)
+}  // namespace steppers
+static Algorithm scan_shared() {
+  return Row("scan-shared", "scan")
+      .title("Shared-memory scan (bank-conflict offsets)")
+      .description("Each block scans 2B elements in shared memory (GPU Gems 3 ch. 39), then block sums are scanned "
+                   "and added.")
+      .options(kOptInclusive | kOptFloat | kOptConflictOffsets)
+      .block_pow2()
+      .stepped(PRIMLAB_STEPPED(scan_shared))
+      .timed("scan_exclusive", kNumeric, PRIMLAB_TIMED(scan_shared));
+}
+
+// [SECTION] Reductions: the lecture's reduce1..reduce5 (seed 004) and the warp-shuffle reduction,
+// each with a second pass over the blocks' partial sums.
+namespace steppers {
+PRIMLAB_DECLARE_STEPPER(reduce1)
+PRIMLAB_DECLARE_TIMED(reduce1)
+}  // namespace steppers
+static Algorithm reduce1() {
+  return Row("reduce1", "reduce")
+      .title("reduce1: interleaved addressing")
+      .description("Tree sum in shared memory, if (tid % (2*s) == 0): active threads are scattered, so every warp "
+                   "diverges at every level.")
+      .options(kOptFloat | kOptU32)
+      .block_pow2()
+      .stepped(PRIMLAB_STEPPED(reduce1))
+      .timed("reduce_sum", kNumeric, PRIMLAB_TIMED(reduce1));
+}
+
+namespace steppers {
+PRIMLAB_DECLARE_STEPPER(reduce2)
+PRIMLAB_DECLARE_TIMED(reduce2)
+}  // namespace steppers
+static Algorithm reduce2() {
+  return Row("reduce2", "reduce")
+      .title("reduce2: strided index")
+      .description("index = 2*s*tid packs the active threads into the first warps (little divergence), but the "
+                   "stride-2s addresses conflict in the banks (with blocks of 64 threads or more).")
+      .options(kOptFloat | kOptU32)
+      .block_pow2()
+      .stepped(PRIMLAB_STEPPED(reduce2))
+      .timed("reduce_sum", kNumeric, PRIMLAB_TIMED(reduce2));
+}
+
+namespace steppers {
+PRIMLAB_DECLARE_STEPPER(reduce3)
+PRIMLAB_DECLARE_TIMED(reduce3)
+}  // namespace steppers
+static Algorithm reduce3() {
+  return Row("reduce3", "reduce")
+      .title("reduce3: sequential addressing")
+      .description("s from B/2 down: data[tid] += data[tid+s] on consecutive words, conflict-free; half the "
+                   "threads idle from the first level.")
+      .options(kOptFloat | kOptU32)
+      .block_pow2()
+      .stepped(PRIMLAB_STEPPED(reduce3))
+      .timed("reduce_sum", kNumeric, PRIMLAB_TIMED(reduce3));
+}
+
+namespace steppers {
+PRIMLAB_DECLARE_STEPPER(reduce4)
+PRIMLAB_DECLARE_TIMED(reduce4)
+}  // namespace steppers
+static Algorithm reduce4() {
+  return Row("reduce4", "reduce")
+      .title("reduce4: first add during load")
+      .description("Each block sums 2B elements, adding the two halves while loading: half the blocks, no thread "
+                   "idle at the first add.")
+      .options(kOptFloat | kOptU32)
+      .block_pow2()
+      .stepped(PRIMLAB_STEPPED(reduce4))
+      .timed("reduce_sum", kNumeric, PRIMLAB_TIMED(reduce4));
+}
+
+namespace steppers {
+PRIMLAB_DECLARE_STEPPER(reduce5)
+PRIMLAB_DECLARE_TIMED(reduce5)
+}  // namespace steppers
+static Algorithm reduce5() {
+  return Row("reduce5", "reduce")
+      .title("reduce5: last warp unrolled")
+      .description("reduce4 with the last six levels unrolled in one warp: no barrier, no branch, volatile shared "
+                   "memory, warp-synchronous.")
+      .options(kOptFloat | kOptU32)
+      .block_pow2()
+      .stepped(PRIMLAB_STEPPED(reduce5))
+      .timed("reduce_sum", kNumeric, PRIMLAB_TIMED(reduce5));
+}
+
+namespace steppers {
+PRIMLAB_DECLARE_STEPPER(reduce_shuffle)
+PRIMLAB_DECLARE_TIMED(reduce_shuffle)
+}  // namespace steppers
+static Algorithm reduce_shuffle() {
+  return Row("reduce-shuffle", "reduce")
+      .title("Warp-shuffle reduction")
+      .description("First add during load, then __shfl_down_sync in registers (no shared memory), one warp sum per "
+                   "warp combined by warp 0.")
+      .options(kOptFloat | kOptU32)
+      .block_pow2()
+      .stepped(PRIMLAB_STEPPED(reduce_shuffle))
+      .timed("reduce_sum", kNumeric, PRIMLAB_TIMED(reduce_shuffle))
+      .takes_items();
+}
+
+// [SECTION] Stream compaction: map to flags, exclusive scan (a scan stepper of the scan family,
+// chosen by the variant), scatter (seeds 001, 002).
+namespace steppers {
+PRIMLAB_DECLARE_STEPPER(compact)
+}  // namespace steppers
+static Algorithm compact() {
+  return Row("compact", "compact")
+      .title("Stream compaction (map, scan, scatter)")
+      .description("Flags = keep(x), an exclusive scan of the flags gives each kept element its output index, a "
+                   "scatter writes it there; count = last index + last flag.")
+      .options(kOptFloat | kOptPredicate | kOptVariant | kOptConflictOffsets)
+      .variants("Blelloch scan\0naive scan (Hillis-Steele)\0shared-memory scan\0")
+      .stepped(PRIMLAB_STEPPED(compact));
+}
+
+// [SECTION] Histograms (the lecture, seed 004): global atomicAdd, per-block shared-memory
+// histograms, and the lecture's per-warp sub-histograms with the 5-bit thread tag. bin = x mod bins
+// (int32: the non-negative remainder), 2 to 256 bins. Atomic order is not deterministic: the CPU
+// and CUDA traces agree on every bin, partial histogram and counter, not on the tag bits or
+// per-sample retries.
+namespace steppers {
+PRIMLAB_DECLARE_STEPPER(histogram_atomic)
+PRIMLAB_DECLARE_TIMED(histogram_atomic)
+}  // namespace steppers
+static Algorithm histogram_atomic() {
+  return Row("histogram-atomic", "histogram")
+      .title("Histogram: global atomicAdd")
+      .description("Every sample does atomicAdd(&bins[x mod bins], 1) in global memory; lanes of a warp on one bin "
+                   "collide and serialise.")
+      .options(kOptBins | kOptU32)
+      .nondeterministic()
+      .stepped(PRIMLAB_STEPPED(histogram_atomic))
+      .timed("histogram_even", kSamples, PRIMLAB_TIMED(histogram_atomic));
+}
+
+namespace steppers {
+PRIMLAB_DECLARE_STEPPER(histogram_shared)
+PRIMLAB_DECLARE_TIMED(histogram_shared)
+}  // namespace steppers
+static Algorithm histogram_shared() {
+  return Row("histogram-shared", "histogram")
+      .title("Histogram: per-block shared-memory histograms")
+      .description("Each block counts into its own shared-memory histogram with atomicAdd, then adds it to the "
+                   "global bins: one global atomic per bin and block.")
+      .options(kOptBins | kOptU32)
+      .nondeterministic()
+      .stepped(PRIMLAB_STEPPED(histogram_shared))
+      .timed("histogram_even", kSamples, PRIMLAB_TIMED(histogram_shared));
+}
+
+namespace steppers {
+PRIMLAB_DECLARE_STEPPER(histogram_tagged)
+}  // namespace steppers
+static Algorithm histogram_tagged() {
+  return Row("histogram-tagged", "histogram")
+      .title("Histogram: per-warp sub-histograms with the thread tag (lecture)")
+      .description("No atomics: each warp counts into its own sub-histogram, the 5 high bits tag the last writer, a "
+                   "lane writes, checks and retries; partial histograms per block, then a merge kernel.")
+      .options(kOptBins | kOptU32)
+      .nondeterministic()
+      .stepped(PRIMLAB_STEPPED(histogram_tagged));
+}
+
+// [SECTION] Bitonic sort: the lecture's shared-memory tile sort followed by global merge passes.
+namespace steppers {
+PRIMLAB_DECLARE_STEPPER(bitonic_sort)
+PRIMLAB_DECLARE_TIMED(bitonic_sort)
+}  // namespace steppers
+static Algorithm bitonic_sort() {
+  return Row("bitonic-sort", "bitonic")
+      .title("Bitonic sort (sorting network)")
+      .description("log W (log W + 1) / 2 compare-swap passes: tiles of 2B in shared memory, strides >= 2B as "
+                   "global passes; n padded with sentinels; key-value ties keep input order; floats: -NaN first, "
+                   "+NaN last.")
+      .options(kOptFloat | kOptU32 | kOptDescending | kOptKeyValue)
+      .block_pow2()
+      .stepped(PRIMLAB_STEPPED(bitonic_sort))
+      .timed("bitonic_sort_keys", kKeys, PRIMLAB_TIMED(bitonic_sort));
+}
+
+// [SECTION] Radix sorts: the 1-bit split (seed 000) and multi-bit digits (histogram, scan, stable scatter).
+namespace steppers {
+PRIMLAB_DECLARE_STEPPER(radix_split)
+PRIMLAB_DECLARE_TIMED(radix_split)
+}  // namespace steppers
+static Algorithm radix_split() {
+  return Row("radix-split", "radix sort")
+      .title("Radix sort, 1-bit split")
+      .description("A max reduction finds the bits the keys need; per bit: b, e = !b, f = scan(e), t = i - f + "
+                   "totalFalses, scatter to b ? t : f. int32: last pass on the flipped sign bit.")
+      .options(kOptU32)
+      .stepped(PRIMLAB_STEPPED(radix_split))
+      .timed("sort_keys", kKeys, PRIMLAB_TIMED(radix_split));
+}
+
+namespace steppers {
+PRIMLAB_DECLARE_STEPPER(radix_digits)
+}  // namespace steppers
+static Algorithm radix_digits() {
+  return Row("radix-digits", "radix sort")
+      .title("Radix sort, multi-bit digits")
+      .description("Per 2-8 bit digit: per-block histograms, scan of the counts (digit-major), stable scatter. Keys "
+                   "flipped first (floats: +NaN after +inf, -NaN before -inf); key-value keeps input order of ties.")
+      .options(kOptDigitBits | kOptFloat | kOptU32 | kOptDescending | kOptKeyValue)
+      .block_pow2()
+      .stepped(PRIMLAB_STEPPED(radix_digits));
+}
+
+// [SECTION] Radix partition (seed 003): a histogram of a bit-field digit, a prefix scan into
+// partition offsets, and the reorder, with atomic offsets (the seed: not stable, not deterministic)
+// or stable (per-block histograms [digit][block], in-order block writes). Partitions = bins (2 to
+// 4096, a power of two), digit = bits [digit_start, digit_start + log2 bins) of the key's bit pattern.
+namespace steppers {
+PRIMLAB_DECLARE_STEPPER(partition_atomic)
+}  // namespace steppers
+static Algorithm partition_atomic() {
+  return Row("partition-atomic", "partition")
+      .title("Radix partition with atomic offsets (seed 003)")
+      .description("Histogram of a bit-field digit (bfe) with shared atomicAdd, prefix scan into offsets, reorder "
+                   "with atomicAdd on each partition's cursor: grouped by digit, not stable.")
+      .options(kOptBins | kOptU32 | kOptDigitStart)
+      .nondeterministic()
+      .stepped(PRIMLAB_STEPPED(partition_atomic));
+}
+
+namespace steppers {
+PRIMLAB_DECLARE_STEPPER(partition_stable)
+}  // namespace steppers
+static Algorithm partition_stable() {
+  return Row("partition-stable", "partition")
+      .title("Stable radix partition")
+      .description("Per-block digit histograms stored [digit][block], one scan over them, each block writes its "
+                   "keys in order: a stable counting sort by digit.")
+      .options(kOptBins | kOptU32 | kOptDigitStart)
+      .stepped(PRIMLAB_STEPPED(partition_stable));
+}
+
+// [SECTION] The menu order, and the lookups.
+const std::vector<Algorithm>& algorithms() {
+  static const std::vector<Algorithm> rows = {
+      scan_naive(),       scan_blelloch(),    scan_shared(),      reduce1(),          reduce2(),
+      reduce3(),          reduce4(),          reduce5(),          reduce_shuffle(),   compact(),
+      histogram_atomic(), histogram_shared(), histogram_tagged(), bitonic_sort(),     radix_split(),
+      radix_digits(),     partition_atomic(), partition_stable(),
+  };
+  return rows;
+}
 
 const Algorithm* find_algorithm(const std::string& name) {
-  for (const Algorithm& a : kAlgorithms)
+  for (const Algorithm& a : algorithms())
     if (name == a.name) return &a;
   return nullptr;
 }

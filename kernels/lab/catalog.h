@@ -1,11 +1,13 @@
 // A stepped algorithm: its plan (steps, rows, listing), its CPU reference stepper and its CUDA
 // traced stepper. Both steppers fill the same planned Trace; tests compare them bit for bit.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "lab/model/trace.h"
+#include "primlab/status.h"
 
 namespace primlab {
 
@@ -50,29 +52,64 @@ struct DeviceTraceView {
   Op* ops = nullptr;
 };
 
-struct Algorithm {
-  const char* name;         // registry key, e.g. "scan-blelloch"
-  const char* family;       // "scan", "reduce", ...
-  const char* title;        // "Work-efficient scan (Blelloch)"
-  const char* description;  // one line
-  unsigned options;         // StepOption bits
-  std::int32_t max_n;       // largest n the stepper accepts
-  std::int32_t min_block, max_block;
-  bool block_pow2;          // block size must be a power of two
-  bool deterministic;       // CPU and CUDA traces equal bit for bit (else final state and counts)
-  const char* variant_names;  // kOptVariant: the names of cfg.variant's values, NUL-separated, ending in two NULs
-  // Fills trace metadata: rows, steps (labels, launch shapes, op slots), listing. Returns "" or
-  // a user-facing error for a config the algorithm cannot run.
-  std::string (*plan)(const StepConfig& cfg, Trace& trace);
-  // Fills values, ops and counters of a planned trace from the input words (cfg.n of them).
-  void (*run_cpu)(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& trace);
-  // Same on the GPU: writes values and ops into `out`, counters into trace.steps. Returns "" or
-  // an error. Null in builds without CUDA.
-  std::string (*run_cuda)(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& trace,
-                          DeviceTraceView out);
+// A timed form's block and items per thread where TimedArgs leaves them 0.
+constexpr int kTimedDefaultBlock = 256;
+constexpr int kTimedDefaultItems = 8;
+
+// One timed run's buffers, owned by the engine: plain pointers, so that the catalog needs no CUDA.
+struct TimedArgs {
+  std::string type;            // the engine's type name: "i32", "u32", "f32", "u8"
+  std::int64_t n = 0;
+  const void* d_in = nullptr;  // n elements of type
+  void* d_out = nullptr;       // n elements (a scan's output, sorted keys), or a histogram's bins
+  void* d_scalar = nullptr;    // a reduction's result
+  void* d_ws = nullptr;        // workspace of workspace_bytes(args) bytes
+  std::size_t ws_bytes = 0;
+  int block = 0;               // 0: the form's default_block
+  int items = 0;               // 0: the form's default (takes_items)
+  int bins = 256;              // histograms: bins over [lower, upper)
+  double lower = 0, upper = 0;
+  void* stream = nullptr;      // a cudaStream_t
 };
 
-// The registry: every stepped algorithm, in menu order.
+// An algorithm's timed large-n kernel (its folder's <algo>_timed.cu).
+struct TimedForm {
+  const char* primitive = nullptr;          // the engine's primitive: "scan_exclusive", "reduce_sum",
+                                            // "histogram_even", "sort_keys"; null: no timed form
+  std::vector<std::string> types;           // element types it runs
+  int default_block = kTimedDefaultBlock;
+  bool takes_items = false;
+  std::size_t (*workspace_bytes)(const TimedArgs&) = nullptr;  // null in builds without CUDA
+  Status (*run)(const TimedArgs&) = nullptr;                   // null in builds without CUDA
+};
+
+// One row of the catalog: an algorithm's names, its limits (one set for the stepped and the timed
+// form), its options, and its two forms. Rows are built in kernels/lab/catalog.cpp.
+struct Algorithm {
+  const char* name = nullptr;         // the key everywhere (Step tab, trace, bench, tests): "scan-blelloch"
+  const char* family = nullptr;       // "scan", "reduce", ...
+  const char* title = nullptr;        // "Work-efficient scan (Blelloch)"
+  const char* description = nullptr;  // one line
+  unsigned options = 0;               // StepOption bits
+  // Limits, checked by validate() for the stepped form and by the timed kernel for the timed form.
+  std::int32_t max_n = 4096;          // largest n the stepper accepts
+  std::int32_t min_block = 1, max_block = 1024;
+  bool block_pow2 = false;            // block size must be a power of two
+  bool deterministic = true;          // CPU and CUDA traces equal bit for bit (else final state and counts)
+  const char* variant_names = nullptr;  // kOptVariant: the names of cfg.variant's values, NUL-separated, ending in two NULs
+  // The stepped form. plan fills trace metadata: rows, steps (labels, launch shapes, op slots),
+  // listing; it fails with a user-facing message for a config the algorithm cannot run.
+  std::string (*plan)(const StepConfig& cfg, Trace& trace) = nullptr;
+  // Fills values, ops and counters of a planned trace from the input words (cfg.n of them).
+  void (*run_cpu)(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& trace) = nullptr;
+  // Same on the GPU: writes values and ops into `out`, counters into trace.steps. Null in builds
+  // without CUDA.
+  std::string (*run_cuda)(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& trace,
+                          DeviceTraceView out) = nullptr;
+  TimedForm timed;  // the large-n kernel the bench and the Performance tab time
+};
+
+// The catalog: every algorithm, in menu order.
 const std::vector<Algorithm>& algorithms();
 const Algorithm* find_algorithm(const std::string& name);
 

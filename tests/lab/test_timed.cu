@@ -1,11 +1,10 @@
-// GPU tests of the part-1 teaching variants against host references, over block sizes.
+// GPU tests of the teaching variants' timed forms (the catalog's TimedForm) against host
+// references, over block sizes.
 #include <gtest/gtest.h>
 
-#include "library/test_util.h"
-#include "lab/timed.h"
+#include "lab/timed_run.h"
 
 using namespace test;
-namespace tg = primlab::teaching;
 
 template <class T>
 class TeachingTest : public ::testing::Test {};
@@ -35,16 +34,17 @@ TYPED_TEST(TeachingTest, Scans) {
       const std::vector<T> want = ref_exclusive_sum(h_in);
       auto d_in = to_device(h_in);
       primlab::DeviceBuffer<T> d_out(static_cast<std::size_t>(n));
-      for (int v = 0; v < 3; ++v) {
+      for (const char* name : {"scan-naive", "scan-blelloch", "scan-shared"}) {
         poison(d_out);
-        primlab::Status s;
-        if (v == 0) s = tg::scan_naive(d_in.get(), d_out.get(), n, block, wsh.get(tg::scan_naive_workspace_bytes<T>(n)), nullptr);
-        else if (v == 1) s = tg::scan_blelloch(d_in.get(), d_out.get(), n, block, wsh.get(tg::scan_blelloch_workspace_bytes<T>(n)), nullptr);
-        else s = tg::scan_shared(d_in.get(), d_out.get(), n, block, wsh.get(tg::scan_shared_workspace_bytes<T>(n, block)), nullptr);
-        ASSERT_EQ(s, primlab::Status::Success);
+        primlab::TimedArgs args;
+        args.type = timed_type<T>();
+        args.n = n;
+        args.d_in = d_in.get();
+        args.d_out = d_out.get();
+        args.block = block;
+        ASSERT_EQ(run_timed(name, args, wsh), primlab::Status::Success) << name;
         sync_ok();
-        EXPECT_EQ(first_mismatch(to_host(d_out.get(), n), want), -1)
-            << "variant " << v << " block " << block << " n " << n;
+        EXPECT_EQ(first_mismatch(to_host(d_out.get(), n), want), -1) << name << " block " << block << " n " << n;
       }
     }
   }
@@ -61,14 +61,18 @@ TYPED_TEST(TeachingTest, Reductions) {
       T want = T(0);
       for (const T& x : h_in) want = ref_op(primlab::Sum{}, want, x);
       auto d_in = to_device(h_in);
-      for (int variant = 1; variant <= tg::kReduceLectureVariants; ++variant) {
+      for (const primlab::Algorithm& a : primlab::algorithms()) {
+        if (!a.timed.primitive || std::string(a.timed.primitive) != "reduce_sum") continue;
         poison(d_out);
-        ASSERT_EQ(tg::reduce_lecture(variant, d_in.get(), d_out.get(), n, block, 8,
-                                     wsh.get(tg::reduce_lecture_workspace_bytes<T>(n, block)), nullptr),
-                  primlab::Status::Success);
+        primlab::TimedArgs args;
+        args.type = timed_type<T>();
+        args.n = n;
+        args.d_in = d_in.get();
+        args.d_scalar = d_out.get();
+        args.block = block;
+        ASSERT_EQ(run_timed(a.name, args, wsh), primlab::Status::Success) << a.name;
         sync_ok();
-        EXPECT_TRUE(same_value(to_host(d_out.get(), 1)[0], want))
-            << "reduce" << variant << " block " << block << " n " << n;
+        EXPECT_TRUE(same_value(to_host(d_out.get(), 1)[0], want)) << a.name << " block " << block << " n " << n;
       }
     }
   }
@@ -85,18 +89,29 @@ TEST(TeachingHistogram, AtomicVariants) {
     for (auto x : h32) ++want32[x >> 24];
     auto d8 = to_device(h8);
     auto d32 = to_device(h32);
-    for (int shared = 0; shared < 2; ++shared) {
-      auto fn8 = shared ? tg::histogram_shared_atomic<std::uint8_t> : tg::histogram_global_atomic<std::uint8_t>;
-      auto fn32 = shared ? tg::histogram_shared_atomic<std::uint32_t> : tg::histogram_global_atomic<std::uint32_t>;
+    WorkspaceHolder wsh;
+    for (const char* name : {"histogram-atomic", "histogram-shared"}) {
+      primlab::TimedArgs args;
+      args.n = n;
+      args.d_out = d_hist.get();
+      args.bins = 256;
       poison(d_hist);
-      ASSERT_EQ(fn8(d8.get(), d_hist.get(), 256, 0, 256, n, 256, nullptr), primlab::Status::Success);
+      args.type = "u8";
+      args.d_in = d8.get();
+      args.lower = 0;
+      args.upper = 256;
+      args.block = 256;
+      ASSERT_EQ(run_timed(name, args, wsh), primlab::Status::Success);
       sync_ok();
-      EXPECT_EQ(first_mismatch(to_host(d_hist.get(), 256), want8), -1) << "u8 shared=" << shared << " n=" << n;
+      EXPECT_EQ(first_mismatch(to_host(d_hist.get(), 256), want8), -1) << "u8 " << name << " n=" << n;
       poison(d_hist);
-      ASSERT_EQ(fn32(d32.get(), d_hist.get(), 256, 0, std::uint64_t(1) << 32, n, 128, nullptr),
-                primlab::Status::Success);
+      args.type = "u32";
+      args.d_in = d32.get();
+      args.upper = double(std::uint64_t(1) << 32);
+      args.block = 128;
+      ASSERT_EQ(run_timed(name, args, wsh), primlab::Status::Success);
       sync_ok();
-      EXPECT_EQ(first_mismatch(to_host(d_hist.get(), 256), want32), -1) << "u32 shared=" << shared << " n=" << n;
+      EXPECT_EQ(first_mismatch(to_host(d_hist.get(), 256), want32), -1) << "u32 " << name << " n=" << n;
     }
   }
 }

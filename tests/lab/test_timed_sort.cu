@@ -1,6 +1,6 @@
 // GPU tests of the teaching sorts (split radix sort, the lecture's bitonic sort) against
 // std::sort, for several block sizes and lengths.
-#include "lab/timed_sort.h"
+#include "lab/timed_run.h"
 #include "library/sort_test_util.cuh"
 
 using namespace sorttest;
@@ -10,21 +10,28 @@ namespace {
 
 enum class Which { Split, Bitonic };
 
+const char* row_name(Which w) { return w == Which::Split ? "radix-split" : "bitonic-sort"; }
+
+primlab::TimedArgs sort_args(const std::uint32_t* d_in, std::uint32_t* d_out, std::int64_t n, int block) {
+  primlab::TimedArgs args;
+  args.type = "u32";
+  args.n = n;
+  args.d_in = d_in;
+  args.d_out = d_out;
+  args.block = block;
+  return args;
+}
+
 void check_teaching(Which w, Dist d, std::int64_t n, int block, bool in_place = false) {
-  SCOPED_TRACE(std::string(w == Which::Split ? "split" : "bitonic") + " " + dist_name(d) + " n=" + std::to_string(n) +
-               " block=" + std::to_string(block));
+  SCOPED_TRACE(std::string(row_name(w)) + " " + dist_name(d) + " n=" + std::to_string(n) + " block=" +
+               std::to_string(block));
   const auto keys = make_keys<std::uint32_t>(d, n, 11);
   auto d_in = to_device(keys);
   primlab::DeviceBuffer<std::uint32_t> d_out(std::max<std::int64_t>(n, 1));
   poison(d_out);
   std::uint32_t* out = in_place ? d_in.get() : d_out.get();
-  const std::size_t bytes = w == Which::Split ? primlab::teaching::split_radix_sort_workspace_bytes(n, block)
-                                              : primlab::teaching::bitonic_global_sort_workspace_bytes(n, block);
-  auto ws = workspace(bytes);
-  const Status st = w == Which::Split
-                        ? primlab::teaching::split_radix_sort(d_in.get(), out, n, block, {ws.get(), bytes}, nullptr)
-                        : primlab::teaching::bitonic_global_sort(d_in.get(), out, n, block, {ws.get(), bytes}, nullptr);
-  ASSERT_EQ(st, Status::Success);
+  test::WorkspaceHolder ws;
+  ASSERT_EQ(test::run_timed(row_name(w), sort_args(d_in.get(), out, n, block), ws), Status::Success);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   auto want = keys;
   std::sort(want.begin(), want.end());
@@ -50,9 +57,14 @@ TEST(TeachingSort, BitonicGlobal) {
 
 TEST(TeachingSort, BadArguments) {
   primlab::DeviceBuffer<std::uint32_t> a(100), b(100);
-  EXPECT_EQ(primlab::teaching::split_radix_sort(a.get(), b.get(), 100, 100, primlab::Workspace{}, nullptr), Status::InvalidArgument);
-  EXPECT_EQ(primlab::teaching::bitonic_global_sort(a.get(), b.get(), 100, 256, primlab::Workspace{}, nullptr), Status::WorkspaceTooSmall);
-  EXPECT_EQ(primlab::teaching::split_radix_sort(nullptr, b.get(), 100, 256, primlab::Workspace{}, nullptr), Status::InvalidArgument);
+  const primlab::TimedForm& split = test::timed_form("radix-split");
+  const primlab::TimedForm& bitonic = test::timed_form("bitonic-sort");
+  EXPECT_EQ(split.run(sort_args(a.get(), b.get(), 100, 2048)), Status::InvalidArgument);
+  EXPECT_EQ(bitonic.run(sort_args(a.get(), b.get(), 100, 256)), Status::WorkspaceTooSmall);
+  EXPECT_EQ(split.run(sort_args(nullptr, b.get(), 100, 256)), Status::InvalidArgument);
+  primlab::TimedArgs f32 = sort_args(a.get(), b.get(), 100, 256);
+  f32.type = "f32";
+  EXPECT_EQ(split.run(f32), Status::InvalidArgument);
 }
 
 TEST(TeachingSortSanitize, Small) {

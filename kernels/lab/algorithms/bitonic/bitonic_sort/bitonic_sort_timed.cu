@@ -4,12 +4,13 @@
 #include <limits>
 
 #include "util/cuda_check.cuh"
-#include "lab/timed_sort.h"
+#include "lab/run/timed_args.cuh"
 
 namespace primlab::teaching {
 namespace {
 
-bool valid_block(int block) { return block >= 32 && block <= 1024 && (block & (block - 1)) == 0; }
+// The catalog's range: a power of two up to 1024 (the shared-memory trees halve the block).
+bool valid_block(int block) { return block >= 1 && block <= 1024 && (block & (block - 1)) == 0; }
 
 std::int64_t padded(std::int64_t n, int block) {
   std::int64_t N = 2 * block;
@@ -123,3 +124,18 @@ Status bitonic_global_sort(const std::uint32_t* d_in, std::uint32_t* d_out, std:
 }
 
 }  // namespace primlab::teaching
+
+// [SECTION] The catalog's timed form: TimedArgs in, Status out
+namespace primlab::steppers {
+
+std::size_t timed_bytes_bitonic_sort(const TimedArgs& a) {
+  return a.type == "u32" ? teaching::bitonic_global_sort_workspace_bytes(a.n, timed::block_of(a)) : 0;
+}
+
+Status timed_bitonic_sort(const TimedArgs& a) {
+  if (a.type != "u32") return Status::InvalidArgument;
+  return teaching::bitonic_global_sort(static_cast<const std::uint32_t*>(a.d_in), static_cast<std::uint32_t*>(a.d_out), a.n,
+                          timed::block_of(a), timed::workspace_of(a), timed::stream_of(a));
+}
+
+}  // namespace primlab::steppers

@@ -6,7 +6,8 @@
 
 #include "util/cuda_check.cuh"
 #include "thread/histogram_bins.cuh"
-#include "lab/timed.h"
+#include "lab/run/timed_args.cuh"
+#include "primlab/histogram.h"
 
 namespace primlab::teaching {
 namespace {
@@ -51,7 +52,7 @@ __global__ void shared_atomic_kernel(const T* __restrict__ in, std::int64_t n, s
 template <class T>
 Status run(bool shared, const T* d_in, std::uint32_t* d_hist, int bins, histogram_level_t<T> lower,
            histogram_level_t<T> upper, std::int64_t n, int block, cudaStream_t stream) {
-  if (n < 0 || !d_hist || (n > 0 && !d_in) || block < 32 || block > 1024 || bins < 1 ||
+  if (n < 0 || !d_hist || (n > 0 && !d_in) || block < 1 || block > 1024 || bins < 1 ||
       bins > (shared ? 8192 : 65536) || !(lower < upper))
     return Status::InvalidArgument;
   const std::uint64_t range = std::uint64_t(std::int64_t(upper) - std::int64_t(lower));
@@ -86,14 +87,36 @@ Status histogram_shared_atomic(const T* d_samples, std::uint32_t* d_histogram, i
   return run<T>(true, d_samples, d_histogram, num_bins, lower, upper, n, block, stream);
 }
 
-#define PRIMLAB_INSTANTIATE(T)                                                                 \
-  template Status histogram_global_atomic<T>(const T*, std::uint32_t*, int,                    \
-                                             histogram_level_t<T>, histogram_level_t<T>,       \
-                                             std::int64_t, int, cudaStream_t);                 \
-  template Status histogram_shared_atomic<T>(const T*, std::uint32_t*, int,                    \
-                                             histogram_level_t<T>, histogram_level_t<T>,       \
-                                             std::int64_t, int, cudaStream_t);
-PRIMLAB_INSTANTIATE(std::uint8_t)
-PRIMLAB_INSTANTIATE(std::uint32_t)
-
 }  // namespace primlab::teaching
+
+// [SECTION] The catalog's timed form: TimedArgs in, Status out
+namespace primlab::steppers {
+
+namespace {
+template <class T>
+Status run_histogram(bool shared, const TimedArgs& a) {
+  const auto lower = histogram_level_t<T>(a.lower), upper = histogram_level_t<T>(a.upper);
+  const T* in = static_cast<const T*>(a.d_in);
+  std::uint32_t* bins = static_cast<std::uint32_t*>(a.d_out);
+  return shared ? teaching::histogram_shared_atomic<T>(in, bins, a.bins, lower, upper, a.n, timed::block_of(a),
+                                                       timed::stream_of(a))
+                : teaching::histogram_global_atomic<T>(in, bins, a.bins, lower, upper, a.n, timed::block_of(a),
+                                                       timed::stream_of(a));
+}
+}  // namespace
+
+// Both count straight into the bins: no workspace.
+std::size_t timed_bytes_histogram_atomic(const TimedArgs&) { return 0; }
+std::size_t timed_bytes_histogram_shared(const TimedArgs&) { return 0; }
+
+Status timed_histogram_atomic(const TimedArgs& a) {
+  return timed::on_type<std::uint8_t, std::uint32_t>(a, Status::InvalidArgument,
+                                                     [&](auto x) { return run_histogram<decltype(x)>(false, a); });
+}
+
+Status timed_histogram_shared(const TimedArgs& a) {
+  return timed::on_type<std::uint8_t, std::uint32_t>(a, Status::InvalidArgument,
+                                                     [&](auto x) { return run_histogram<decltype(x)>(true, a); });
+}
+
+}  // namespace primlab::steppers

@@ -4,12 +4,19 @@
 #include <limits>
 
 #include "util/cuda_check.cuh"
-#include "lab/timed_sort.h"
+#include "lab/run/timed_args.cuh"
 
 namespace primlab::teaching {
 namespace {
 
-bool valid_block(int block) { return block >= 32 && block <= 1024 && (block & (block - 1)) == 0; }
+// Any block of the catalog's range: the element-wise kernels take it as it is, the max tree and
+// the scan (shared-memory trees that halve the block) the largest power of two within it.
+bool valid_block(int block) { return block >= 1 && block <= 1024; }
+int tree_block(int block) {
+  int b = 1;
+  while (2 * b <= block) b *= 2;
+  return b;
+}
 
 std::int64_t blocks_for(std::int64_t n, std::int64_t per_block) { return (n + per_block - 1) / per_block; }
 
@@ -120,7 +127,7 @@ constexpr std::size_t align_words(std::size_t w) { return (w + 63) / 64 * 64; }
 std::size_t split_radix_sort_workspace_bytes(std::int64_t n, int block) {
   if (n <= 0 || !valid_block(block)) return 0;
   // alt, b, f, f_scan (n words each), the max, the scan scratch
-  return (4 * align_words(std::size_t(n)) + 64 + scan_scratch_words(n, block)) * sizeof(std::uint32_t);
+  return (4 * align_words(std::size_t(n)) + 64 + scan_scratch_words(n, tree_block(block))) * sizeof(std::uint32_t);
 }
 
 Status split_radix_sort(const std::uint32_t* d_in, std::uint32_t* d_out, std::int64_t n, int block, Workspace ws,
@@ -142,7 +149,8 @@ Status split_radix_sort(const std::uint32_t* d_in, std::uint32_t* d_out, std::in
   const unsigned grid = unsigned(blocks_for(n, block));
 
   PRIMLAB_CUDA_TRY(cudaMemsetAsync(d_max, 0, sizeof(std::uint32_t), stream));
-  find_max_kernel<<<grid, block, block * sizeof(std::uint32_t), stream>>>(d_in, n, d_max);
+  const int tree = tree_block(block);
+  find_max_kernel<<<unsigned(blocks_for(n, tree)), tree, tree * sizeof(std::uint32_t), stream>>>(d_in, n, d_max);
   PRIMLAB_LAUNCH_TRY();
   std::uint32_t h_max = 0;
   PRIMLAB_CUDA_TRY(cudaMemcpyAsync(&h_max, d_max, sizeof(h_max), cudaMemcpyDeviceToHost, stream));
@@ -164,7 +172,7 @@ Status split_radix_sort(const std::uint32_t* d_in, std::uint32_t* d_out, std::in
     std::uint32_t* dst = ((bits - 1 - k) % 2 == 0) ? d_out : alt;
     bool_maps_kernel<<<grid, block, 0, stream>>>(n, k, src, b, f);
     PRIMLAB_LAUNCH_TRY();
-    const Status st = exclusive_scan(f, fs, n, block, scratch, stream);
+    const Status st = exclusive_scan(f, fs, n, tree, scratch, stream);
     if (st != Status::Success) return st;
     scatter_kernel<<<grid, block, 0, stream>>>(n, dst, src, b, f, fs);
     PRIMLAB_LAUNCH_TRY();
@@ -174,3 +182,18 @@ Status split_radix_sort(const std::uint32_t* d_in, std::uint32_t* d_out, std::in
 }
 
 }  // namespace primlab::teaching
+
+// [SECTION] The catalog's timed form: TimedArgs in, Status out
+namespace primlab::steppers {
+
+std::size_t timed_bytes_radix_split(const TimedArgs& a) {
+  return a.type == "u32" ? teaching::split_radix_sort_workspace_bytes(a.n, timed::block_of(a)) : 0;
+}
+
+Status timed_radix_split(const TimedArgs& a) {
+  if (a.type != "u32") return Status::InvalidArgument;
+  return teaching::split_radix_sort(static_cast<const std::uint32_t*>(a.d_in), static_cast<std::uint32_t*>(a.d_out), a.n,
+                          timed::block_of(a), timed::workspace_of(a), timed::stream_of(a));
+}
+
+}  // namespace primlab::steppers

@@ -1,13 +1,16 @@
 // Teaching: the lecture's reductions reduce1..reduce5 (Harris, "Optimizing Parallel Reduction
 // in CUDA") and a warp-shuffle reduce; each launch leaves one partial sum per block and the
 // launches repeat until one value is left.
+#include <algorithm>
 #include <cstdint>
 
 #include "util/cuda_check.cuh"
-#include "lab/timed.h"
+#include "lab/run/timed_args.cuh"
 
 namespace primlab::teaching {
 namespace {
+
+constexpr int kReduceLectureVariants = 6;  // reduce1..reduce5 and the warp-shuffle reduce
 
 // 1: interleaved addressing, divergent branch (tid % (2s) == 0).
 template <class T>
@@ -78,14 +81,16 @@ __global__ void reduce4(const T* __restrict__ in, T* __restrict__ out, std::int6
 
 // The last warp without barriers (volatile shared memory; __syncwarp orders the steps, which
 // independent thread scheduling needs since Volta).
+// Blocks smaller than 64 threads start at half the block (as the stepped reduce5 does).
 template <class T>
 __device__ void warp_reduce_volatile(volatile T* sdata, unsigned tid) {
+  const unsigned lanes = blockDim.x >= 32 ? 0xffffffffu : (1u << blockDim.x) - 1;
   T v = sdata[tid];
-  for (int s = 32; s > 0; s >>= 1) {
+  for (unsigned s = blockDim.x < 64 ? blockDim.x / 2 : 32; s > 0; s >>= 1) {
     v += sdata[tid + s];
-    __syncwarp();
+    __syncwarp(lanes);
     sdata[tid] = v;
-    __syncwarp();
+    __syncwarp(lanes);
   }
 }
 
@@ -99,7 +104,7 @@ __global__ void reduce5(const T* __restrict__ in, T* __restrict__ out, std::int6
   T v = i < n ? in[i] : T(0);
   if (i + blockDim.x < n) v += in[i + blockDim.x];
   sdata[tid] = v;
-  sdata[tid + blockDim.x] = T(0);  // padding read by the unrolled warp when blockDim.x == 32
+  sdata[tid + blockDim.x] = T(0);  // padding read by the unrolled warp's upper lanes
   __syncthreads();
   for (unsigned s = blockDim.x / 2; s > 32; s >>= 1) {
     if (tid < s) sdata[tid] += sdata[tid + s];
@@ -121,7 +126,14 @@ __global__ void reduce_shuffle(const T* __restrict__ in, T* __restrict__ out, st
     const std::int64_t i = base + std::int64_t(k) * blockDim.x;
     if (i < n) v += in[i];
   }
-  for (int d = 16; d > 0; d >>= 1) v += __shfl_down_sync(0xffffffffu, v, d);
+  // A block smaller than a warp shuffles over its own lanes only and is done.
+  const unsigned width = blockDim.x < 32 ? blockDim.x : 32;
+  const unsigned lanes = width == 32 ? 0xffffffffu : (1u << width) - 1;
+  for (unsigned d = width / 2; d > 0; d >>= 1) v += __shfl_down_sync(lanes, v, d, width);
+  if (blockDim.x <= 32) {
+    if (threadIdx.x == 0) out[blockIdx.x] = v;
+    return;
+  }
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   if (lane == 0) s_warp[warp] = v;
   __syncthreads();
@@ -132,7 +144,8 @@ __global__ void reduce_shuffle(const T* __restrict__ in, T* __restrict__ out, st
   }
 }
 
-bool valid_block(int block) { return block >= 64 && block <= 1024 && (block & (block - 1)) == 0; }
+// The catalog's range: a power of two up to 1024 (the shared-memory trees halve the block).
+bool valid_block(int block) { return block >= 1 && block <= 1024 && (block & (block - 1)) == 0; }
 
 std::int64_t per_block(int variant, int block, int items) {
   if (variant <= 3) return block;
@@ -167,19 +180,19 @@ Status reduce_lecture(int variant, const T* d_in, T* d_out, std::int64_t n, int 
   const T* src = d_in;
   std::int64_t len = n;
   int which = 0;
-  for (;;) {
-    const std::int64_t blocks = (len + per_block(variant, block, items_per_thread) - 1) /
-                                per_block(variant, block, items_per_thread);
+  for (int b = block;; b = std::max(b, 2)) {  // a pass over the partial sums must shrink them
+    const std::int64_t e = per_block(variant, b, items_per_thread);
+    const std::int64_t blocks = (len + e - 1) / e;
     T* dst = blocks == 1 ? d_out : buf[which];
-    const std::size_t smem = std::size_t(variant == 5 ? 2 * block : block) * sizeof(T);
+    const std::size_t smem = std::size_t(variant == 5 ? 2 * b : b) * sizeof(T);
     const unsigned g = unsigned(blocks);
     switch (variant) {
-      case 1: reduce1<<<g, block, smem, stream>>>(src, dst, len); break;
-      case 2: reduce2<<<g, block, smem, stream>>>(src, dst, len); break;
-      case 3: reduce3<<<g, block, smem, stream>>>(src, dst, len); break;
-      case 4: reduce4<<<g, block, smem, stream>>>(src, dst, len); break;
-      case 5: reduce5<<<g, block, smem, stream>>>(src, dst, len); break;
-      default: reduce_shuffle<<<g, block, 0, stream>>>(src, dst, len, items_per_thread); break;
+      case 1: reduce1<<<g, b, smem, stream>>>(src, dst, len); break;
+      case 2: reduce2<<<g, b, smem, stream>>>(src, dst, len); break;
+      case 3: reduce3<<<g, b, smem, stream>>>(src, dst, len); break;
+      case 4: reduce4<<<g, b, smem, stream>>>(src, dst, len); break;
+      case 5: reduce5<<<g, b, smem, stream>>>(src, dst, len); break;
+      default: reduce_shuffle<<<g, b, 0, stream>>>(src, dst, len, items_per_thread); break;
     }
     PRIMLAB_LAUNCH_TRY();
     if (blocks == 1) break;
@@ -190,12 +203,42 @@ Status reduce_lecture(int variant, const T* d_in, T* d_out, std::int64_t n, int 
   return Status::Success;
 }
 
-#define PRIMLAB_INSTANTIATE(T)                                                                \
-  template std::size_t reduce_lecture_workspace_bytes<T>(std::int64_t, int);                  \
-  template Status reduce_lecture<T>(int, const T*, T*, std::int64_t, int, int, Workspace,      \
-                                    cudaStream_t);
-PRIMLAB_INSTANTIATE(std::int32_t)
-PRIMLAB_INSTANTIATE(std::uint32_t)
-PRIMLAB_INSTANTIATE(float)
-
 }  // namespace primlab::teaching
+
+// [SECTION] The catalog's timed form: TimedArgs in, Status out
+namespace primlab::steppers {
+
+namespace {
+// Runs the lecture's reduction `variant` (1..5; 6 is the warp-shuffle reduce).
+Status run_reduce(int variant, const TimedArgs& a) {
+  return timed::on_type<std::int32_t, std::uint32_t, float>(a, Status::InvalidArgument, [&](auto x) {
+    using T = decltype(x);
+    return teaching::reduce_lecture(variant, static_cast<const T*>(a.d_in), static_cast<T*>(a.d_scalar), a.n,
+                                    timed::block_of(a), timed::items_of(a), timed::workspace_of(a),
+                                    timed::stream_of(a));
+  });
+}
+
+// All six share one workspace: two ping-pong arrays of per-block partial sums.
+std::size_t reduce_bytes(const TimedArgs& a) {
+  return timed::on_type<std::int32_t, std::uint32_t, float>(a, std::size_t(0), [&](auto x) {
+    return teaching::reduce_lecture_workspace_bytes<decltype(x)>(a.n, timed::block_of(a));
+  });
+}
+}  // namespace
+
+std::size_t timed_bytes_reduce1(const TimedArgs& a) { return reduce_bytes(a); }
+std::size_t timed_bytes_reduce2(const TimedArgs& a) { return reduce_bytes(a); }
+std::size_t timed_bytes_reduce3(const TimedArgs& a) { return reduce_bytes(a); }
+std::size_t timed_bytes_reduce4(const TimedArgs& a) { return reduce_bytes(a); }
+std::size_t timed_bytes_reduce5(const TimedArgs& a) { return reduce_bytes(a); }
+std::size_t timed_bytes_reduce_shuffle(const TimedArgs& a) { return reduce_bytes(a); }
+
+Status timed_reduce1(const TimedArgs& a) { return run_reduce(1, a); }
+Status timed_reduce2(const TimedArgs& a) { return run_reduce(2, a); }
+Status timed_reduce3(const TimedArgs& a) { return run_reduce(3, a); }
+Status timed_reduce4(const TimedArgs& a) { return run_reduce(4, a); }
+Status timed_reduce5(const TimedArgs& a) { return run_reduce(5, a); }
+Status timed_reduce_shuffle(const TimedArgs& a) { return run_reduce(6, a); }
+
+}  // namespace primlab::steppers

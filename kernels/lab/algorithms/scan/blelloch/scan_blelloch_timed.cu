@@ -3,7 +3,7 @@
 #include <cstdint>
 
 #include "util/cuda_check.cuh"
-#include "lab/timed.h"
+#include "lab/run/timed_args.cuh"
 
 namespace primlab::teaching {
 namespace {
@@ -42,7 +42,8 @@ __global__ void down_sweep(T* buf, std::int64_t count, std::int64_t d, std::int6
   buf[right] += left;
 }
 
-bool valid_block(int block) { return block >= 32 && block <= 1024 && (block & (block - 1)) == 0; }
+// Any block of the catalog's range: every kernel here is element-wise.
+bool valid_block(int block) { return block >= 1 && block <= 1024; }
 
 }  // namespace
 
@@ -76,11 +77,23 @@ Status scan_blelloch(const T* d_in, T* d_out, std::int64_t n, int block, Workspa
   return Status::Success;
 }
 
-#define PRIMLAB_INSTANTIATE(T)                                                               \
-  template std::size_t scan_blelloch_workspace_bytes<T>(std::int64_t);                       \
-  template Status scan_blelloch<T>(const T*, T*, std::int64_t, int, Workspace, cudaStream_t);
-PRIMLAB_INSTANTIATE(std::int32_t)
-PRIMLAB_INSTANTIATE(std::uint32_t)
-PRIMLAB_INSTANTIATE(float)
-
 }  // namespace primlab::teaching
+
+// [SECTION] The catalog's timed form: TimedArgs in, Status out
+namespace primlab::steppers {
+
+std::size_t timed_bytes_scan_blelloch(const TimedArgs& a) {
+  return timed::on_type<std::int32_t, std::uint32_t, float>(a, std::size_t(0), [&](auto x) {
+    return teaching::scan_blelloch_workspace_bytes<decltype(x)>(a.n);
+  });
+}
+
+Status timed_scan_blelloch(const TimedArgs& a) {
+  return timed::on_type<std::int32_t, std::uint32_t, float>(a, Status::InvalidArgument, [&](auto x) {
+    using T = decltype(x);
+    return teaching::scan_blelloch(static_cast<const T*>(a.d_in), static_cast<T*>(a.d_out), a.n, timed::block_of(a),
+                          timed::workspace_of(a), timed::stream_of(a));
+  });
+}
+
+}  // namespace primlab::steppers

@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "util/cuda_check.cuh"
-#include "lab/timed.h"
+#include "lab/run/timed_args.cuh"
 
 namespace primlab::teaching {
 namespace {
@@ -66,7 +66,8 @@ __global__ void distribute_kernel(T* out, const T* __restrict__ sums, std::int64
     if (base + j < n) out[base + j] += add;
 }
 
-bool valid_block(int block) { return block >= 32 && block <= 1024 && (block & (block - 1)) == 0; }
+// The catalog's range: a power of two up to 1024 (the shared-memory trees halve the block).
+bool valid_block(int block) { return block >= 1 && block <= 1024 && (block & (block - 1)) == 0; }
 
 std::int64_t level_blocks(std::int64_t n, int block) { return (n + 2 * block - 1) / (2 * block); }
 
@@ -112,11 +113,23 @@ Status scan_shared(const T* d_in, T* d_out, std::int64_t n, int block, Workspace
   return scan_level<T>(d_in, d_out, n, block, static_cast<T*>(ws.ptr), stream);
 }
 
-#define PRIMLAB_INSTANTIATE(T)                                                             \
-  template std::size_t scan_shared_workspace_bytes<T>(std::int64_t, int);                  \
-  template Status scan_shared<T>(const T*, T*, std::int64_t, int, Workspace, cudaStream_t);
-PRIMLAB_INSTANTIATE(std::int32_t)
-PRIMLAB_INSTANTIATE(std::uint32_t)
-PRIMLAB_INSTANTIATE(float)
-
 }  // namespace primlab::teaching
+
+// [SECTION] The catalog's timed form: TimedArgs in, Status out
+namespace primlab::steppers {
+
+std::size_t timed_bytes_scan_shared(const TimedArgs& a) {
+  return timed::on_type<std::int32_t, std::uint32_t, float>(a, std::size_t(0), [&](auto x) {
+    return teaching::scan_shared_workspace_bytes<decltype(x)>(a.n, timed::block_of(a));
+  });
+}
+
+Status timed_scan_shared(const TimedArgs& a) {
+  return timed::on_type<std::int32_t, std::uint32_t, float>(a, Status::InvalidArgument, [&](auto x) {
+    using T = decltype(x);
+    return teaching::scan_shared(static_cast<const T*>(a.d_in), static_cast<T*>(a.d_out), a.n, timed::block_of(a),
+                          timed::workspace_of(a), timed::stream_of(a));
+  });
+}
+
+}  // namespace primlab::steppers
