@@ -136,6 +136,20 @@ TEST(PerfSchedule, BlockSweepRunsTunableEntriesAtEveryBlockAndOthersOnce) {
   }
 }
 
+TEST(PerfSchedule, BlockSweepKeepsToEachEntrysBlockLimits) {
+  Entry e = entry("reduce5", true, true);
+  e.min_block = 64;
+  e.max_block = 512;
+  e.block_pow2 = true;
+  Plan p;
+  p.impls = {"reduce5"};
+  p.mode = SweepMode::BlockSizes;
+  const auto jobs = schedule(p, {e}, true);
+  ASSERT_EQ(jobs.size(), 4u);
+  EXPECT_EQ(jobs.front().block, 64);
+  EXPECT_EQ(jobs.back().block, 512);
+}
+
 TEST(PerfSchedule, CpuRowsAboveTheHostLimitAreSkipped) {
   std::vector<Entry> es = {entry("cpu", false)};
   Plan p;

@@ -11,6 +11,7 @@
 #include "engine/cpu_rows.h"
 #include "engine/inputs.h"
 #include "engine/session.h"
+#include "lab/catalog.h"
 
 using namespace primlab::bench;
 
@@ -201,4 +202,50 @@ TEST(EngineCpu, ResultsKeepTheCubVersionAndRenameTheLabsOldNames) {
   // A name no table knows is kept as it is.
   ASSERT_TRUE(parse_json(R"({"results": [{"primitive": "scan_exclusive", "impl": "mystery", "n": 4}]})", &back, &err));
   EXPECT_EQ(back.rows.at(0).impl, "mystery");
+}
+
+TEST(EngineCpu, TheLabsRowsAreTheCatalogsTimedForms) {
+  const Table table = make_table();
+  // Every timed form that this build can run is a row named by the catalog, with its limits.
+  int timed = 0;
+  for (const primlab::Algorithm& a : primlab::algorithms()) {
+    if (!a.timed.primitive || !a.timed.run) continue;
+    ++timed;
+    const Impl* im = find_impl(table, a.timed.primitive, a.name);
+    ASSERT_NE(im, nullptr) << a.name;
+    EXPECT_EQ(im->types.size(), a.timed.types.size()) << a.name;
+    EXPECT_TRUE(im->takes_block);
+    EXPECT_EQ(im->takes_items, a.timed.takes_items) << a.name;
+    EXPECT_EQ(im->min_block, a.min_block);
+    EXPECT_EQ(im->max_block, a.max_block);
+    EXPECT_EQ(im->block_pow2, a.block_pow2);
+  }
+  // Every other row is the engine's own (no second list of teaching names).
+  int own = 0;
+  for (const Impl& im : table) {
+    if (primlab::find_algorithm(im.impl)) continue;
+    ++own;
+    EXPECT_TRUE(im.impl == "primlab" || im.impl == "cub" || im.impl == "thrust" || im.impl == "cpu" ||
+                im.impl == "cpu-par")
+        << im.primitive << " " << im.impl;
+  }
+  EXPECT_EQ(own + timed, int(table.size()));
+#if !PRIMLAB_HAVE_CUDA
+  EXPECT_EQ(timed, 0);  // the catalog's timed forms have no run without CUDA
+#endif
+}
+
+TEST(EngineCpu, ABlockOutsideTheRowsLimitsIsTheRowsError) {
+  Impl im;
+  im.takes_block = true;
+  im.min_block = 32;
+  im.max_block = 512;
+  im.block_pow2 = true;
+  EXPECT_EQ(check_block(im, 0), "");
+  EXPECT_EQ(check_block(im, 64), "");
+  EXPECT_EQ(check_block(im, 16), "block 16 outside [32, 512]");
+  EXPECT_EQ(check_block(im, 1024), "block 1024 outside [32, 512]");
+  EXPECT_EQ(check_block(im, 96), "block 96 is not a power of two");
+  im.takes_block = false;
+  EXPECT_EQ(check_block(im, 96), "");
 }
