@@ -170,7 +170,7 @@ int main(int argc, char** argv) {
     for (const Impl& im : table)
       if (!im.on_host && (o.primitives.empty() || std::count(o.primitives.begin(), o.primitives.end(), im.primitive)) &&
           (o.impls.empty() || std::count(o.impls.begin(), o.impls.end(), im.impl)))
-        return fail(session.device() + " (--impl cpu,cpu-par run without one)", 1);
+        return fail("no CUDA device: GPU rows need one (--impl cpu,cpu-par run without it)", 1);
   if (o.sizes.empty()) o.sizes = {std::int64_t(1) << 16, std::int64_t(1) << 24, std::int64_t(1) << 28};
   Results r;
   o.on_row = [](const Row& row) {

@@ -192,7 +192,9 @@ std::string format_table(const Results& r) {
   char head[256];
   std::snprintf(head, sizeof head, "%-16s %-16s %-4s %11s %10s %10s %10s %9s %8s %6s\n", "primitive", "impl", "type",
                 "n", "median_ms", "p10_ms", "p90_ms", "G_items/s", "GB/s", "xCUB");
-  s << "gpu " << r.gpu << ", CUDA " << r.cuda_version << ", " << r.driver;
+  s << "gpu " << r.gpu;
+  if (!r.cuda_version.empty()) s << ", CUDA " << r.cuda_version;
+  if (!r.driver.empty()) s << ", " << r.driver;
   if (!r.cub.empty()) s << ", CUB " << r.cub;
   s << ", copy " << r.copy_gbps << " GB/s\n" << head;
   for (const Row& x : r.rows) s << format_row(x) << "\n";
