@@ -1,5 +1,6 @@
-// The `bench` command: times primlab, the teaching variants, CUB, Thrust and the CPU over a
-// sweep, prints a table (ratio ours/CUB per row) and writes the results JSON.
+// The `bench` command: times primlab, the lab's timed kernels, CUB, Thrust and the CPU over a
+// sweep through the measuring engine, prints a table (ratio ours/CUB per row) and writes the
+// results JSON.
 //   bench --algo scan_exclusive,reduce_sum --type u32 --n 2^16,2^28 [--impl primlab,cub]
 //         [--block 256] [--items 8] [--runs N] [--json FILE|auto] [--commit SHA] [--driver S]
 //         [--list]
@@ -14,7 +15,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "engine/bench.h"
+#include "engine/session.h"
 #include "lab/error_line.h"
 #include "lab/model/input.h"
 
@@ -83,7 +84,7 @@ std::string slug(const std::string& s) {
 }
 
 // Every name must be in the table (as a primitive, or as an implementation).
-bool check_names(const BenchTable& table, const std::vector<std::string>& names, bool impl, std::string* bad) {
+bool check_names(const Table& table, const std::vector<std::string>& names, bool impl, std::string* bad) {
   for (const std::string& name : names) {
     bool found = false;
     for (const Impl& im : table) found = found || (impl ? im.impl : im.primitive) == name;
@@ -136,23 +137,24 @@ int main(int argc, char** argv) {
     } else if (a == "--n") {
       o.sizes.clear();
       ok = parse_sizes(v, &o.sizes);
-    } else if (a == "--block") ok = integer(0, 1024, &o.block);
-    else if (a == "--items") ok = integer(0, 64, &o.items);
-    else if (a == "--runs") ok = integer(0, 100000, &o.runs);
-    else if (a == "--host-runs") ok = integer(0, 1000, &o.host_runs);
+    } else if (a == "--block") ok = integer(0, 1024, &o.settings.block);
+    else if (a == "--items") ok = integer(0, 64, &o.settings.items);
+    else if (a == "--runs") ok = integer(0, 100000, &o.settings.runs);
+    else if (a == "--host-runs") ok = integer(0, 1000, &o.settings.host_runs);
     else if (a == "--host-max-n") ok = integer(0, kMaxN, &o.host_max_n);
     else if (a == "--json") json = v;
     else if (a == "--commit") commit = v;
     else if (a == "--driver") driver = v;
     if (!ok) return fail("bad " + a + " '" + v + "' (--help shows the usage)");
   }
-  const BenchTable table = make_default_table();
+  Session session;
+  const Table& table = session.table();
   std::string bad;
   if (!check_names(table, o.primitives, false, &bad)) return fail("unknown --algo '" + bad + "' (bench --list)");
   if (!check_names(table, o.impls, true, &bad)) return fail("unknown --impl '" + bad + "' (bench --list)");
   if (list) {
     for (const Impl& im : table) {
-      std::printf("%-16s %-15s", im.primitive.c_str(), im.impl.c_str());
+      std::printf("%-22s %-16s", im.primitive.c_str(), im.impl.c_str());
       for (Type t : im.types) std::printf(" %s", type_name(t));
       std::printf("%s%s\n", im.takes_block ? " [block]" : "", im.takes_items ? " [items]" : "");
     }
@@ -164,20 +166,24 @@ int main(int argc, char** argv) {
     if (!dir.empty() && !std::filesystem::is_directory(dir, ec))
       return fail("no folder '" + dir.string() + "' for --json");
   }
+  if (!session.has_device())
+    for (const Impl& im : table)
+      if (!im.on_host && (o.primitives.empty() || std::count(o.primitives.begin(), o.primitives.end(), im.primitive)) &&
+          (o.impls.empty() || std::count(o.impls.begin(), o.impls.end(), im.impl)))
+        return fail("no CUDA device: GPU rows need one (--impl cpu,cpu-par run without it)", 1);
   if (o.sizes.empty()) o.sizes = {std::int64_t(1) << 16, std::int64_t(1) << 24, std::int64_t(1) << 28};
-  SweepResult r;
-  r.commit = commit.empty() ? (std::getenv("PRIMLAB_COMMIT") ? std::getenv("PRIMLAB_COMMIT") : "unknown") : commit;
-  r.driver = driver;
+  Results r;
   o.on_row = [](const Row& row) {
     std::printf("%s\n", format_row(row).c_str());
     std::fflush(stdout);
   };
   try {
-    const primlab::Status s = run_sweep(table, o, &r);
-    if (s != primlab::Status::Success) return fail(primlab::status_string(s), 1);
+    session.sweep(o, &r);
   } catch (const std::exception& e) {  // a host allocation the sweep could not make
     return fail(std::string("the sweep stopped: ") + e.what(), 1);
   }
+  r.commit = commit.empty() ? (std::getenv("PRIMLAB_COMMIT") ? std::getenv("PRIMLAB_COMMIT") : "unknown") : commit;
+  if (!driver.empty()) r.driver = driver;
   std::printf("\n%s", format_table(r).c_str());
   if (!json.empty()) {
     if (json == "auto") json = "bench/results/" + slug(r.gpu) + "-" + r.date + ".json";

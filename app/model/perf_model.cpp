@@ -1,14 +1,15 @@
-// The performance tab's model: scheduling, the worker thread, the results store, export/import
-// in the bench's JSON format, CSV and the baseline diff.
+// The performance tab's model: scheduling, the engine backend, the worker thread, the results
+// store, CSV and the baseline diff.
 #include "model/perf_model.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <sstream>
+
+#include "engine/session.h"
 
 namespace primlab::perf {
 namespace {
@@ -30,18 +31,6 @@ const char* kTypeOrder[] = {"u8", "i32", "u32", "f32", "i64", "f64", "u64"};
 }  // namespace
 
 // [SECTION] Rows
-void compute_ratios(Results& r) {
-  std::map<std::string, double> cub;
-  auto key = [](const Row& x) { return x.primitive + "|" + x.type + "|" + std::to_string(x.n); };
-  for (const Row& x : r.rows)
-    if (x.impl == "cub" && x.ok()) cub[key(x)] = x.median_ms;
-  for (Row& x : r.rows) {
-    x.ratio_to_cub = 0;
-    auto it = cub.find(key(x));
-    if (it != cub.end() && x.ok()) x.ratio_to_cub = it->second / x.median_ms;
-  }
-}
-
 std::string row_key(const Row& r) {
   return r.primitive + "|" + r.impl + "|" + r.type + "|" + std::to_string(r.n) + "|" + std::to_string(r.block) +
          "|" + std::to_string(r.items);
@@ -152,9 +141,12 @@ std::vector<Job> schedule(const Plan& p, const std::vector<Entry>& entries, bool
     const std::int64_t n = std::int64_t(1) << std::clamp(p.block_sweep_log2_n, 0, 34);
     for (const Entry* e : chosen)
       if (!e->takes_block) job(*e, n, 0, 0);
+    auto accepts = [](const Entry& e, int b) {
+      return b >= e.min_block && b <= e.max_block && (!e.block_pow2 || (b & (b - 1)) == 0);
+    };
     for (int b : block_sizes())
       for (const Entry* e : chosen)
-        if (e->takes_block) job(*e, n, b, p.items);
+        if (e->takes_block && accepts(*e, b)) job(*e, n, b, p.items);
   }
   return jobs;
 }
@@ -176,6 +168,56 @@ std::vector<std::string> primitives_of(const std::vector<Entry>& entries) {
     if (std::find(out.begin(), out.end(), e.primitive) == out.end()) out.push_back(e.primitive);
   return out;
 }
+
+// [SECTION] The engine backend: a session of the measuring engine, one row per job
+namespace {
+
+class EngineBackend : public Backend {
+ public:
+  explicit EngineBackend(int cpu_threads) : session_(cpu_threads) {
+    for (const bench::Impl& im : session_.table()) {
+      Entry e;
+      e.primitive = im.primitive;
+      e.impl = im.impl;
+      for (bench::Type t : im.types) e.types.push_back(bench::type_name(t));
+      e.takes_block = im.takes_block;
+      e.takes_items = im.takes_items;
+      e.gpu = !im.on_host;
+      e.note = im.note;
+      e.min_block = im.min_block;
+      e.max_block = im.max_block;
+      e.block_pow2 = im.block_pow2;
+      entries_.push_back(e);
+    }
+  }
+  std::vector<Entry> entries() const override { return entries_; }
+  bool has_gpu() const override { return session_.has_device(); }
+  std::string device() const override { return session_.device(); }
+  void begin(Results& header) override { header = session_.header(); }
+  Row run(const Job& job, const std::atomic<bool>& cancel) override {
+    const bench::Impl* im = bench::find_impl(session_.table(), job.primitive, job.impl);
+    bench::Type type;
+    if (!im || !bench::parse_type(job.type, &type)) {
+      Row r{job.primitive, job.impl, job.type, job.n, job.block, job.items};
+      r.error = "not in the engine's table";
+      return r;
+    }
+    bench::Settings settings;
+    settings.block = job.block;
+    settings.items = job.items;
+    settings.runs = job.runs;
+    settings.host_runs = 0;  // as many as 0.2 s allows
+    return session_.measure(*im, type, job.n, settings, &cancel);
+  }
+
+ private:
+  bench::Session session_;
+  std::vector<Entry> entries_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_default_backend(int cpu_threads) { return std::make_unique<EngineBackend>(cpu_threads); }
 
 // [SECTION] Worker
 Worker::~Worker() {
@@ -248,6 +290,7 @@ Progress Worker::poll(std::vector<Row>* out, Results* header) {
     header->gpu = header_.gpu;
     header->cuda_version = header_.cuda_version;
     header->driver = header_.driver;
+    header->cub = header_.cub;
     if (header->date.empty()) header->date = header_.date;
     if (header->commit.empty()) header->commit = header_.commit;
     if (header_.copy_gbps > 0) header->copy_gbps = header_.copy_gbps;
@@ -329,7 +372,7 @@ void poll_sweep(PerfState& s) {
   s.progress = s.worker->poll(&rows, &s.results);
   if (!rows.empty()) {
     merge_rows(s.results, rows);
-    compute_ratios(s.results);
+    bench::compute_ratios(s.results.rows);
   }
 }
 
@@ -349,39 +392,8 @@ std::string to_csv(const Results& r) {
   return o.str();
 }
 
-namespace {
-
-bool write_text(const std::string& text, const std::string& path, std::string* error) {
-  std::ofstream f(path, std::ios::binary);
-  if (!f) {
-    if (error) *error = "cannot open " + path + " for writing";
-    return false;
-  }
-  f << text;
-  if (!f) {
-    if (error) *error = "cannot write " + path;
-    return false;
-  }
-  return true;
-}
-}  // namespace
-
-bool write_csv(const Results& r, const std::string& path, std::string* error) { return write_text(to_csv(r), path, error); }
-bool write_json(const Results& r, const std::string& path, std::string* error) { return write_text(to_json(r), path, error); }
-
-bool read_json(const std::string& path, Results* out, std::string* error) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) {
-    if (error) *error = "cannot open " + path;
-    return false;
-  }
-  std::stringstream ss;
-  ss << f.rdbuf();
-  if (!parse_json(ss.str(), out, error)) {
-    if (error) *error = path + ": " + *error;
-    return false;
-  }
-  return true;
+bool write_csv(const Results& r, const std::string& path, std::string* error) {
+  return bench::write_file(path, to_csv(r), error);
 }
 
 // [SECTION] Baseline diff

@@ -1,8 +1,8 @@
 // The performance tab's logic without a window: the rows and entries it shows, the sweep plan and
-// its scheduling into jobs, a worker thread that runs the jobs through a Backend with a cancel flag,
-// the results store, CSV/JSON export, JSON import (the bench's format) and the baseline diff.
-// Nothing here includes ImGui, GL or CUDA: the tab, the headless `perf` command and the CPU tests
-// drive the same PerfState.
+// its scheduling into jobs, a worker thread that runs the jobs through a Backend with a cancel flag
+// (the measuring engine's session, or a test's fake), the results store, CSV export and the
+// baseline diff. Nothing here includes ImGui, GL or CUDA: the tab, the headless `perf` command and
+// the CPU tests drive the same PerfState.
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -13,17 +13,13 @@
 #include <thread>
 #include <vector>
 
-#include "engine/results_json.h"
+#include "engine/results.h"
 
 namespace primlab::perf {
 
-// [SECTION] Rows and results (the bench's JSON format; types as the bench spells them: "u32")
-using Row = results::Row;
-using Results = results::Results;
-
-// Recomputes every row's ratio_to_cub from the cub row of the same (primitive, type, n) in `r`
-// (the bench computes it inside one call; the tab's rows come from many calls).
-void compute_ratios(Results& r);
+// [SECTION] Rows and results: the measuring engine's (types as it spells them: "u32")
+using Row = bench::Row;
+using Results = bench::Results;
 
 // [SECTION] Entries: one timed implementation as the tab lists it
 struct Entry {
@@ -32,6 +28,8 @@ struct Entry {
   bool takes_block = false, takes_items = false;
   bool gpu = true;        // needs a CUDA device
   std::string note;       // one line for the tooltip: where it comes from
+  int min_block = 1, max_block = 1024;  // the block sizes it accepts (takes_block)
+  bool block_pow2 = false;
 };
 
 // [SECTION] Plans and jobs
@@ -65,7 +63,7 @@ std::vector<int> block_sizes();
 std::vector<std::int64_t> plan_sizes(const Plan& p);
 // Schedules a plan: sizes ascending and, for each, the chosen entries in table order (so every
 // series grows together while it runs). In block mode, entries that take a block run at each
-// block size and the others once (their line is flat). Entries that need a GPU are left out
+// block size it accepts and the others once (their line is flat). Entries that need a GPU are left out
 // when `has_gpu` is false, with a line in *skipped; unknown or unsupported entries likewise.
 std::vector<Job> schedule(const Plan& p, const std::vector<Entry>& entries, bool has_gpu,
                           std::vector<std::string>* skipped = nullptr);
@@ -98,9 +96,9 @@ class Backend {
   virtual Row run(const Job& job, const std::atomic<bool>& cancel) = 0;
 };
 
-// The backend of this build (library primlab_perf_backend): the bench table (GPU rows, its CPU
-// rows where a device exists) plus primlab's own CPU baselines; without CUDA, the CPU baselines.
-std::unique_ptr<Backend> make_default_backend();
+// The measuring engine's session as a backend: every row of this build's engine (GPU rows need a
+// device; the CPU rows run everywhere). cpu_threads: cpu-par's threads, 0: every hardware thread.
+std::unique_ptr<Backend> make_default_backend(int cpu_threads = 0);
 
 // [SECTION] The worker: runs jobs off the UI thread
 struct Progress {
@@ -181,14 +179,13 @@ std::string row_key(const Row& r);
 // Replaces rows of the same key and appends the others.
 void merge_rows(Results& into, const std::vector<Row>& rows);
 
-// [SECTION] Export and import
+// [SECTION] Export and import: the engine's JSON, and CSV
+using bench::parse_json;
+using bench::read_json;
+using bench::to_json;
+using bench::write_json;
 std::string to_csv(const Results& r);
-using results::to_json;
 bool write_csv(const Results& r, const std::string& path, std::string* error);
-bool write_json(const Results& r, const std::string& path, std::string* error);
-// Reads the bench's JSON ({gpu, cuda, driver, commit, date, copy_gbps, results: [...]}).
-using results::parse_json;
-bool read_json(const std::string& path, Results* out, std::string* error);
 
 // [SECTION] Baseline diff
 struct Diff {

@@ -1,7 +1,7 @@
 // perf: the Performance tab without a window. Runs a sweep through the tab's own state and worker
-// (the bench table on its own CUDA stream, plus the CPU baselines), writes the results as JSON (the
+// (the measuring engine's session, on its own CUDA stream where there is a device), writes the results as JSON (the
 // bench's format) and CSV, and draws the tab and its plots to PNG through EGL, as `render` does.
-//   perf --prim scan_exclusive --impl naive,blelloch,shared,primlab,cub,thrust,cpu,cpu-par
+//   perf --prim scan_exclusive --impl scan-naive,scan-blelloch,scan-shared,primlab,cub,thrust,cpu,cpu-par
 //        --type u32 --n 2^10..2^28 --out DIR [--step 2] [--block-sweep] [--baseline FILE]
 #include <CLI/CLI.hpp>
 #include <backends/imgui_impl_opengl3.h>

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <map>
 
-#include "engine/cpu_backend.h"
+#include "engine/table.h"
 #include "headless/perf_render.h"
 
 namespace primlab::perf {
@@ -141,7 +141,8 @@ PlotSpec view_spec(const PerfState& s, int view) {
   } else if (view == kThroughputVsN) {
     p.title = "throughput vs n: " + what + where + " (higher is faster)";
     const bool host = s.results.gpu.empty() || s.results.gpu.rfind("none", 0) == 0;
-    const double bytes = min_bytes_per_elem(s.plan.primitive, s.plan.type);
+    bench::Type type;
+    const double bytes = bench::parse_type(s.plan.type, &type) ? bench::min_bytes_per_elem(s.plan.primitive, type) : 0;
     if (s.throughput_gbps) {
       p.y = Axis{"GB/s of the minimum bytes moved", true, TickFormat::Bytes};
       p.ceiling = s.results.copy_gbps;

@@ -4,8 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <functional>
+#include <cstdint>
 
+#include "lab/catalog.h"
 #include "model/perf_model.h"
 
 namespace primlab::perf {
@@ -119,21 +120,33 @@ ImU32 series_colour(const std::string& name) {
     const char* name;
     ImU32 col;
   };
+  // The engine's own rows: cool colours.
   static const Known known[] = {
-      {"naive", IM_COL32(235, 87, 87, 255)},        {"blelloch", IM_COL32(242, 153, 74, 255)},
-      {"shared", IM_COL32(242, 214, 76, 255)},      {"primlab", IM_COL32(60, 200, 110, 255)},
-      {"cub", IM_COL32(86, 156, 240, 255)},         {"thrust", IM_COL32(190, 110, 230, 255)},
-      {"cpu", IM_COL32(176, 136, 96, 255)},         {"cpu-par", IM_COL32(96, 216, 216, 255)},
-      {"reduce1", IM_COL32(235, 87, 87, 255)},      {"reduce2", IM_COL32(242, 153, 74, 255)},
-      {"reduce3", IM_COL32(242, 214, 76, 255)},     {"reduce4", IM_COL32(140, 220, 90, 255)},
-      {"reduce5", IM_COL32(255, 140, 200, 255)},    {"reduce-shuffle", IM_COL32(120, 120, 255, 255)},
-      {"global-atomic", IM_COL32(235, 87, 87, 255)}, {"shared-atomic", IM_COL32(242, 214, 76, 255)},
+      {"primlab", IM_COL32(60, 200, 110, 255)}, {"cub", IM_COL32(86, 156, 240, 255)},
+      {"thrust", IM_COL32(190, 110, 230, 255)}, {"cpu", IM_COL32(176, 136, 96, 255)},
+      {"cpu-par", IM_COL32(96, 216, 216, 255)},
   };
+  // The lab's kernels: warm colours in the order of their family in the catalog (the lecture's
+  // order: reduce1 red, reduce2 orange, ...), so that a family reads as a sequence.
+  static const ImU32 warm[] = {IM_COL32(235, 87, 87, 255),  IM_COL32(242, 153, 74, 255),
+                               IM_COL32(242, 214, 76, 255), IM_COL32(140, 220, 90, 255),
+                               IM_COL32(255, 140, 200, 255), IM_COL32(120, 120, 255, 255),
+                               IM_COL32(200, 90, 160, 255), IM_COL32(160, 120, 80, 255)};
   // A baseline or block-suffixed series takes its implementation's colour.
   const std::string base = name.substr(0, name.find(' '));
   for (const Known& k : known)
     if (base == k.name) return k.col;
-  const std::size_t h = std::hash<std::string>{}(base);
+  if (const Algorithm* a = find_algorithm(base)) {
+    std::size_t place = 0;
+    for (const Algorithm& b : algorithms()) {
+      if (&b == a) break;
+      if (std::string(b.family) == a->family) ++place;
+    }
+    return warm[place % (sizeof warm / sizeof warm[0])];
+  }
+  // Any other name: a hue from its FNV-1a hash, the same on every platform.
+  std::uint32_t h = 2166136261u;
+  for (unsigned char ch : base) h = (h ^ ch) * 16777619u;
   const float hue = float(h % 360) / 360.f;
   ImVec4 c;
   ImGui::ColorConvertHSVtoRGB(hue, 0.6f, 0.95f, c.x, c.y, c.z);

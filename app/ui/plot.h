@@ -45,8 +45,8 @@ struct PlotHover {
 // and advances the cursor. Returns the hover state.
 PlotHover draw_plot(const char* id, const PlotSpec& spec, const std::vector<Series>& series, ImVec2 size);
 
-// The colour of a series, stable across runs: fixed for the well-known implementations, a hash
-// of the name for the others.
+// The colour of a series, stable across runs: fixed for primlab, CUB, Thrust and the CPU; for the
+// lab's kernels, a warm colour by their place in their catalog family; a hash of the name else.
 ImU32 series_colour(const std::string& name);
 
 // Tick text of a value in a format ("2^20", "1.5 ms", "12 G/s", "3.3 TB/s").

@@ -1,9 +1,9 @@
-// Sort and partition benchmarks: primlab's radix sort, radix partition
-// and bitonic sorts beside CUB, Thrust, the CPU and the teaching variants. Rows:
-//   sort_keys, sort_pairs (values of the key type)           primlab radix | cub | thrust | cpu | teaching
+// Device rows of the sorts and the partition: primlab's radix sort, radix partition and bitonic
+// sorts beside CUB and Thrust (the CPU rows are engine/cpu_rows.cpp; the lab's, engine/lab_rows.cpp):
+//   sort_keys, sort_pairs (values of the key type)           primlab radix | cub | thrust
 //   sort_keys_{allequal,fewdistinct,sorted,zipf} (u32)       skewed inputs derived from the uniform ones
 //   radix_partition_keys, radix_partition_pairs (bits [0,8)) primlab partition | cub SortKeys/SortPairs [0,8)
-//   bitonic_sort_keys                                        primlab bitonic | cub merge sort | teaching
+//   bitonic_sort_keys                                        primlab bitonic | cub merge sort
 //   segmented_sort_1024 (segments of 1024)                   primlab bitonic segments | cub DeviceSegmentedSort
 #include <cub/device/device_merge_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
@@ -14,28 +14,20 @@
 #include <thrust/sort.h>
 
 #include <algorithm>
-#include <cstring>
 #include <map>
 #include <memory>
 #include <tuple>
 #include <utility>
 #include <vector>
 
-#include "engine/bench.h"
+#include "engine/device_rows.h"
 #include "primlab/bitonic_sort.h"
 #include "primlab/device_buffer.h"
 #include "primlab/radix_partition.h"
 #include "primlab/radix_sort.h"
-#include "lab/timed_sort.h"
 
 namespace primlab::bench {
 namespace {
-
-Status cuda_status(cudaError_t e) {
-  if (e == cudaSuccess) return Status::Success;
-  cudaGetLastError();
-  return e == cudaErrorMemoryAllocation ? Status::OutOfMemory : Status::CudaError;
-}
 
 template <class F>
 auto by_type(Type t, F&& f) {
@@ -51,14 +43,6 @@ auto by_type(Type t, F&& f) {
 
 const std::vector<Type> kAllKeys = {Type::u32, Type::i32, Type::f32, Type::u64, Type::i64, Type::f64};
 constexpr std::size_t kOffsetsBytes = 4097 * 4 + 252;  // partition offsets, kept 256-aligned
-
-int block_or(const Case& c, int d) { return c.block > 0 ? c.block : d; }
-// One Onesweep sort moves 1 histogram read + (read + write) per 8-bit pass of the key, plus
-// (read + write) of the value per pass.
-double radix_bytes(Type t, bool pairs) {
-  const double e = double(type_size(t));
-  return e + 2.0 * e * e + (pairs ? 2.0 * e * e : 0.0);
-}
 
 // [SECTION] skewed inputs: derived once per input buffer from the harness's uniform keys
 // (outside the timed runs: the first warm-up run builds them).
@@ -107,23 +91,8 @@ const std::uint32_t* skewed(const Case& c, Skew skew) {
 
 // [SECTION] rows
 
-Impl make(const std::string& prim, const std::string& impl, std::vector<Type> types, double (*bytes)(Type)) {
-  Impl im;
-  im.primitive = prim;
-  im.impl = impl;
-  im.types = std::move(types);
-  im.min_bytes_per_elem = bytes;
-  return im;
-}
-
-double bytes_keys(Type t) { return radix_bytes(t, false); }
-double bytes_pairs(Type t) { return radix_bytes(t, true); }
-double bytes_partition_keys(Type t) { return 3.0 * double(type_size(t)); }
-double bytes_partition_pairs(Type t) { return 5.0 * double(type_size(t)); }
-double bytes_copy(Type t) { return 2.0 * double(type_size(t)); }
-
-void add_sort_keys(BenchTable& t) {
-  Impl p = make("sort_keys", "primlab", kAllKeys, bytes_keys);
+void add_sort_keys(Table& t) {
+  Impl p = device_row("sort_keys", "primlab", kAllKeys);
   p.workspace_bytes = [](const Case& c) {
     return by_type(c.type, [&](auto k) { return radix_sort_keys_workspace_bytes<decltype(k)>(c.n); });
   };
@@ -136,7 +105,7 @@ void add_sort_keys(BenchTable& t) {
   };
   t.push_back(p);
 
-  Impl cb = make("sort_keys", "cub", kAllKeys, bytes_keys);
+  Impl cb = device_row("sort_keys", "cub", kAllKeys);
   cb.workspace_bytes = [](const Case& c) {
     return by_type(c.type, [&](auto k) {
       using K = decltype(k);
@@ -156,7 +125,7 @@ void add_sort_keys(BenchTable& t) {
   t.push_back(cb);
 
   // Thrust allocates its temporaries per call; the copy of the input into the output is timed.
-  Impl th = make("sort_keys", "thrust", {Type::u32, Type::f32, Type::u64}, bytes_keys);
+  Impl th = device_row("sort_keys", "thrust", {Type::u32, Type::f32, Type::u64});
   th.run = [](const Case& c) {
     return by_type(c.type, [&](auto k) {
       using K = decltype(k);
@@ -168,32 +137,11 @@ void add_sort_keys(BenchTable& t) {
   };
   t.push_back(th);
 
-  Impl cpu = make("sort_keys", "cpu", kAllKeys, bytes_keys);
-  cpu.on_host = true;
-  cpu.run = [](const Case& c) {
-    return by_type(c.type, [&](auto k) {
-      using K = decltype(k);
-      K* out = static_cast<K*>(c.h_out);
-      std::memcpy(out, c.h_in, std::size_t(c.n) * sizeof(K));
-      std::sort(out, out + c.n);
-      return Status::Success;
-    });
-  };
-  t.push_back(cpu);
-
-  Impl split = make("sort_keys", "teaching_split_radix", {Type::u32}, bytes_keys);
-  split.takes_block = true;
-  split.workspace_bytes = [](const Case& c) { return teaching::split_radix_sort_workspace_bytes(c.n, block_or(c, 256)); };
-  split.run = [](const Case& c) {
-    return teaching::split_radix_sort(static_cast<const std::uint32_t*>(c.d_in), static_cast<std::uint32_t*>(c.d_out), c.n,
-                                      block_or(c, 256), {c.d_ws, c.ws_bytes}, c.stream);
-  };
-  t.push_back(split);
 }
 
-void add_sort_pairs(BenchTable& t) {
+void add_sort_pairs(Table& t) {
   const std::vector<Type> types = {Type::u32, Type::f32, Type::u64};
-  Impl p = make("sort_pairs", "primlab", types, bytes_pairs);
+  Impl p = device_row("sort_pairs", "primlab", types);
   p.workspace_bytes = [](const Case& c) {
     return by_type(c.type, [&](auto k) {
       using K = decltype(k);
@@ -210,7 +158,7 @@ void add_sort_pairs(BenchTable& t) {
   };
   t.push_back(p);
 
-  Impl cb = make("sort_pairs", "cub", types, bytes_pairs);
+  Impl cb = device_row("sort_pairs", "cub", types);
   cb.workspace_bytes = [](const Case& c) {
     return by_type(c.type, [&](auto k) {
       using K = decltype(k);
@@ -231,7 +179,7 @@ void add_sort_pairs(BenchTable& t) {
   };
   t.push_back(cb);
 
-  Impl th = make("sort_pairs", "thrust", {Type::u32}, bytes_pairs);
+  Impl th = device_row("sort_pairs", "thrust", {Type::u32});
   th.run = [](const Case& c) {
     auto* k = static_cast<std::uint32_t*>(c.d_out);
     auto* v = static_cast<std::uint32_t*>(c.d_out2);
@@ -241,40 +189,23 @@ void add_sort_pairs(BenchTable& t) {
     return cuda_status(cudaPeekAtLastError());
   };
   t.push_back(th);
-
-  // The CPU baseline sorts (key, index) pairs with std::stable_sort (values are the index).
-  Impl cpu = make("sort_pairs", "cpu", types, bytes_pairs);
-  cpu.on_host = true;
-  cpu.run = [](const Case& c) {
-    return by_type(c.type, [&](auto k) {
-      using K = decltype(k);
-      const K* in = static_cast<const K*>(c.h_in);
-      std::vector<std::pair<K, std::uint32_t>> v(static_cast<std::size_t>(c.n));
-      for (std::int64_t i = 0; i < c.n; ++i) v[i] = {in[i], std::uint32_t(i)};
-      std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-      K* out = static_cast<K*>(c.h_out);
-      for (std::int64_t i = 0; i < c.n; ++i) out[i] = v[i].first;
-      return Status::Success;
-    });
-  };
-  t.push_back(cpu);
 }
 
-void add_skewed(BenchTable& t) {
+void add_skewed(Table& t) {
   const std::pair<const char*, Skew> skews[] = {{"sort_keys_allequal", Skew::AllEqual},
                                                 {"sort_keys_fewdistinct", Skew::FewDistinct},
                                                 {"sort_keys_sorted", Skew::Sorted},
                                                 {"sort_keys_zipf", Skew::Zipf}};
   for (const auto& [name, skew] : skews) {
     const Skew s = skew;
-    Impl p = make(name, "primlab", {Type::u32}, bytes_keys);
+    Impl p = device_row(name, "primlab", {Type::u32});
     p.workspace_bytes = [](const Case& c) { return radix_sort_keys_workspace_bytes<std::uint32_t>(c.n); };
     p.run = [s](const Case& c) {
       return radix_sort_keys<std::uint32_t>(skewed(c, s), static_cast<std::uint32_t*>(c.d_out), c.n, SortOrder::Ascending, 0,
                                             32, {c.d_ws, c.ws_bytes}, c.stream);
     };
     t.push_back(p);
-    Impl cb = make(name, "cub", {Type::u32}, bytes_keys);
+    Impl cb = device_row(name, "cub", {Type::u32});
     cb.workspace_bytes = [](const Case& c) {
       std::size_t b = 0;
       cub::DeviceRadixSort::SortKeys(nullptr, b, static_cast<const std::uint32_t*>(nullptr),
@@ -290,9 +221,9 @@ void add_skewed(BenchTable& t) {
   }
 }
 
-void add_partition(BenchTable& t) {
+void add_partition(Table& t) {
   const std::vector<Type> types = {Type::u32, Type::u64};
-  Impl pk = make("radix_partition_keys", "primlab", types, bytes_partition_keys);
+  Impl pk = device_row("radix_partition_keys", "primlab", types);
   pk.workspace_bytes = [](const Case& c) {
     return kOffsetsBytes + by_type(c.type, [&](auto k) { return radix_partition_keys_workspace_bytes<decltype(k)>(c.n, 8); });
   };
@@ -306,7 +237,7 @@ void add_partition(BenchTable& t) {
     });
   };
   t.push_back(pk);
-  Impl ck = make("radix_partition_keys", "cub", types, bytes_partition_keys);
+  Impl ck = device_row("radix_partition_keys", "cub", types);
   ck.workspace_bytes = [](const Case& c) {
     return by_type(c.type, [&](auto k) {
       using K = decltype(k);
@@ -325,7 +256,7 @@ void add_partition(BenchTable& t) {
   };
   t.push_back(ck);
 
-  Impl pp = make("radix_partition_pairs", "primlab", types, bytes_partition_pairs);
+  Impl pp = device_row("radix_partition_pairs", "primlab", types);
   pp.workspace_bytes = [](const Case& c) {
     return kOffsetsBytes + by_type(c.type, [&](auto k) {
              using K = decltype(k);
@@ -343,7 +274,7 @@ void add_partition(BenchTable& t) {
     });
   };
   t.push_back(pp);
-  Impl cp = make("radix_partition_pairs", "cub", types, bytes_partition_pairs);
+  Impl cp = device_row("radix_partition_pairs", "cub", types);
   cp.workspace_bytes = [](const Case& c) {
     return by_type(c.type, [&](auto k) {
       using K = decltype(k);
@@ -373,9 +304,9 @@ struct TimesSegment {
   __host__ __device__ std::int64_t operator()(std::int64_t i) const { return i * len; }
 };
 
-void add_bitonic(BenchTable& t) {
+void add_bitonic(Table& t) {
   const std::vector<Type> types = {Type::u32, Type::f32, Type::u64};
-  Impl p = make("bitonic_sort_keys", "primlab", types, bytes_copy);
+  Impl p = device_row("bitonic_sort_keys", "primlab", types);
   p.run = [](const Case& c) {
     return by_type(c.type, [&](auto k) {
       using K = decltype(k);
@@ -384,7 +315,7 @@ void add_bitonic(BenchTable& t) {
     });
   };
   t.push_back(p);
-  Impl cb = make("bitonic_sort_keys", "cub", types, bytes_copy);  // DeviceMergeSort::SortKeysCopy
+  Impl cb = device_row("bitonic_sort_keys", "cub", types);  // DeviceMergeSort::SortKeysCopy
   cb.workspace_bytes = [](const Case& c) {
     return by_type(c.type, [&](auto k) {
       using K = decltype(k);
@@ -402,17 +333,9 @@ void add_bitonic(BenchTable& t) {
     });
   };
   t.push_back(cb);
-  Impl tb = make("bitonic_sort_keys", "teaching_bitonic_global", {Type::u32}, bytes_copy);
-  tb.takes_block = true;
-  tb.workspace_bytes = [](const Case& c) { return teaching::bitonic_global_sort_workspace_bytes(c.n, block_or(c, 256)); };
-  tb.run = [](const Case& c) {
-    return teaching::bitonic_global_sort(static_cast<const std::uint32_t*>(c.d_in), static_cast<std::uint32_t*>(c.d_out), c.n,
-                                         block_or(c, 256), {c.d_ws, c.ws_bytes}, c.stream);
-  };
-  t.push_back(tb);
 
   // 1024-element segments (n / 1024 of them; a tail shorter than a segment is left out).
-  Impl sp = make("segmented_sort_1024", "primlab", {Type::u32, Type::u64}, bytes_copy);
+  Impl sp = device_row("segmented_sort_1024", "primlab", {Type::u32, Type::u64});
   sp.run = [](const Case& c) {
     return by_type(c.type, [&](auto k) {
       using K = decltype(k);
@@ -421,7 +344,7 @@ void add_bitonic(BenchTable& t) {
     });
   };
   t.push_back(sp);
-  Impl sc = make("segmented_sort_1024", "cub", {Type::u32, Type::u64}, bytes_copy);
+  Impl sc = device_row("segmented_sort_1024", "cub", {Type::u32, Type::u64});
   auto begin_it = [] { return thrust::make_transform_iterator(thrust::make_counting_iterator<std::int64_t>(0), TimesSegment{1024}); };
   auto end_it = [] { return thrust::make_transform_iterator(thrust::make_counting_iterator<std::int64_t>(1), TimesSegment{1024}); };
   sc.workspace_bytes = [=](const Case& c) {
@@ -448,7 +371,7 @@ void add_bitonic(BenchTable& t) {
 
 }  // namespace
 
-void register_sort_benchmarks(BenchTable& table) {
+void add_sort_rows(Table& table) {
   add_sort_keys(table);
   add_sort_pairs(table);
   add_skewed(table);

@@ -29,7 +29,7 @@ class FakeBackend : public Backend {
  public:
   explicit FakeBackend(double run_ms, bool gpu = true) : run_ms_(run_ms), gpu_(gpu) {}
   std::vector<Entry> entries() const override {
-    return {entry("naive", true, true), entry("cub", true), entry("primlab", true), entry("cpu", false)};
+    return {entry("scan-naive", true, true), entry("cub", true), entry("primlab", true), entry("cpu", false)};
   }
   bool has_gpu() const override { return gpu_; }
   std::string device() const override { return gpu_ ? "Fake GPU" : "no CUDA device"; }
@@ -45,7 +45,7 @@ class FakeBackend : public Backend {
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     Row r{j.primitive, j.impl, j.type, j.n, j.block, j.items, 5};
-    r.median_ms = 1e-6 * double(j.n) * (j.impl == "cub" ? 1.0 : j.impl == "naive" ? 4.0 : 1.25);
+    r.median_ms = 1e-6 * double(j.n) * (j.impl == "cub" ? 1.0 : j.impl == "scan-naive" ? 4.0 : 1.25);
     r.p10_ms = r.p90_ms = r.median_ms;
     r.items_per_s = double(j.n) / (r.median_ms * 1e-3);
     r.gbps = 8 * double(j.n) / (r.median_ms * 1e-3) / 1e9;
@@ -71,9 +71,9 @@ void wait_done(PerfState& s, double limit_s) {
 }  // namespace
 
 TEST(PerfSchedule, SizesAscendingThenEntriesInTableOrder) {
-  std::vector<Entry> es = {entry("naive", true, true), entry("cub", true), entry("cpu", false)};
+  std::vector<Entry> es = {entry("scan-naive", true, true), entry("cub", true), entry("cpu", false)};
   Plan p;
-  p.impls = {"cpu", "naive", "cub"};
+  p.impls = {"cpu", "scan-naive", "cub"};
   p.log2_min = 10;
   p.log2_max = 14;
   p.log2_step = 2;
@@ -82,7 +82,7 @@ TEST(PerfSchedule, SizesAscendingThenEntriesInTableOrder) {
   const auto jobs = schedule(p, es, true, &skipped);
   ASSERT_EQ(jobs.size(), 9u);  // 2^10, 2^12, 2^14 x 3 entries
   EXPECT_TRUE(skipped.empty());
-  EXPECT_EQ(jobs[0].impl, "naive");
+  EXPECT_EQ(jobs[0].impl, "scan-naive");
   EXPECT_EQ(jobs[1].impl, "cub");
   EXPECT_EQ(jobs[2].impl, "cpu");
   EXPECT_EQ(jobs[3].n, 1 << 12);
@@ -106,23 +106,23 @@ TEST(PerfSchedule, SizesIncludeTheLargestAndX4Steps) {
 }
 
 TEST(PerfSchedule, WithoutADeviceOnlyCpuRowsRunAndTheReasonIsGiven) {
-  std::vector<Entry> es = {entry("naive", true, true), entry("cub", true), entry("cpu", false)};
+  std::vector<Entry> es = {entry("scan-naive", true, true), entry("cub", true), entry("cpu", false)};
   Plan p;
-  p.impls = {"naive", "cub", "cpu", "nonesuch"};
+  p.impls = {"scan-naive", "cub", "cpu", "nonesuch"};
   p.log2_min = p.log2_max = 10;
   std::vector<std::string> skipped;
   const auto jobs = schedule(p, es, false, &skipped);
   ASSERT_EQ(jobs.size(), 1u);
   EXPECT_EQ(jobs[0].impl, "cpu");
   ASSERT_EQ(skipped.size(), 2u);
-  EXPECT_EQ(skipped[0], "naive, cub: GPU rows need a CUDA device");
+  EXPECT_EQ(skipped[0], "scan-naive, cub: GPU rows need a CUDA device");
   EXPECT_NE(skipped[1].find("not in the table"), std::string::npos);
 }
 
 TEST(PerfSchedule, BlockSweepRunsTunableEntriesAtEveryBlockAndOthersOnce) {
-  std::vector<Entry> es = {entry("naive", true, true), entry("cub", true)};
+  std::vector<Entry> es = {entry("scan-naive", true, true), entry("cub", true)};
   Plan p;
-  p.impls = {"naive", "cub"};
+  p.impls = {"scan-naive", "cub"};
   p.mode = SweepMode::BlockSizes;
   p.block_sweep_log2_n = 20;
   const auto jobs = schedule(p, es, true);
@@ -130,10 +130,24 @@ TEST(PerfSchedule, BlockSweepRunsTunableEntriesAtEveryBlockAndOthersOnce) {
   EXPECT_EQ(jobs[0].impl, "cub");
   EXPECT_EQ(jobs[0].block, 0);
   for (std::size_t i = 1; i < jobs.size(); ++i) {
-    EXPECT_EQ(jobs[i].impl, "naive");
+    EXPECT_EQ(jobs[i].impl, "scan-naive");
     EXPECT_EQ(jobs[i].block, block_sizes()[i - 1]);
     EXPECT_EQ(jobs[i].n, 1 << 20);
   }
+}
+
+TEST(PerfSchedule, BlockSweepKeepsToEachEntrysBlockLimits) {
+  Entry e = entry("reduce5", true, true);
+  e.min_block = 64;
+  e.max_block = 512;
+  e.block_pow2 = true;
+  Plan p;
+  p.impls = {"reduce5"};
+  p.mode = SweepMode::BlockSizes;
+  const auto jobs = schedule(p, {e}, true);
+  ASSERT_EQ(jobs.size(), 4u);
+  EXPECT_EQ(jobs.front().block, 64);
+  EXPECT_EQ(jobs.back().block, 512);
 }
 
 TEST(PerfSchedule, CpuRowsAboveTheHostLimitAreSkipped) {
@@ -166,7 +180,7 @@ TEST(PerfWorker, RunsEveryJobOffTheCallerThreadWithRatiosToCub) {
   PerfState s;
   auto fake = std::make_shared<FakeBackend>(1);
   init_perf(s, fake);
-  s.plan.impls = {"naive", "cub", "primlab", "cpu"};
+  s.plan.impls = {"scan-naive", "cub", "primlab", "cpu"};
   s.plan.log2_min = 10;
   s.plan.log2_max = 14;
   ASSERT_TRUE(start_sweep(s)) << s.message;
@@ -180,7 +194,7 @@ TEST(PerfWorker, RunsEveryJobOffTheCallerThreadWithRatiosToCub) {
   int errors = 0;
   for (const Row& r : s.results.rows) {
     errors += !r.error.empty();
-    if (r.impl == "naive") {
+    if (r.impl == "scan-naive") {
       EXPECT_NEAR(r.ratio_to_cub, 0.25, 1e-9);
     }
     if (r.impl == "cub") {
@@ -198,14 +212,14 @@ TEST(PerfWorker, CancelStopsWithinASecondAndKeepsFinishedRows) {
   PerfState s;
   auto fake = std::make_shared<FakeBackend>(2000);  // each run would take 2 s
   init_perf(s, fake);
-  s.plan.impls = {"naive", "cub"};
+  s.plan.impls = {"scan-naive", "cub"};
   s.plan.log2_min = 10;
   s.plan.log2_max = 20;
   ASSERT_TRUE(start_sweep(s));
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   poll_sweep(s);
   EXPECT_TRUE(s.progress.running);
-  EXPECT_EQ(s.progress.current, "naive at n = 2^10");
+  EXPECT_EQ(s.progress.current, "scan-naive at n = 2^10");
   const auto t0 = std::chrono::steady_clock::now();
   cancel_sweep(s);
   poll_sweep(s);
@@ -230,7 +244,7 @@ TEST(PerfWorker, WithoutADeviceTheTabRunsTheCpuRows) {
   init_perf(s, std::make_shared<FakeBackend>(1, false));
   EXPECT_FALSE(s.has_gpu);
   EXPECT_EQ(s.plan.impls, std::vector<std::string>{"cpu"});  // select_all picks what runs here
-  s.plan.impls = {"naive", "cpu"};
+  s.plan.impls = {"scan-naive", "cpu"};
   s.plan.log2_min = s.plan.log2_max = 10;
   ASSERT_TRUE(start_sweep(s));
   ASSERT_EQ(s.skipped.size(), 1u);
@@ -248,8 +262,8 @@ TEST(PerfExport, JsonRoundTripKeepsEveryField) {
   r.commit = "abc123";
   r.date = "2026-11-22";
   r.copy_gbps = 3912.5;
-  Row a{"scan_exclusive", "shared", "u32", 1 << 20, 256, 0, 40, 0.125, 0.12, 0.13, 8.4e9, 67.1, 0.5, ""};
-  Row b{"scan_exclusive", "naive", "f32", 1 << 28, 0, 4, 0, 0, 0, 0, 0, 0, 0, "skipped: needs 9.0 GiB"};
+  Row a{"scan_exclusive", "scan-shared", "u32", 1 << 20, 256, 0, 40, 0.125, 0.12, 0.13, 8.4e9, 67.1, 0.5, ""};
+  Row b{"scan_exclusive", "scan-naive", "f32", 1 << 28, 0, 4, 0, 0, 0, 0, 0, 0, 0, "skipped: needs 9.0 GiB"};
   r.rows = {a, b};
   const std::string path = ::testing::TempDir() + "perf_roundtrip.json";
   std::string err;
@@ -280,7 +294,7 @@ TEST(PerfExport, JsonRoundTripKeepsEveryField) {
 }
 
 TEST(PerfExport, ReadsTheBenchCommandsJson) {
-  // As bench/engine/sweep.cu writes it: "cuda" and "cuda_version", optional keys left out.
+  // As the engine writes it (engine/results.cpp): "cuda" and "cuda_version", optional keys left out.
   const char* text = R"({"gpu": "NVIDIA H200", "cuda": "12.8", "cuda_version": "12.8", "driver": "d",
     "commit": "c", "date": "2026-11-01", "copy_gbps": 3900.0, "results": [
     {"primitive": "scan_exclusive", "impl": "cub", "type": "u32", "n": 1048576, "median_ms": 0.01,
@@ -314,10 +328,10 @@ TEST(PerfExport, CsvHasAHeaderAndOneLinePerRow) {
 
 TEST(PerfDiff, PairsRowsOfTheSameKeyAndGivesTheSpeedup) {
   Results now, base;
-  now.rows = {Row{"scan_exclusive", "cub", "u32", 1024, 0, 0, 5, 1.0}, Row{"scan_exclusive", "naive", "u32", 1024, 256, 0, 5, 2.0},
-              Row{"scan_exclusive", "naive", "u32", 2048, 0, 0, 5, 3.0}};
-  base.rows = {Row{"scan_exclusive", "cub", "u32", 1024, 0, 0, 5, 2.0}, Row{"scan_exclusive", "naive", "u32", 1024, 128, 0, 5, 1.0},
-               Row{"scan_exclusive", "naive", "u32", 2048, 0, 0, 0, 0, 0, 0, 0, 0, 0, "CUDA error"}};
+  now.rows = {Row{"scan_exclusive", "cub", "u32", 1024, 0, 0, 5, 1.0}, Row{"scan_exclusive", "scan-naive", "u32", 1024, 256, 0, 5, 2.0},
+              Row{"scan_exclusive", "scan-naive", "u32", 2048, 0, 0, 5, 3.0}};
+  base.rows = {Row{"scan_exclusive", "cub", "u32", 1024, 0, 0, 5, 2.0}, Row{"scan_exclusive", "scan-naive", "u32", 1024, 128, 0, 5, 1.0},
+               Row{"scan_exclusive", "scan-naive", "u32", 2048, 0, 0, 0, 0, 0, 0, 0, 0, 0, "CUDA error"}};
   const auto d = diff(now, base);
   ASSERT_EQ(d.size(), 1u);  // other block size and a failed baseline row do not pair
   EXPECT_EQ(d[0].now.impl, "cub");
@@ -331,4 +345,20 @@ TEST(PerfFormat, SizesAndTimes) {
   EXPECT_EQ(format_ms(4.5), "4.5 ms");
   EXPECT_EQ(format_ms(2500), "2.5 s");
   EXPECT_EQ(format_rate(1.5e9), "1.5 G/s");
+}
+
+TEST(PerfBaseline, AnOldBaselinesTeachingNamesPairWithTheCatalogNames) {
+  // Saved before the lab's kernels took their catalog names: "naive" is now "scan-naive".
+  const char* text = R"({"gpu": "G", "results": [
+    {"primitive": "scan_exclusive", "impl": "naive", "type": "u32", "n": 1024, "median_ms": 2.0, "block": 256},
+    {"primitive": "scan_exclusive", "impl": "cub", "type": "u32", "n": 1024, "median_ms": 1.0}]})";
+  Results base, now;
+  std::string err;
+  ASSERT_TRUE(parse_json(text, &base, &err)) << err;
+  now.rows = {Row{"scan_exclusive", "scan-naive", "u32", 1024, 256, 0, 5, 1.0},
+              Row{"scan_exclusive", "cub", "u32", 1024, 0, 0, 5, 1.0}};
+  const std::vector<Diff> d = diff(now, base);
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0].base.impl, "scan-naive");
+  EXPECT_DOUBLE_EQ(d[0].speedup, 2.0);
 }

@@ -11,7 +11,7 @@
 
 #include "tools/command_line.h"
 #include "model/presets.h"
-#include "engine/results_json.h"
+#include "engine/results.h"
 #include "lab/catalog.h"
 
 namespace {
@@ -49,11 +49,11 @@ int main(int argc, char** argv) {
   ss << f.rdbuf();  // a read error (a folder) leaves the text empty, as in the app's loaders
   const std::string text = ss.str();
   std::string error;
-  primlab::results::Results results;
+  primlab::bench::Results results;
   if (kind == "presets") {
     if (!load_presets(text, error)) return fail("primlab_fuzz_load", error);
   } else if (kind == "results") {
-    if (!primlab::results::parse_json(text, &results, &error)) return fail("primlab_fuzz_load", error);
+    if (!primlab::bench::parse_json(text, &results, &error)) return fail("primlab_fuzz_load", error);
   } else {
     return fail("primlab_fuzz_load", "unknown loader '" + kind + "'");
   }

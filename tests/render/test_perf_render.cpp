@@ -8,7 +8,6 @@
 #include <thread>
 
 #include "headless/png.h"
-#include "engine/cpu_backend.h"
 #include "headless/perf_render.h"
 #include "ui/perf_tab.h"
 #include "render_test_util.h"
@@ -24,7 +23,7 @@ perf::PerfState& cpu_sweep() {
   static perf::PerfState* s = nullptr;
   if (s) return *s;
   s = new perf::PerfState;
-  perf::init_perf(*s, std::make_shared<perf::CpuBackend>(4));
+  perf::init_perf(*s, perf::make_default_backend(4));
   s->plan.primitive = "scan_exclusive";
   s->plan.type = "u32";
   s->plan.impls = {"cpu", "cpu-par"};
@@ -41,11 +40,11 @@ perf::PerfState& cpu_sweep() {
   return *s;
 }
 
-// Synthetic GPU rows (no device needed): a teaching variant that takes a block size, and CUB.
+// Synthetic GPU rows (no device needed): a lab kernel that takes a block size, and CUB.
 class SyntheticGpu : public perf::Backend {
  public:
   std::vector<perf::Entry> entries() const override {
-    perf::Entry a{"scan_exclusive", "shared", {"u32"}, true, false, true, "teaching"};
+    perf::Entry a{"scan_exclusive", "scan-shared", {"u32"}, true, false, true, "the lab's timed kernel"};
     perf::Entry b{"scan_exclusive", "cub", {"u32"}, false, false, true, "CUB"};
     return {a, b};
   }
@@ -78,11 +77,11 @@ TEST(PerfRender, BlockSweepViewAndTableDraw) {
   s.worker->join();
   perf::poll_sweep(s);
   ASSERT_EQ(s.results.rows.size(), 1 + perf::block_sizes().size());
-  EXPECT_EQ(perf::verdict(s), "fastest at n = 2^20: cub 10 us; shared b=256 20 us (x0.50 CUB)");
+  EXPECT_EQ(perf::verdict(s), "fastest at n = 2^20: cub 10 us; scan-shared b=256 20 us (x0.50 CUB)");
   s.view_request = perf::kTimeVsBlock;
   auto px = perf::render_perf_tab(s, 1280, 800);
   headless::write_png("perf_block_render_test.png", 1280, 800, px, err);
-  EXPECT_GT(count_near(px, rgb(perf::series_colour("shared")), 8), 150u);
+  EXPECT_GT(count_near(px, rgb(perf::series_colour("scan-shared")), 8), 150u);
   EXPECT_GT(count_near(px, rgb(perf::series_colour("cub")), 8), 150u);
   // Hovering the plot draws the readout (a tooltip over it).
   ImGui::GetIO().MousePos = ImVec2(905, 400);

@@ -1,12 +1,48 @@
-// The benchmark results format: JSON writing and reading.
-#include "engine/results_json.h"
+// The engine's results: ratios, JSON writing and reading, the text table.
+#include "engine/results.h"
 
 #include <nlohmann/json.hpp>
 
 #include <climits>
 #include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
 
-namespace primlab::results {
+namespace primlab::bench {
+namespace {
+
+// The lab's timed kernels as files written before they took their catalog names call them.
+struct Rename {
+  const char *primitive, *before, *name;
+};
+constexpr Rename kRenamed[] = {
+    {"scan_exclusive", "naive", "scan-naive"},          {"scan_exclusive", "blelloch", "scan-blelloch"},
+    {"scan_exclusive", "shared", "scan-shared"},        {"histogram_even", "global-atomic", "histogram-atomic"},
+    {"histogram_even", "shared-atomic", "histogram-shared"}, {"sort_keys", "teaching_split_radix", "radix-split"},
+    {"bitonic_sort_keys", "teaching_bitonic_global", "bitonic-sort"},
+};
+
+std::string catalog_name(const std::string& primitive, const std::string& impl) {
+  for (const Rename& r : kRenamed)
+    if (primitive == r.primitive && impl == r.before) return r.name;
+  return impl;
+}
+
+}  // namespace
+
+void compute_ratios(std::vector<Row>& rows) {
+  std::map<std::string, double> cub;
+  auto key = [](const Row& x) { return x.primitive + "|" + x.type + "|" + std::to_string(x.n); };
+  for (const Row& x : rows)
+    if (x.impl == "cub" && x.ok()) cub[key(x)] = x.median_ms;
+  for (Row& x : rows) {
+    x.ratio_to_cub = 0;
+    auto it = cub.find(key(x));
+    if (it != cub.end() && x.ok()) x.ratio_to_cub = it->second / x.median_ms;
+  }
+}
 
 std::string to_json(const Results& r) {
   nlohmann::json j;
@@ -14,6 +50,7 @@ std::string to_json(const Results& r) {
   j["cuda"] = r.cuda_version;
   j["cuda_version"] = r.cuda_version;
   j["driver"] = r.driver;
+  if (!r.cub.empty()) j["cub"] = r.cub;
   j["commit"] = r.commit;
   j["date"] = r.date;
   j["copy_gbps"] = r.copy_gbps;
@@ -75,6 +112,7 @@ bool parse_json(const std::string& text, Results* out, std::string* error) {
   r.cuda_version = str(j, "cuda_version");
   if (r.cuda_version.empty()) r.cuda_version = str(j, "cuda");
   r.driver = str(j, "driver");
+  r.cub = str(j, "cub");
   r.commit = str(j, "commit");
   r.date = str(j, "date");
   r.copy_gbps = num(j, "copy_gbps");
@@ -82,7 +120,7 @@ bool parse_json(const std::string& text, Results* out, std::string* error) {
     if (!o.is_object()) return fail("a result that is not an object");
     Row x;
     x.primitive = str(o, "primitive");
-    x.impl = str(o, "impl");
+    x.impl = catalog_name(str(o, "primitive"), str(o, "impl"));
     x.type = str(o, "type");
     if (x.primitive.empty() || x.impl.empty() || !o.contains("n")) return fail("a result without primitive, impl or n");
     std::int64_t block = 0, items = 0, runs = 0;
@@ -105,4 +143,62 @@ bool parse_json(const std::string& text, Results* out, std::string* error) {
   return true;
 }
 
-}  // namespace primlab::results
+bool write_file(const std::string& path, const std::string& text, std::string* error) {
+  std::ofstream f(path, std::ios::binary);
+  if (!f) {
+    if (error) *error = "cannot open " + path + " for writing";
+    return false;
+  }
+  f << text;
+  if (!f) {
+    if (error) *error = "cannot write " + path;
+    return false;
+  }
+  return true;
+}
+
+bool write_json(const Results& r, const std::string& path, std::string* error) {
+  return write_file(path, to_json(r), error);
+}
+
+bool read_json(const std::string& path, Results* out, std::string* error) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) {
+    if (error) *error = "cannot open " + path;
+    return false;
+  }
+  std::stringstream ss;
+  ss << f.rdbuf();
+  if (!parse_json(ss.str(), out, error)) {
+    if (error) *error = path + ": " + *error;
+    return false;
+  }
+  return true;
+}
+
+// [SECTION] Text
+std::string format_row(const Row& x) {
+  char buf[256];
+  char ratio[16] = "";
+  if (x.ratio_to_cub > 0) std::snprintf(ratio, sizeof ratio, "%.2f", x.ratio_to_cub);
+  std::snprintf(buf, sizeof buf, "%-16s %-16s %-4s %11lld %10.4f %10.4f %10.4f %9.2f %8.1f %6s %s",
+                x.primitive.c_str(), x.impl.c_str(), x.type.c_str(), (long long)x.n, x.median_ms, x.p10_ms,
+                x.p90_ms, x.items_per_s / 1e9, x.gbps, ratio, x.error.c_str());
+  return buf;
+}
+
+std::string format_table(const Results& r) {
+  std::ostringstream s;
+  char head[256];
+  std::snprintf(head, sizeof head, "%-16s %-16s %-4s %11s %10s %10s %10s %9s %8s %6s\n", "primitive", "impl", "type",
+                "n", "median_ms", "p10_ms", "p90_ms", "G_items/s", "GB/s", "xCUB");
+  s << "gpu " << r.gpu;
+  if (!r.cuda_version.empty()) s << ", CUDA " << r.cuda_version;
+  if (!r.driver.empty()) s << ", " << r.driver;
+  if (!r.cub.empty()) s << ", CUB " << r.cub;
+  s << ", copy " << r.copy_gbps << " GB/s\n" << head;
+  for (const Row& x : r.rows) s << format_row(x) << "\n";
+  return s.str();
+}
+
+}  // namespace primlab::bench
