@@ -20,7 +20,7 @@
 #include "model/step_choice.h"
 #include "headless/egl_context.h"
 #include "headless/png.h"
-#include "headless/perf_render.h"
+#include "ui/perf_render.h"
 #include "ui/perf_tab.h"
 
 namespace {

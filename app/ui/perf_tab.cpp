@@ -8,7 +8,7 @@
 #include <map>
 
 #include "engine/table.h"
-#include "headless/perf_render.h"
+#include "ui/perf_render.h"
 
 namespace primlab::perf {
 namespace {

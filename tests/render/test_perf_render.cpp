@@ -8,7 +8,7 @@
 #include <thread>
 
 #include "headless/png.h"
-#include "headless/perf_render.h"
+#include "ui/perf_render.h"
 #include "ui/perf_tab.h"
 #include "render_test_util.h"
 

@@ -1,5 +1,5 @@
 // Offscreen rendering of the Performance tab and of its plots, and PNG writing.
-#include "headless/perf_render.h"
+#include "ui/perf_render.h"
 
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
