@@ -70,8 +70,9 @@ void check_timed(const Algorithm& a, std::int64_t n, int block, test::WorkspaceH
   const bool hist = prim == "histogram_even";
   const auto h_in = host_input<T>(n, prim == "reduce_sum" || prim == "scan_exclusive");
   auto d_in = test::to_device(h_in);
-  const std::size_t out_len = hist ? 256 : std::max<std::size_t>(std::size_t(n), 1);
-  DeviceBuffer<std::uint32_t> d_out(out_len * sizeof(T) / 4 + 1);
+  // A histogram writes 256 uint32 bins whatever its sample type; the others write n elements.
+  const std::size_t out_words = hist ? 256 : (std::max<std::size_t>(std::size_t(n), 1) * sizeof(T) + 3) / 4;
+  DeviceBuffer<std::uint32_t> d_out(out_words);
   DeviceBuffer<T> d_scalar(1);
   TimedArgs args;
   args.type = test::timed_type<T>();

@@ -50,7 +50,7 @@ TYPED_TEST(ReduceTest, Max) { check_reduce<TypeParam>(primlab::Max{}, "max"); }
 TYPED_TEST(ReduceTest, UnalignedInput) {
   using T = TypeParam;
   const std::int64_t n = (1 << 21) + 3;
-  PART1_SKIP_ABOVE(n);
+  PRIMLAB_SKIP_ABOVE(n);
   const std::vector<T> h_in = make_input<T>(Pattern::Uniform, n + 1, 12);
   auto d_in = to_device(h_in);
   primlab::DeviceBuffer<T> d_out(1);
@@ -88,7 +88,7 @@ TEST(ReduceErrors, BadArguments) {
 
 TEST(ReduceLarge, SumU32TwoToThe28) {
   const std::int64_t n = std::int64_t(1) << 28;
-  PART1_SKIP_ABOVE(n);
+  PRIMLAB_SKIP_ABOVE(n);
   std::vector<std::uint32_t> h(static_cast<std::size_t>(n));
   std::uint32_t want = 0;
   std::uint64_t x = 1234567;

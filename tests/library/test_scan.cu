@@ -68,7 +68,7 @@ TYPED_TEST(ScanTest, MaxMatchesReference) { check_scan<TypeParam>(primlab::Max{}
 TYPED_TEST(ScanTest, InPlace) {
   using T = TypeParam;
   const std::int64_t n = 100003;
-  PART1_SKIP_ABOVE(n);
+  PRIMLAB_SKIP_ABOVE(n);
   const std::vector<T> h_in = make_input<T>(Pattern::Uniform, n, 2);
   auto d = to_device(h_in);
   WorkspaceHolder wsh;
@@ -82,7 +82,7 @@ TYPED_TEST(ScanTest, InPlace) {
 TYPED_TEST(ScanTest, UnalignedPointers) {
   using T = TypeParam;
   const std::int64_t n = 50001;
-  PART1_SKIP_ABOVE(n);
+  PRIMLAB_SKIP_ABOVE(n);
   const std::vector<T> h_in = make_input<T>(Pattern::Uniform, n + 1, 3);
   auto d_in = to_device(h_in);
   primlab::DeviceBuffer<T> d_out(static_cast<std::size_t>(n + 1));
@@ -117,7 +117,7 @@ TEST(ScanErrors, BadArguments) {
 // 2^30 elements (4 GiB in, 4 GiB out): offsets past 2^31 bytes and a quarter of a million tiles.
 TEST(ScanLarge, ExclusiveSumU32TwoToThe30) {
   const std::int64_t n = std::int64_t(1) << 30;
-  PART1_SKIP_ABOVE(n);
+  PRIMLAB_SKIP_ABOVE(n);
   std::vector<std::uint32_t> h(static_cast<std::size_t>(n));
   std::uint64_t x = 88172645463325252ull;
   for (auto& v : h) {

@@ -139,7 +139,7 @@ inline std::int64_t max_test_n() {
   const char* e = std::getenv("PRIMLAB_TEST_MAX_N");
   return e ? std::atoll(e) : std::numeric_limits<std::int64_t>::max();
 }
-#define PART1_SKIP_ABOVE(n) \
+#define PRIMLAB_SKIP_ABOVE(n) \
   if ((n) > ::test::max_test_n()) GTEST_SKIP() << "above PRIMLAB_TEST_MAX_N"
 
 inline std::vector<std::int64_t> edge_sizes(std::int64_t tile) {

@@ -99,12 +99,18 @@ __global__ void scatter_kernel(std::int64_t n, std::uint32_t* out, const std::ui
 }
 // listing: end
 
+constexpr std::size_t align_words(std::size_t w) { return (w + 63) / 64 * 64; }
+
+// One level of the recursive scan's scratch: its block sums, 256-byte aligned, and a gap. The size
+// query and the scan both step through the scratch with it.
+constexpr std::size_t level_words(std::int64_t blocks) { return align_words(std::size_t(blocks)) + 64; }
+
 // Scratch of the recursive scan: one level of block sums per 2 * block elements.
 std::size_t scan_scratch_words(std::int64_t n, int block) {
   std::size_t words = 0;
   while (n > 1) {
     n = blocks_for(n, 2 * block);
-    words += std::size_t(n) + 64;  // keep each level 256-byte aligned
+    words += level_words(n);
   }
   return words + 64;
 }
@@ -116,15 +122,13 @@ Status exclusive_scan(const std::uint32_t* in, std::uint32_t* out, std::int64_t 
   scan_block_kernel<<<unsigned(blocks), block, 2 * block * sizeof(std::uint32_t), stream>>>(in, out, sums, n);
   PRIMLAB_LAUNCH_TRY();
   if (blocks == 1) return Status::Success;
-  std::uint32_t* next = scratch + ((blocks + 63) / 64) * 64 + 64;
+  std::uint32_t* next = scratch + level_words(blocks);
   const Status st = exclusive_scan(sums, sums, blocks, block, next, stream);
   if (st != Status::Success) return st;
   add_sums_kernel<<<unsigned(blocks_for(n, block)), block, 0, stream>>>(out, sums, n, 2 * block);
   PRIMLAB_LAUNCH_TRY();
   return Status::Success;
 }
-
-constexpr std::size_t align_words(std::size_t w) { return (w + 63) / 64 * 64; }
 
 }  // namespace
 
