@@ -1,7 +1,8 @@
-// CPU reference reductions (reduce1..reduce5, warp shuffle): the sum against a host reference for
+// CPU reference reductions (reduce1..reduce7, warp shuffle): the sum against a host reference for
 // many n, blocks, types and distributions; the trace's shape; and the counters that make the
 // lecture's ordering visible (reduce1 diverges, reduce2 conflicts in the banks, reduce3 neither,
-// reduce4 idles less, reduce5 diverges less, the shuffle touches no shared memory).
+// reduce4 idles less, reduce5 diverges less, reduce6 does reduce5's work, reduce7 pays the tree
+// once for many elements a thread, the shuffle touches no shared memory).
 #include <gtest/gtest.h>
 
 #include <climits>
@@ -37,10 +38,12 @@ std::uint32_t host_sum(const std::vector<std::uint32_t>& in, ElemType t) {
 }
 
 int elems_per_block(const std::string& algo, int block) {
-  return (algo == "reduce4" || algo == "reduce5" || algo == "reduce-shuffle") ? 2 * block : block;
+  return (algo == "reduce4" || algo == "reduce5" || algo == "reduce6" || algo == "reduce-shuffle") ? 2 * block
+                                                                                                    : block;
 }
 
 bool too_many_partials(const std::string& algo, int n, int block) {
+  if (algo == "reduce7") return false;  // it sizes its grid to leave few partial sums
   const int e = elems_per_block(algo, block), p = (n + e - 1) / e;
   return p > 1 && (p + e / block - 1) / (e / block) > 1024;
 }
