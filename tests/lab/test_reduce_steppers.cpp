@@ -233,6 +233,49 @@ TEST(ReduceCounters, Reduce5UnrolledLinesAreWarpSynchronous) {
   }
 }
 
+// Kernel 6 loads, adds and touches shared memory as reduce5 does, in the same order: the same
+// values and counters at every step; each tree step highlights its own `if (blockSize >= 2s)` line.
+TEST(ReduceCounters, Reduce6DoesReduce5sWorkOnItsUnrolledLines) {
+  for (int block : {1, 8, 32, 128, 1024}) {
+    const auto in = make_input(InputKind::Random, 3000, ElemType::I32, 3);
+    const Trace t5 = run("reduce5", in, block), t6 = run("reduce6", in, block);
+    ASSERT_EQ(t5.steps.size(), t6.steps.size()) << block;
+    EXPECT_EQ(t5.values, t6.values) << block;
+    for (std::size_t k = 1; k < t6.steps.size(); ++k) {
+      const Step& s = t6.steps[k];
+      EXPECT_TRUE(t5.steps[k].counters == s.counters) << block << ": " << s.label;
+      const std::size_t at = s.label.find("blockSize >= ");
+      if (at == std::string::npos) continue;
+      const std::string stride = s.label.substr(at + 13, s.label.find(':', at) - at - 13);
+      EXPECT_NE(t6.code[std::size_t(s.code_line)].find("if (blockSize >= " + stride + ")"), std::string::npos)
+          << s.label << " highlights " << t6.code[std::size_t(s.code_line)];
+    }
+  }
+}
+
+// Kernel 7: a small grid whose threads sum many elements each (one step per round of the
+// grid-stride loop) pays the tree's shared traffic once per block, for far fewer blocks.
+TEST(ReduceCounters, Reduce7SumsManyElementsAThreadBeforeTheTree) {
+  const int n = 4096, block = 256;
+  Trace t = run("reduce7", make_input(InputKind::Random, n, ElemType::I32, 3), block);
+  // About log2(n) = 12 elements a thread: 6 rounds, so 2 blocks and 4096 / 1024 = 4 rounds.
+  int rounds = 0;
+  std::int64_t read = 0;
+  for (const Step& s : t.steps)
+    if (s.label.rfind("round ", 0) == 0) {
+      ++rounds;
+      EXPECT_EQ(s.launch.blocks, 2);
+      EXPECT_EQ(s.launch.active, 2 * block);
+      EXPECT_EQ(s.counters.shared_accesses, 0);
+      read += s.counters.global_read_bytes;
+    }
+  EXPECT_EQ(rounds, 4);
+  EXPECT_EQ(read, 4 * n);
+  const Totals r6 = totals("reduce6", n, block), r7 = totals("reduce7", n, block);
+  EXPECT_LT(3 * r7.shared, r6.shared);
+  EXPECT_EQ(r7.conflict, 1);
+}
+
 TEST(ReduceTrace, BadConfigsAreRejectedWithAMessage) {
   StepConfig cfg;
   Trace t;
