@@ -96,8 +96,8 @@ static Algorithm scan_shared() {
       .timed("scan_exclusive", numeric_types(), PRIMLAB_TIMED(scan_shared));
 }
 
-// [SECTION] Reductions: the lecture's reduce1..reduce5 (seed 004) and the warp-shuffle reduction,
-// each with a second pass over the blocks' partial sums.
+// [SECTION] Reductions: the lecture's reduce1..reduce5 (seed 004), the warp-shuffle reduction and
+// Harris's kernels 6 and 7, each with a second pass over the blocks' partial sums.
 namespace steppers {
 PRIMLAB_DECLARE_STEPPER(reduce1)
 PRIMLAB_DECLARE_TIMED(reduce1)
@@ -171,6 +171,38 @@ static Algorithm reduce5() {
       .block_pow2()
       .stepped(PRIMLAB_STEPPED(reduce5))
       .timed("reduce_sum", numeric_types(), PRIMLAB_TIMED(reduce5));
+}
+
+namespace steppers {
+PRIMLAB_DECLARE_STEPPER(reduce6)
+PRIMLAB_DECLARE_TIMED(reduce6)
+}  // namespace steppers
+static Algorithm reduce6() {
+  return Row("reduce6", "reduce")
+      .title("reduce6: completely unrolled")
+      .description("reduce5 with every level unrolled by the block size, a template parameter (the host switches "
+                   "over the powers of two): the same loads, adds and shared accesses, fewer instructions.")
+      .options(kOptFloat | kOptU32)
+      .block_pow2()
+      .stepped(PRIMLAB_STEPPED(reduce6))
+      .timed("reduce_sum", numeric_types(), PRIMLAB_TIMED(reduce6));
+}
+
+// Timed with items per thread: the grid is ceil(n / (block * items)) blocks.
+namespace steppers {
+PRIMLAB_DECLARE_STEPPER(reduce7)
+PRIMLAB_DECLARE_TIMED(reduce7)
+}  // namespace steppers
+static Algorithm reduce7() {
+  return Row("reduce7", "reduce")
+      .title("reduce7: many elements per thread")
+      .description("A small grid: each thread sums about log2(n) elements in a grid-stride loop (Brent's theorem: "
+                   "n / log n threads, O(log n) steps), then reduce6's unrolled tree.")
+      .options(kOptFloat | kOptU32)
+      .block_pow2()
+      .stepped(PRIMLAB_STEPPED(reduce7))
+      .timed("reduce_sum", numeric_types(), PRIMLAB_TIMED(reduce7))
+      .takes_items();
 }
 
 namespace steppers {
@@ -330,9 +362,9 @@ static Algorithm partition_stable() {
 const std::vector<Algorithm>& algorithms() {
   static const std::vector<Algorithm> rows = {
       scan_naive(),       scan_blelloch(),    scan_shared(),      reduce1(),          reduce2(),
-      reduce3(),          reduce4(),          reduce5(),          reduce_shuffle(),   compact(),
-      histogram_atomic(), histogram_shared(), histogram_tagged(), bitonic_sort(),     radix_split(),
-      radix_digits(),     partition_atomic(), partition_stable(),
+      reduce3(),          reduce4(),          reduce5(),          reduce6(),          reduce7(),
+      reduce_shuffle(),   compact(),          histogram_atomic(), histogram_shared(), histogram_tagged(),
+      bitonic_sort(),     radix_split(),      radix_digits(),     partition_atomic(), partition_stable(),
   };
   return rows;
 }

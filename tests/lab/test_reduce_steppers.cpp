@@ -1,7 +1,8 @@
-// CPU reference reductions (reduce1..reduce5, warp shuffle): the sum against a host reference for
+// CPU reference reductions (reduce1..reduce7, warp shuffle): the sum against a host reference for
 // many n, blocks, types and distributions; the trace's shape; and the counters that make the
 // lecture's ordering visible (reduce1 diverges, reduce2 conflicts in the banks, reduce3 neither,
-// reduce4 idles less, reduce5 diverges less, the shuffle touches no shared memory).
+// reduce4 idles less, reduce5 diverges less, reduce6 does reduce5's work, reduce7 pays the tree
+// once for many elements a thread, the shuffle touches no shared memory).
 #include <gtest/gtest.h>
 
 #include <climits>
@@ -37,10 +38,12 @@ std::uint32_t host_sum(const std::vector<std::uint32_t>& in, ElemType t) {
 }
 
 int elems_per_block(const std::string& algo, int block) {
-  return (algo == "reduce4" || algo == "reduce5" || algo == "reduce-shuffle") ? 2 * block : block;
+  return (algo == "reduce4" || algo == "reduce5" || algo == "reduce6" || algo == "reduce-shuffle") ? 2 * block
+                                                                                                    : block;
 }
 
 bool too_many_partials(const std::string& algo, int n, int block) {
+  if (algo == "reduce7") return false;  // it sizes its grid to leave few partial sums
   const int e = elems_per_block(algo, block), p = (n + e - 1) / e;
   return p > 1 && (p + e / block - 1) / (e / block) > 1024;
 }
@@ -228,6 +231,49 @@ TEST(ReduceCounters, Reduce5UnrolledLinesAreWarpSynchronous) {
     EXPECT_EQ(t.steps[std::size_t(s)].counters.divergent_warps, 0) << t.steps[std::size_t(s)].label;
     EXPECT_EQ(t.steps[std::size_t(s)].launch.active, 32);
   }
+}
+
+// Kernel 6 loads, adds and touches shared memory as reduce5 does, in the same order: the same
+// values and counters at every step; each tree step highlights its own `if (blockSize >= 2s)` line.
+TEST(ReduceCounters, Reduce6DoesReduce5sWorkOnItsUnrolledLines) {
+  for (int block : {1, 8, 32, 128, 1024}) {
+    const auto in = make_input(InputKind::Random, 3000, ElemType::I32, 3);
+    const Trace t5 = run("reduce5", in, block), t6 = run("reduce6", in, block);
+    ASSERT_EQ(t5.steps.size(), t6.steps.size()) << block;
+    EXPECT_EQ(t5.values, t6.values) << block;
+    for (std::size_t k = 1; k < t6.steps.size(); ++k) {
+      const Step& s = t6.steps[k];
+      EXPECT_TRUE(t5.steps[k].counters == s.counters) << block << ": " << s.label;
+      const std::size_t at = s.label.find("blockSize >= ");
+      if (at == std::string::npos) continue;
+      const std::string stride = s.label.substr(at + 13, s.label.find(':', at) - at - 13);
+      EXPECT_NE(t6.code[std::size_t(s.code_line)].find("if (blockSize >= " + stride + ")"), std::string::npos)
+          << s.label << " highlights " << t6.code[std::size_t(s.code_line)];
+    }
+  }
+}
+
+// Kernel 7: a small grid whose threads sum many elements each (one step per round of the
+// grid-stride loop) pays the tree's shared traffic once per block, for far fewer blocks.
+TEST(ReduceCounters, Reduce7SumsManyElementsAThreadBeforeTheTree) {
+  const int n = 4096, block = 256;
+  Trace t = run("reduce7", make_input(InputKind::Random, n, ElemType::I32, 3), block);
+  // About log2(n) = 12 elements a thread: 6 rounds, so 2 blocks and 4096 / 1024 = 4 rounds.
+  int rounds = 0;
+  std::int64_t read = 0;
+  for (const Step& s : t.steps)
+    if (s.label.rfind("round ", 0) == 0) {
+      ++rounds;
+      EXPECT_EQ(s.launch.blocks, 2);
+      EXPECT_EQ(s.launch.active, 2 * block);
+      EXPECT_EQ(s.counters.shared_accesses, 0);
+      read += s.counters.global_read_bytes;
+    }
+  EXPECT_EQ(rounds, 4);
+  EXPECT_EQ(read, 4 * n);
+  const Totals r6 = totals("reduce6", n, block), r7 = totals("reduce7", n, block);
+  EXPECT_LT(3 * r7.shared, r6.shared);
+  EXPECT_EQ(r7.conflict, 1);
 }
 
 TEST(ReduceTrace, BadConfigsAreRejectedWithAMessage) {

@@ -1,0 +1,13 @@
+// Harris's kernel 6, traced: its steps are reduce5's (see reduce6.cpp), so reduce5's CUDA stepper
+// runs them on the trace that plan_reduce6 planned.
+#include "lab/run/steppers.h"
+
+namespace primlab::steppers {
+
+PRIMLAB_DECLARE_STEPPER(reduce5)
+
+Result cuda_reduce6(const StepConfig& cfg, const std::vector<std::uint32_t>& in, Trace& t, DeviceTraceView out) {
+  return cuda_reduce5(cfg, in, t, out);
+}
+
+}  // namespace primlab::steppers
