@@ -55,10 +55,8 @@ class Mapped {
       mapped_ = true;
       e = cudaGraphicsResourceGetMappedPointer(&ptr_, &bytes_, res_);
     }
-    if (e != cudaSuccess) {
-      cudaGetLastError();
-      result_ = Result::failure(std::string("CUDA-OpenGL interop: ") + cudaGetErrorString(e));
-    }
+    if (e != cudaSuccess) cudaGetLastError();
+    error_ = e;
   }
   ~Mapped() {
     if (mapped_) cudaGraphicsUnmapResources(1, &res_);
@@ -67,10 +65,13 @@ class Mapped {
   Mapped(const Mapped&) = delete;
   Mapped& operator=(const Mapped&) = delete;
   void* ptr() const { return ptr_; }
-  const Result& result() const { return result_; }
+  Result result() const {
+    if (error_ == cudaSuccess) return {};
+    return Result::failure(std::string("CUDA-OpenGL interop: ") + cudaGetErrorString(error_));
+  }
 
  private:
-  Result result_;
+  cudaError_t error_ = cudaSuccess;
   cudaGraphicsResource_t res_ = nullptr;
   void* ptr_ = nullptr;
   std::size_t bytes_ = 0;
@@ -93,9 +94,9 @@ Result fill_cuda(const Algorithm& a, const StepConfig& cfg, const std::vector<st
   std::vector<view::RowRange> ranges(meta.rows.size());
   {
     Mapped values(buf.values_buffer());
-    if (!values.result().ok()) return values.result();
+    if (Result r = values.result(); !r.ok()) return r;
     Mapped ops(buf.ops_buffer());
-    if (!ops.result().ok()) return ops.result();
+    if (Result r = ops.result(); !r.ok()) return r;
     if (Result r = a.run_cuda(cfg, input, meta, {static_cast<std::uint32_t*>(values.ptr()), static_cast<Op*>(ops.ptr())});
         !r.ok())
       return r;
