@@ -55,8 +55,7 @@ bool parse_int(const std::string& s, std::int64_t lo, std::int64_t hi, std::int6
 // "2^28", "1<<20", "1000000", and ranges "2^10..2^16" (every power of two); each n in [0, 2^40].
 bool parse_sizes(const std::string& s, std::vector<std::int64_t>* out) {
   auto one = [](const std::string& x, std::int64_t* v) {
-    std::string error;
-    return primlab::parse_count(x, *v, error) && *v >= 0 && *v <= kMaxN;
+    return primlab::parse_count(x, *v).ok() && *v >= 0 && *v <= kMaxN;
   };
   for (const std::string& part : split(s)) {
     const std::size_t dots = part.find("..");
@@ -187,8 +186,7 @@ int main(int argc, char** argv) {
   std::printf("\n%s", format_table(r).c_str());
   if (!json.empty()) {
     if (json == "auto") json = "bench/results/" + slug(r.gpu) + "-" + r.date + ".json";
-    std::string err;
-    if (!write_json(r, json, &err)) return fail(err, 1);
+    if (const primlab::Result w = write_json(r, json); !w.ok()) return fail(w.message(), 1);
     std::printf("wrote %s\n", json.c_str());
   }
   return 0;

@@ -62,18 +62,14 @@ EglContext::~EglContext() {
   }
 }
 
-bool EglContext::create(std::string& error) {
+Result EglContext::create() {
   std::string how;
   EGLDisplay d = open_display(how);
   if (d == EGL_NO_DISPLAY) {
-    error = "no EGL display (neither an NVIDIA device nor Mesa's surfaceless platform)";
-    return false;
+    return Result::failure("no EGL display (neither an NVIDIA device nor Mesa's surfaceless platform)");
   }
   display_ = d;
-  if (!eglBindAPI(EGL_OPENGL_API)) {
-    error = "eglBindAPI(EGL_OPENGL_API) failed";
-    return false;
-  }
+  if (!eglBindAPI(EGL_OPENGL_API)) return Result::failure("eglBindAPI(EGL_OPENGL_API) failed");
   const EGLint cfg_attrs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
                               EGL_RED_SIZE, 8, EGL_GREEN_SIZE, 8, EGL_BLUE_SIZE, 8, EGL_NONE};
   EGLConfig config = nullptr;
@@ -82,25 +78,20 @@ bool EglContext::create(std::string& error) {
   const EGLint ctx_attrs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
                               EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
   context_ = eglCreateContext(d, have_config ? config : EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, ctx_attrs);
-  if (!context_) {
-    error = "eglCreateContext for OpenGL 3.3 core failed (" + how + ")";
-    return false;
-  }
+  if (!context_) return Result::failure("eglCreateContext for OpenGL 3.3 core failed (" + how + ")");
   if (have_config) {
     const EGLint pb[] = {EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE};
     surface_ = eglCreatePbufferSurface(d, config, pb);
   }
   if (!eglMakeCurrent(d, surface_ ? surface_ : EGL_NO_SURFACE, surface_ ? surface_ : EGL_NO_SURFACE, context_)) {
-    error = "eglMakeCurrent failed (" + how + ")";
-    return false;
+    return Result::failure("eglMakeCurrent failed (" + how + ")");
   }
   if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(eglGetProcAddress))) {
-    error = "could not load OpenGL functions through EGL";
-    return false;
+    return Result::failure("could not load OpenGL functions through EGL");
   }
   description_ = how + ": " + reinterpret_cast<const char*>(glGetString(GL_RENDERER)) + ", OpenGL " +
                  reinterpret_cast<const char*>(glGetString(GL_VERSION));
-  return true;
+  return {};
 }
 
 }  // namespace primlab::headless

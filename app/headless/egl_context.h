@@ -3,13 +3,15 @@
 #pragma once
 #include <string>
 
+#include "lab/model/result.h"
+
 namespace primlab::headless {
 
 class EglContext {
  public:
   ~EglContext();
-  // Creates the context, makes it current and loads GL through glad. False with a message.
-  bool create(std::string& error);
+  // Creates the context, makes it current and loads GL through glad; a failure says what failed.
+  Result create();
   const std::string& description() const { return description_; }
 
  private:

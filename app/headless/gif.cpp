@@ -38,14 +38,11 @@ GifByteType nearest(const unsigned char* p) {
 
 }  // namespace
 
-bool write_gif(const std::string& path, int w, int h, const std::vector<std::vector<unsigned char>>& frames,
-               int delay_cs, std::string& error) {
+Result write_gif(const std::string& path, int w, int h, const std::vector<std::vector<unsigned char>>& frames,
+                 int delay_cs) {
   int err = 0;
   GifFileType* gif = EGifOpenFileName(path.c_str(), false, &err);
-  if (!gif) {
-    error = "cannot write '" + path + "': " + GifErrorString(err);
-    return false;
-  }
+  if (!gif) return Result::failure("cannot write '" + path + "': " + GifErrorString(err));
   ColorMapObject* palette = make_palette();
   bool ok = palette && EGifPutScreenDesc(gif, w, h, 8, 0, palette) == GIF_OK;
   // NETSCAPE2.0 application extension: loop forever.
@@ -65,18 +62,18 @@ bool write_gif(const std::string& path, int w, int h, const std::vector<std::vec
       ok = EGifPutLine(gif, line.data(), w) == GIF_OK;
     }
   }
+  std::string error;
   if (!ok) error = "writing '" + path + "' failed: " + GifErrorString(gif->Error);
   if (EGifCloseFile(gif, &err) != GIF_OK && ok) {
     error = "closing '" + path + "' failed: " + GifErrorString(err);
     ok = false;
   }
   if (palette) GifFreeMapObject(palette);
-  if (ok) {
-    const mode_t mask = umask(0);  // giflib creates the file 0600; give it the usual mode
-    umask(mask);
-    chmod(path.c_str(), 0666 & ~mask);
-  }
-  return ok;
+  if (!ok) return Result::failure(error);
+  const mode_t mask = umask(0);  // giflib creates the file 0600; give it the usual mode
+  umask(mask);
+  chmod(path.c_str(), 0666 & ~mask);
+  return {};
 }
 
 }  // namespace primlab::headless

@@ -3,8 +3,10 @@
 #include <string>
 #include <vector>
 
+#include "lab/model/result.h"
+
 namespace primlab::headless {
 // Frames are RGBA, top row first, all w x h; delay in hundredths of a second; loops forever.
-bool write_gif(const std::string& path, int w, int h, const std::vector<std::vector<unsigned char>>& frames,
-               int delay_cs, std::string& error);
+Result write_gif(const std::string& path, int w, int h, const std::vector<std::vector<unsigned char>>& frames,
+                 int delay_cs);
 }  // namespace primlab::headless

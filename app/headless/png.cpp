@@ -4,15 +4,9 @@
 #include <stb_image_write.h>
 
 namespace primlab::headless {
-bool write_png(const std::string& path, int w, int h, const std::vector<unsigned char>& rgba, std::string& error) {
-  if (rgba.size() < std::size_t(w) * h * 4) {
-    error = "internal: pixel buffer too small";
-    return false;
-  }
-  if (!stbi_write_png(path.c_str(), w, h, 4, rgba.data(), w * 4)) {
-    error = "cannot write '" + path + "'";
-    return false;
-  }
-  return true;
+Result write_png(const std::string& path, int w, int h, const std::vector<unsigned char>& rgba) {
+  if (rgba.size() < std::size_t(w) * h * 4) return Result::failure("internal: pixel buffer too small");
+  if (!stbi_write_png(path.c_str(), w, h, 4, rgba.data(), w * 4)) return Result::failure("cannot write '" + path + "'");
+  return {};
 }
 }  // namespace primlab::headless

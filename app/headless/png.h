@@ -3,7 +3,9 @@
 #include <string>
 #include <vector>
 
+#include "lab/model/result.h"
+
 namespace primlab::headless {
-// Writes RGBA pixels (top row first). False with a message when the file cannot be written.
-bool write_png(const std::string& path, int w, int h, const std::vector<unsigned char>& rgba, std::string& error);
+// Writes RGBA pixels (top row first). A failure with a message when the file cannot be written.
+Result write_png(const std::string& path, int w, int h, const std::vector<unsigned char>& rgba);
 }  // namespace primlab::headless

@@ -19,7 +19,7 @@ Result fill_trace(const ui::TraceRequest& req, view::TraceBuffers& buf, FilledTr
     meta = Trace{};
   }
   if (Result r = build_trace_cpu(*a, cfg, in, meta); !r.ok()) return r;
-  if (std::string error; !buf.upload(meta, error)) return Result::failure(error);
+  if (Result r = buf.upload(meta); !r.ok()) return r;
   out.meta = std::move(meta);
   out.backend = primlab::backend().cuda ? "CPU reference (a CUDA device is present)" : primlab::backend().name;
   out.host_values = true;

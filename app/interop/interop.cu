@@ -44,20 +44,19 @@ __global__ void row_ranges(const std::uint32_t* values, int steps, int rows, int
   if (threadIdx.x == 0) out[r] = slo[0] > shi[0] ? make_float2(0.f, 1.f) : make_float2(slo[0], shi[0]);
 }
 
-// Registration and mapping of one GL buffer for the duration of a fill.
+// Registration and mapping of one GL buffer for the duration of a fill; result() says whether
+// the mapping took.
 class Mapped {
  public:
-  Mapped(GLuint buffer, std::string& error) {
+  explicit Mapped(GLuint buffer) {
     cudaError_t e = cudaGraphicsGLRegisterBuffer(&res_, buffer, cudaGraphicsRegisterFlagsWriteDiscard);
     if (e == cudaSuccess) e = cudaGraphicsMapResources(1, &res_);
     if (e == cudaSuccess) {
       mapped_ = true;
       e = cudaGraphicsResourceGetMappedPointer(&ptr_, &bytes_, res_);
     }
-    if (e != cudaSuccess) {
-      cudaGetLastError();
-      error = std::string("CUDA-OpenGL interop: ") + cudaGetErrorString(e);
-    }
+    if (e != cudaSuccess) cudaGetLastError();
+    error_ = e;
   }
   ~Mapped() {
     if (mapped_) cudaGraphicsUnmapResources(1, &res_);
@@ -66,8 +65,13 @@ class Mapped {
   Mapped(const Mapped&) = delete;
   Mapped& operator=(const Mapped&) = delete;
   void* ptr() const { return ptr_; }
+  Result result() const {
+    if (error_ == cudaSuccess) return {};
+    return Result::failure(std::string("CUDA-OpenGL interop: ") + cudaGetErrorString(error_));
+  }
 
  private:
+  cudaError_t error_ = cudaSuccess;
   cudaGraphicsResource_t res_ = nullptr;
   void* ptr_ = nullptr;
   std::size_t bytes_ = 0;
@@ -85,15 +89,14 @@ Result fill_cuda(const Algorithm& a, const StepConfig& cfg, const std::vector<st
   // The host keeps metadata only; the values and ops live in the GL buffers.
   meta.values = {};
   meta.ops = {};
-  std::string error;
-  if (!buf.allocate(meta, error)) return Result::failure(error);
+  if (Result r = buf.allocate(meta); !r.ok()) return r;
   glFinish();  // the buffers exist before CUDA maps them
   std::vector<view::RowRange> ranges(meta.rows.size());
   {
-    Mapped values(buf.values_buffer(), error);
-    if (!error.empty()) return Result::failure(error);
-    Mapped ops(buf.ops_buffer(), error);
-    if (!error.empty()) return Result::failure(error);
+    Mapped values(buf.values_buffer());
+    if (Result r = values.result(); !r.ok()) return r;
+    Mapped ops(buf.ops_buffer());
+    if (Result r = ops.result(); !r.ok()) return r;
     if (Result r = a.run_cuda(cfg, input, meta, {static_cast<std::uint32_t*>(values.ptr()), static_cast<Op*>(ops.ptr())});
         !r.ok())
       return r;

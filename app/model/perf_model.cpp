@@ -392,9 +392,7 @@ std::string to_csv(const Results& r) {
   return o.str();
 }
 
-bool write_csv(const Results& r, const std::string& path, std::string* error) {
-  return bench::write_file(path, to_csv(r), error);
-}
+Result write_csv(const Results& r, const std::string& path) { return bench::write_file(path, to_csv(r)); }
 
 // [SECTION] Baseline diff
 std::vector<Diff> diff(const Results& now, const Results& base) {

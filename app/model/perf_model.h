@@ -185,7 +185,7 @@ using bench::read_json;
 using bench::to_json;
 using bench::write_json;
 std::string to_csv(const Results& r);
-bool write_csv(const Results& r, const std::string& path, std::string* error);
+Result write_csv(const Results& r, const std::string& path);
 
 // [SECTION] Baseline diff
 struct Diff {

@@ -16,7 +16,7 @@ struct Preset {
 // The presets, parsed once. A malformed file is a programmer error: it fails the CPU tests.
 const std::vector<Preset>& presets();
 const Preset* find_preset(const std::string& name);
-// Parses a presets JSON text; false with a message on malformed input.
-bool parse_presets(const std::string& text, std::vector<Preset>& out, std::string& error);
+// Parses a presets JSON text; a failure with a message on malformed input.
+Result parse_presets(const std::string& text, std::vector<Preset>& out);
 
 }  // namespace primlab::ui

@@ -8,23 +8,21 @@
 
 namespace primlab::ui {
 
-bool make_choice_input(const StepChoice& c, std::vector<std::uint32_t>& out, std::string& error) {
+Result make_choice_input(const StepChoice& c, std::vector<std::uint32_t>& out) {
   if (c.input == InputKind::Typed) {
     std::vector<std::uint32_t> v;
-    if (!parse_input_list(c.typed, c.cfg.type, v, error)) return false;
+    if (Result r = parse_input_list(c.typed, c.cfg.type, v); !r.ok()) return r;
     if (v.size() > 4096) {
-      error = "the list has " + std::to_string(v.size()) + " values; step mode takes at most 4096";
-      return false;
+      return Result::failure("the list has " + std::to_string(v.size()) + " values; step mode takes at most 4096");
     }
     out = std::move(v);
-    return true;
+    return {};
   }
   if (c.cfg.n < 1 || c.cfg.n > 4096) {
-    error = "n must be between 1 and 4096 in step mode (got " + std::to_string(c.cfg.n) + ")";
-    return false;
+    return Result::failure("n must be between 1 and 4096 in step mode (got " + std::to_string(c.cfg.n) + ")");
   }
   out = make_input(c.input, c.cfg.n, c.cfg.type, c.seed);
-  return true;
+  return {};
 }
 
 bool parse_size(const std::string& text, int min_w, int min_h, int& w, int& h) {
@@ -59,53 +57,35 @@ void add_step_options(CLI::App& app, StepOptions& o) {
   app.add_option("--backend", o.backend, "auto, cpu or cuda");
 }
 
-bool resolve_step_options(const StepOptions& given, StepChoice& out, std::string& error) {
+Result resolve_step_options(const StepOptions& given, StepChoice& out) {
   const Preset* preset = given.preset.empty() ? nullptr : find_preset(given.preset);
   if (!given.preset.empty() && !preset) {
-    error = "unknown preset '" + given.preset + "' (trace --list names them)";
-    return false;
+    return Result::failure("unknown preset '" + given.preset + "' (trace --list names them)");
   }
   const StepOptions& o = preset ? preset->options : given;
   StepChoice c;
   const Algorithm* a = find_algorithm(o.algo);
-  if (!a) {
-    error = "unknown algorithm '" + o.algo + "' (trace --list names them)";
-    return false;
-  }
+  if (!a) return Result::failure("unknown algorithm '" + o.algo + "' (trace --list names them)");
   c.algo = o.algo;
   if (o.type == "int" || o.type == "int32") c.cfg.type = ElemType::I32;
   else if (o.type == "uint" || o.type == "uint32") c.cfg.type = ElemType::U32;
   else if (o.type == "float" || o.type == "f32") c.cfg.type = ElemType::F32;
   else {
-    error = "unknown --type '" + o.type + "' (int, uint or float)";
-    return false;
+    return Result::failure("unknown --type '" + o.type + "' (int, uint or float)");
   }
   std::int64_t v = 0;
-  if (!parse_count(o.block, v, error)) {
-    error = "--block: " + error;
-    return false;
-  }
-  if (v < 1 || v > 1024) {
-    error = "--block must be between 1 and 1024 (got " + o.block + ")";
-    return false;
-  }
+  if (Result r = parse_count(o.block, v); !r.ok()) return Result::failure("--block: " + r.message());
+  if (v < 1 || v > 1024) return Result::failure("--block must be between 1 and 1024 (got " + o.block + ")");
   c.cfg.block = std::int32_t(v);
   if (!o.input.empty()) {
     c.input = InputKind::Typed;
     c.typed = o.input;
   } else {
     if (!parse_input_kind(o.dist, c.input) || c.input == InputKind::Typed) {
-      error = "unknown --dist '" + o.dist + "' (random, sorted, reversed, all-equal, few-distinct)";
-      return false;
+      return Result::failure("unknown --dist '" + o.dist + "' (random, sorted, reversed, all-equal, few-distinct)");
     }
-    if (!parse_count(o.n, v, error)) {
-      error = "--n: " + error;
-      return false;
-    }
-    if (v < 1 || v > 4096) {
-      error = "--n must be between 1 and 4096 in step mode (got " + o.n + ")";
-      return false;
-    }
+    if (Result r = parse_count(o.n, v); !r.ok()) return Result::failure("--n: " + r.message());
+    if (v < 1 || v > 4096) return Result::failure("--n must be between 1 and 4096 in step mode (got " + o.n + ")");
     c.cfg.n = std::int32_t(v);
   }
   c.seed = o.seed;
@@ -121,19 +101,15 @@ bool resolve_step_options(const StepOptions& given, StepChoice& out, std::string
   c.cfg.key_value = o.key_value;
   c.cfg.seed = o.seed;
   if (o.backend != "auto" && o.backend != "cpu" && o.backend != "cuda") {
-    error = "unknown --backend '" + o.backend + "' (auto, cpu or cuda)";
-    return false;
+    return Result::failure("unknown --backend '" + o.backend + "' (auto, cpu or cuda)");
   }
   c.prefer_cuda = o.backend != "cpu";
   std::vector<std::uint32_t> in;
-  if (!make_choice_input(c, in, error)) return false;
+  if (Result r = make_choice_input(c, in); !r.ok()) return r;
   c.cfg.n = std::int32_t(in.size());
-  if (Result r = validate(*a, c.cfg); !r.ok()) {
-    error = r.message();
-    return false;
-  }
+  if (Result r = validate(*a, c.cfg); !r.ok()) return r;
   out = c;
-  return true;
+  return {};
 }
 
 }  // namespace primlab::ui

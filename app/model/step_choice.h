@@ -23,8 +23,8 @@ struct StepChoice {
   bool prefer_cuda = true;
 };
 
-// The input words for a choice, or a one-line error.
-bool make_choice_input(const StepChoice& c, std::vector<std::uint32_t>& out, std::string& error);
+// The input words for a choice, or a failure with a one-line message.
+Result make_choice_input(const StepChoice& c, std::vector<std::uint32_t>& out);
 
 // Command-line options for a StepChoice (raw strings, checked by resolve_step_options).
 struct StepOptions {
@@ -46,7 +46,7 @@ struct StepOptions {
 void add_step_options(CLI::App& app, StepOptions& o);
 // Parses an image size "WIDTHxHEIGHT" within [min_w, 8192] x [min_h, 8192].
 bool parse_size(const std::string& text, int min_w, int min_h, int& w, int& h);
-// Checks the options and fills `out` (and whether CUDA is wanted). One-line error on failure.
-bool resolve_step_options(const StepOptions& o, StepChoice& out, std::string& error);
+// Checks the options and fills `out` (and whether CUDA is wanted); a one-line message on failure.
+Result resolve_step_options(const StepOptions& o, StepChoice& out);
 
 }  // namespace primlab::ui

@@ -13,8 +13,7 @@ bool StepSession::check(TraceRequest& out) {
   const Algorithm* a = find_algorithm(choice.algo);
   if (!a) return reject("unknown algorithm '" + choice.algo + "'");
   std::vector<std::uint32_t> in;
-  std::string error;
-  if (!make_choice_input(choice, in, error)) return reject(error);
+  if (Result r = make_choice_input(choice, in); !r.ok()) return reject(r.message());
   StepConfig cfg = choice.cfg;
   cfg.n = std::int32_t(in.size());
   if (Result r = validate(*a, cfg); !r.ok()) return reject(r.message());

@@ -26,23 +26,20 @@ std::optional<int> parse_command_line(CLI::App& app, const char* tool, int argc,
   return std::nullopt;
 }
 
-bool check_output_file(const std::string& path, std::string& error) {
+Result check_output_file(const std::string& path) {
   // Opening the file is the only test that covers every case (a missing or read-only folder, a
   // folder in the way, a file system that takes no new files); a file that was not there before
   // is removed again.
   std::error_code ec;
   const bool existed = std::filesystem::exists(path, ec);
   std::FILE* f = std::fopen(path.c_str(), "ab");
-  if (!f) {
-    error = "cannot write '" + path + "': " + std::strerror(errno);
-    return false;
-  }
+  if (!f) return Result::failure("cannot write '" + path + "': " + std::strerror(errno));
   std::fclose(f);
   if (!existed) std::filesystem::remove(path, ec);
-  return true;
+  return {};
 }
 
-bool frame_path(const std::string& pattern, int index, std::string& path, std::string& error) {
+Result frame_path(const std::string& pattern, int index, std::string& path) {
   std::string out;
   int numbers = 0;
   for (std::size_t i = 0; i < pattern.size(); ++i) {
@@ -70,28 +67,23 @@ bool frame_path(const std::string& pattern, int index, std::string& path, std::s
     i = j;
   }
   if (numbers != 1) {
-    error = "a frame pattern takes exactly one %d or %0Nd, and %% for '%' (got '" + pattern + "')";
-    return false;
+    return Result::failure("a frame pattern takes exactly one %d or %0Nd, and %% for '%' (got '" + pattern + "')");
   }
   path = out;
-  return true;
+  return {};
 }
 
-bool parse_race(const std::string& text, std::string& a, std::string& b, std::string& error) {
+Result parse_race(const std::string& text, std::string& a, std::string& b) {
   const std::size_t comma = text.find(',');
-  if (comma == std::string::npos) {
-    error = "--race needs two algorithms A,B (got '" + text + "')";
-    return false;
-  }
+  if (comma == std::string::npos) return Result::failure("--race needs two algorithms A,B (got '" + text + "')");
   a = text.substr(0, comma);
   b = text.substr(comma + 1);
   for (const std::string* name : {&a, &b}) {
     if (!find_algorithm(*name)) {
-      error = "--race: unknown algorithm '" + *name + "' (trace --list names them)";
-      return false;
+      return Result::failure("--race: unknown algorithm '" + *name + "' (trace --list names them)");
     }
   }
-  return true;
+  return {};
 }
 
 }  // namespace primlab::ui

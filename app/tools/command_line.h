@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "lab/model/result.h"
+
 namespace CLI {
 class App;
 }
@@ -20,14 +22,14 @@ int fail(const char* tool, const std::string& message, int code = 2);
 std::optional<int> parse_command_line(CLI::App& app, const char* tool, int argc, char** argv);
 
 // Checks that a file can be written at `path` (its folder exists and takes files; the path is not
-// a folder). One-line error otherwise.
-bool check_output_file(const std::string& path, std::string& error);
+// a folder). A failure with a one-line message otherwise.
+Result check_output_file(const std::string& path);
 
 // The path of frame `index` for a pattern with exactly one %d or %0Nd (N from 1 to 9), e.g.
-// "frames/step_%03d.png"; "%%" stands for '%'. False with a one-line error for any other '%'.
-bool frame_path(const std::string& pattern, int index, std::string& path, std::string& error);
+// "frames/step_%03d.png"; "%%" stands for '%'. A failure with a one-line message for any other '%'.
+Result frame_path(const std::string& pattern, int index, std::string& path);
 
-// Splits "A,B" into two known algorithm names. One-line error otherwise.
-bool parse_race(const std::string& text, std::string& a, std::string& b, std::string& error);
+// Splits "A,B" into two known algorithm names. A failure with a one-line message otherwise.
+Result parse_race(const std::string& text, std::string& a, std::string& b);
 
 }  // namespace primlab::ui

@@ -26,6 +26,7 @@
 namespace {
 
 using namespace primlab::perf;
+using primlab::Result;
 
 std::vector<std::string> split(const std::string& s) {
   std::vector<std::string> out;
@@ -49,23 +50,22 @@ bool parse_range(const std::string& s, int* lo, int* hi) {
   return one(s.substr(0, dots), lo) && one(s.substr(dots + 2), hi) && *lo <= *hi;
 }
 
-// The implementations and the type must be in the table for the primitive. One-line error.
-bool check_plan(const PerfState& s, std::string& error) {
+// The implementations and the type must be in the table for the primitive; a one-line failure.
+Result check_plan(const PerfState& s) {
   bool type_known = false;
   for (const Entry& e : s.entries)
     if (e.primitive == s.plan.primitive)
       type_known = type_known || std::find(e.types.begin(), e.types.end(), s.plan.type) != e.types.end();
   if (!type_known) {
-    error = "no implementation of " + s.plan.primitive + " takes --type '" + s.plan.type + "' (see --list)";
-    return false;
+    return Result::failure("no implementation of " + s.plan.primitive + " takes --type '" + s.plan.type +
+                           "' (see --list)");
   }
   for (const std::string& impl : s.plan.impls) {
     if (!find_entry(s.entries, s.plan.primitive, impl)) {
-      error = "unknown --impl '" + impl + "' for " + s.plan.primitive + " (see --list)";
-      return false;
+      return Result::failure("unknown --impl '" + impl + "' for " + s.plan.primitive + " (see --list)");
     }
   }
-  return true;
+  return {};
 }
 
 double now_s() {
@@ -132,8 +132,7 @@ int main(int argc, char** argv) {
   } else {
     s.plan.impls = split(impls);
   }
-  std::string error;
-  if (!check_plan(s, error)) return fail("perf", error);
+  if (Result r = check_plan(s); !r.ok()) return fail("perf", r.message());
   if (!parse_range(range, &s.plan.log2_min, &s.plan.log2_max))
     return fail("perf", "bad --n '" + range + "' (use 2^10..2^28 or 2^20, exponents 0 to 34)");
   s.plan.log2_step = step;
@@ -156,14 +155,14 @@ int main(int argc, char** argv) {
   bool gl = false;
   std::string no_png_reason;
   if (!no_png) {
-    if (egl.create(error)) {
+    if (Result made = egl.create(); made.ok()) {
       ImGui::CreateContext();
       ImGui::GetIO().IniFilename = nullptr;
       gl = ImGui_ImplOpenGL3_Init("#version 330 core");
       std::printf("perf: %s\n", egl.description().c_str());
       if (!gl) no_png_reason = "the ImGui OpenGL3 backend could not start";
     } else {
-      no_png_reason = error;
+      no_png_reason = made.message();
     }
   }
 
@@ -219,15 +218,19 @@ int main(int argc, char** argv) {
   else plots = {{kTimeVsN, stem + ".png"}, {kThroughputVsN, stem + "-throughput.png"}};
   for (auto& [view, path] : plots) {
     if (view == kThroughputVsN) s.throughput_gbps = true;
-    if (export_plot_png(s, view, path, 1400, 800, &error)) std::printf("perf: wrote %s\n", path.c_str());
-    else png_errors += (png_errors.empty() ? "" : "; ") + error;
+    if (Result wrote = export_plot_png(s, view, path, 1400, 800); wrote.ok())
+      std::printf("perf: wrote %s\n", path.c_str());
+    else
+      png_errors += (png_errors.empty() ? "" : "; ") + wrote.message();
   }
   s.throughput_gbps = false;
   s.view_request = block_sweep ? kTimeVsBlock : kTimeVsN;
   const auto px = render_perf_tab(s, w, h, 3);
   const std::string tab = out + "/perf-tab.png";
-  if (primlab::headless::write_png(tab, w, h, px, error)) std::printf("perf: wrote %s\n", tab.c_str());
-  else png_errors += (png_errors.empty() ? "" : "; ") + error;
+  if (Result wrote = primlab::headless::write_png(tab, w, h, px); wrote.ok())
+    std::printf("perf: wrote %s\n", tab.c_str());
+  else
+    png_errors += (png_errors.empty() ? "" : "; ") + wrote.message();
   ImGui_ImplOpenGL3_Shutdown();
   ImGui::DestroyContext();
   return png_errors.empty() ? 0 : fail("perf", png_errors, 1);

@@ -23,19 +23,17 @@ std::string frame_pattern(const std::string& out) {
 
 // Checks every output path before any drawing, so that a bad path is a one-line error, not a
 // failure after the work.
-bool check_outputs(const std::string& out, const std::string& gif, bool all, bool writes_png, std::string& error) {
-  using namespace primlab::ui;
-  if (!gif.empty() && !check_output_file(gif, error)) {
-    error = "--gif: " + error;
-    return false;
-  }
-  if (!writes_png) return true;
+primlab::Result check_outputs(const std::string& out, const std::string& gif, bool all, bool writes_png) {
+  using namespace primlab;
+  Result r;
+  if (!gif.empty()) r = ui::check_output_file(gif);
+  if (!r.ok()) return Result::failure("--gif: " + r.message());
+  if (!writes_png) return {};
   std::string first = out;
-  if ((all && !frame_path(frame_pattern(out), 0, first, error)) || !check_output_file(first, error)) {
-    error = "--out: " + error;
-    return false;
-  }
-  return true;
+  if (all) r = ui::frame_path(frame_pattern(out), 0, first);
+  if (r.ok()) r = ui::check_output_file(first);
+  if (!r.ok()) return Result::failure("--out: " + r.message());
+  return {};
 }
 
 }  // namespace
@@ -63,14 +61,14 @@ int main(int argc, char** argv) {
   if (!ui::parse_size(size, 64, 64, w, h))
     return ui::fail("render", "--size must be WIDTHxHEIGHT between 64 and 8192 (got '" + size + "')");
   ui::AppState state;
-  std::string error, race_a, race_b;
-  if (!ui::resolve_step_options(opt, state.step.session.choice, error)) return ui::fail("render", error);
-  if (!race.empty() && !ui::parse_race(race, race_a, race_b, error)) return ui::fail("render", error);
+  std::string race_a, race_b;
+  Result r = ui::resolve_step_options(opt, state.step.session.choice);
+  if (r.ok() && !race.empty()) r = ui::parse_race(race, race_a, race_b);
   const bool writes_png = !race.empty() || all || step >= 0 || gif.empty();
-  if (!check_outputs(out, race.empty() ? gif : "", all && race.empty(), writes_png, error))
-    return ui::fail("render", error);
+  if (r.ok()) r = check_outputs(out, race.empty() ? gif : "", all && race.empty(), writes_png);
+  if (!r.ok()) return ui::fail("render", r.message());
   headless::EglContext egl;
-  if (!egl.create(error)) return ui::fail("render", error, 1);
+  if (Result made = egl.create(); !made.ok()) return ui::fail("render", made.message(), 1);
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;
   if (!view_only && !ImGui_ImplOpenGL3_Init("#version 330 core")) {
@@ -93,7 +91,7 @@ int main(int argc, char** argv) {
     state.request_tab = ui::kRaceTab;
     state.race.transport.step = step < 0 ? 0 : step;
     auto px = ui::render_app(state, w, h, 3);
-    if (!headless::write_png(out, w, h, px, error)) return ui::fail("render", error, 1);
+    if (Result wrote = headless::write_png(out, w, h, px); !wrote.ok()) return ui::fail("render", wrote.message(), 1);
     std::cout << out << "\n";
     return 0;
   }
@@ -103,7 +101,8 @@ int main(int argc, char** argv) {
       state.step.session.go(s);
       frames.push_back(view_only ? ui::render_step_view(state, w, h) : ui::render_app(state, w, h));
     }
-    if (!headless::write_gif(gif, w, h, frames, delay, error)) return ui::fail("render", error, 1);
+    if (Result wrote = headless::write_gif(gif, w, h, frames, delay); !wrote.ok())
+      return ui::fail("render", wrote.message(), 1);
     std::cout << gif << "\n";
     if (!all && step < 0) return 0;
   }
@@ -116,8 +115,9 @@ int main(int argc, char** argv) {
     state.step.session.go(s);
     auto px = view_only ? ui::render_step_view(state, w, h) : ui::render_app(state, w, h);
     std::string path = out;
-    if (all) ui::frame_path(frame_pattern(out), s, path, error);  // checked by check_outputs
-    if (!headless::write_png(path, w, h, px, error)) return ui::fail("render", error, 1);
+    if (all) static_cast<void>(ui::frame_path(frame_pattern(out), s, path));  // checked by check_outputs
+    if (Result wrote = headless::write_png(path, w, h, px); !wrote.ok())
+      return ui::fail("render", wrote.message(), 1);
     std::cout << path << "\n";
   }
   if (!view_only) ImGui_ImplOpenGL3_Shutdown();

@@ -27,10 +27,9 @@ int main(int argc, char** argv) {
     return 0;
   }
   ui::StepChoice c;
-  std::string error;
-  if (!ui::resolve_step_options(opt, c, error)) return ui::fail("trace", error);
+  if (Result r = ui::resolve_step_options(opt, c); !r.ok()) return ui::fail("trace", r.message());
   std::vector<std::uint32_t> in;
-  ui::make_choice_input(c, in, error);
+  static_cast<void>(ui::make_choice_input(c, in));  // checked by resolve_step_options
   const Algorithm& a = *find_algorithm(c.algo);
   const bool cuda = opt.backend == "cuda" || (opt.backend == "auto" && backend().cuda && a.run_cuda);
   if (opt.backend == "cuda" && !backend().cuda) return ui::fail("trace", "--backend cuda: " + backend().reason);

@@ -11,7 +11,9 @@ namespace primlab::ui {
 
 bool init_app(AppState& s) {
   if (!s.perf.worker) perf::init_perf(s.perf, perf::make_default_backend());
-  s.view.ready = s.view.view.init(s.view.error);
+  const Result view = s.view.view.init();
+  s.view.ready = view.ok();
+  if (!view.ok()) s.view.error = view.message();
   if (!s.step.session.has_trace()) rebuild(s.step);
   return s.view.ready;
 }

@@ -137,13 +137,12 @@ bool preset_combo(StepChoice& c, std::string& message) {
         StepOptions o;
         o.preset = p.name;
         StepChoice loaded;
-        std::string error;
-        if (resolve_step_options(o, loaded, error)) {
+        if (Result r = resolve_step_options(o, loaded); r.ok()) {
           loaded.prefer_cuda = c.prefer_cuda;
           c = loaded;
           changed = true;
         } else {
-          message = error;
+          message = r.message();
         }
       }
       if (ImGui::IsItemHovered() && !p.description.empty()) ImGui::SetTooltip("%s", p.description.c_str());

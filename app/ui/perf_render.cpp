@@ -56,18 +56,11 @@ std::vector<unsigned char> render_plot(const PerfState& s, int view, int w, int 
   return px;
 }
 
-bool export_plot_png(const PerfState& s, int view, const std::string& path, int w, int h, std::string* error) {
+Result export_plot_png(const PerfState& s, int view, const std::string& path, int w, int h) {
   const std::vector<unsigned char> px = render_plot(s, view, w, h);
-  if (px.size() < std::size_t(w) * std::size_t(h) * 4) {
-    if (error) *error = "the plot could not be drawn (no OpenGL context?)";
-    return false;
-  }
-  std::string e;
-  if (!headless::write_png(path, w, h, px, e)) {
-    if (error) *error = e;
-    return false;
-  }
-  return true;
+  if (px.size() < std::size_t(w) * std::size_t(h) * 4)
+    return Result::failure("the plot could not be drawn (no OpenGL context?)");
+  return headless::write_png(path, w, h, px);
 }
 
 }  // namespace primlab::perf

@@ -17,6 +17,6 @@ std::vector<unsigned char> render_perf_tab(PerfState& s, int w, int h, int frame
 // private ImGui context, so that it can run in the middle of the app's frame; restores the
 // current ImGui context and the GL framebuffer and viewport.
 std::vector<unsigned char> render_plot(const PerfState& s, int view, int w, int h);
-bool export_plot_png(const PerfState& s, int view, const std::string& path, int w, int h, std::string* error);
+Result export_plot_png(const PerfState& s, int view, const std::string& path, int w, int h);
 
 }  // namespace primlab::perf

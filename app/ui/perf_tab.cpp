@@ -205,16 +205,17 @@ bool export_results(PerfState& s, const std::string& dir, bool png) {
     return false;
   }
   const std::string stem = (dir.empty() ? std::string(".") : dir) + "/perf-" + slug(s.plan.primitive) + "-" + s.plan.type;
-  std::string err;
-  if (!write_json(s.results, stem + ".json", &err) || !write_csv(s.results, stem + ".csv", &err)) {
-    s.message = err;
+  Result r = write_json(s.results, stem + ".json");
+  if (r.ok()) r = write_csv(s.results, stem + ".csv");
+  if (!r.ok()) {
+    s.message = r.message();
     return false;
   }
   s.message = "wrote " + stem + ".json and .csv";
   if (png) {
     const int view = s.view == kTable ? kTimeVsN : s.view;
-    if (!export_plot_png(s, view, stem + ".png", 1400, 800, &err)) {
-      s.message += "; PNG failed: " + err;
+    if (r = export_plot_png(s, view, stem + ".png", 1400, 800); !r.ok()) {
+      s.message += "; PNG failed: " + r.message();
       return false;
     }
     s.message = "wrote " + stem + ".json, .csv and .png";
@@ -224,9 +225,8 @@ bool export_results(PerfState& s, const std::string& dir, bool png) {
 
 bool load_baseline(PerfState& s, const std::string& path) {
   Results r;
-  std::string err;
-  if (!read_json(path, &r, &err)) {
-    s.message = "baseline not loaded: " + err;
+  if (Result read = read_json(path, &r); !read.ok()) {
+    s.message = "baseline not loaded: " + read.message();
     return false;
   }
   s.baseline = std::move(r);

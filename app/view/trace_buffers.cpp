@@ -10,7 +10,7 @@ void TraceBuffers::release() {
   words_ = slots_ = 0;
 }
 
-bool TraceBuffers::allocate(const Trace& meta, std::string& error) {
+Result TraceBuffers::allocate(const Trace& meta) {
   release();
   words_ = meta.steps.size() * meta.step_words();
   slots_ = 0;
@@ -18,9 +18,8 @@ bool TraceBuffers::allocate(const Trace& meta, std::string& error) {
   GLint max_texels = 0;
   glGetIntegerv(GL_MAX_TEXTURE_BUFFER_SIZE, &max_texels);
   if (words_ > std::size_t(max_texels) || slots_ > std::size_t(max_texels)) {
-    error = "the trace is too large for this OpenGL's texture buffers (" + std::to_string(words_) + " words, limit " +
-            std::to_string(max_texels) + ")";
-    return false;
+    return Result::failure("the trace is too large for this OpenGL's texture buffers (" + std::to_string(words_) +
+                           " words, limit " + std::to_string(max_texels) + ")");
   }
   values_buf_ = GlObject(GlKind::Buffer);
   glBindBuffer(GL_TEXTURE_BUFFER, values_buf_);
@@ -37,15 +36,14 @@ bool TraceBuffers::allocate(const Trace& meta, std::string& error) {
   glBindTexture(GL_TEXTURE_BUFFER, 0);
   glBindBuffer(GL_TEXTURE_BUFFER, 0);
   if (GLenum e = glGetError(); e != GL_NO_ERROR) {
-    error = "OpenGL error " + std::to_string(e) + " allocating the trace buffers";
     release();
-    return false;
+    return Result::failure("OpenGL error " + std::to_string(e) + " allocating the trace buffers");
   }
-  return true;
+  return {};
 }
 
-bool TraceBuffers::upload(const Trace& t, std::string& error) {
-  if (!allocate(t, error)) return false;
+Result TraceBuffers::upload(const Trace& t) {
+  if (Result r = allocate(t); !r.ok()) return r;
   glBindBuffer(GL_TEXTURE_BUFFER, values_buf_);
   if (!t.values.empty()) glBufferSubData(GL_TEXTURE_BUFFER, 0, GLsizeiptr(t.values.size() * 4), t.values.data());
   glBindBuffer(GL_TEXTURE_BUFFER, ops_buf_);
@@ -53,10 +51,9 @@ bool TraceBuffers::upload(const Trace& t, std::string& error) {
   glBindBuffer(GL_TEXTURE_BUFFER, 0);
   ranges = host_ranges(t);
   if (GLenum e = glGetError(); e != GL_NO_ERROR) {
-    error = "OpenGL error " + std::to_string(e) + " uploading the trace";
-    return false;
+    return Result::failure("OpenGL error " + std::to_string(e) + " uploading the trace");
   }
-  return true;
+  return {};
 }
 
 void TraceBuffers::read_back(const Trace& meta, std::vector<std::uint32_t>& values, std::vector<Op>& ops) const {

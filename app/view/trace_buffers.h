@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "lab/model/result.h"
 #include "lab/model/trace.h"
 #include "view/gl_object.h"
 
@@ -19,10 +20,10 @@ struct RowRange {
 // Owns its GL buffers and textures: move-only.
 class TraceBuffers {
  public:
-  // Sizes both buffers for a planned trace (contents undefined). False with a message on GL errors.
-  bool allocate(const Trace& meta, std::string& error);
+  // Sizes both buffers for a planned trace (contents undefined). A failure with a message on GL errors.
+  Result allocate(const Trace& meta);
   // CPU backend: uploads the host trace's values and ops.
-  bool upload(const Trace& t, std::string& error);
+  Result upload(const Trace& t);
   // Reads the values and ops of the planned trace `meta` back to the host (for export and tests).
   void read_back(const Trace& meta, std::vector<std::uint32_t>& values, std::vector<Op>& ops) const;
 

@@ -38,7 +38,8 @@ ViewLayout layout_view(const Trace& meta, int step, Rect rect) {
 }
 
 namespace {
-GLuint compile(GLenum kind, const std::string& src, std::string& error) {
+// Compiles one shader into `shader`; a failure carries the compiler's log.
+Result compile(GLenum kind, const std::string& src, GLuint& shader) {
   GLuint s = glCreateShader(kind);
   const char* p = src.c_str();
   glShaderSource(s, 1, &p, nullptr);
@@ -48,26 +49,22 @@ GLuint compile(GLenum kind, const std::string& src, std::string& error) {
   if (!ok) {
     char log[2048];
     glGetShaderInfoLog(s, sizeof log, nullptr, log);
-    error = log;
     glDeleteShader(s);
-    return 0;
+    return Result::failure(log);
   }
-  return s;
+  shader = s;
+  return {};
 }
 }  // namespace
 
-bool TraceView::build(GlObject& p, const char* vert, const char* frag, std::string& error) {
+Result TraceView::build(GlObject& p, const char* vert, const char* frag) {
   const std::string head = std::string("#version 330 core\n") + palette_glsl() + shader_source("common.glsl");
-  GLuint vs = compile(GL_VERTEX_SHADER, head + shader_source(vert), error);
-  if (!vs) {
-    error = std::string(vert) + ": " + error;
-    return false;
-  }
-  GLuint fs = compile(GL_FRAGMENT_SHADER, head + shader_source(frag), error);
-  if (!fs) {
-    error = std::string(frag) + ": " + error;
+  GLuint vs = 0, fs = 0;
+  if (Result r = compile(GL_VERTEX_SHADER, head + shader_source(vert), vs); !r.ok())
+    return Result::failure(std::string(vert) + ": " + r.message());
+  if (Result r = compile(GL_FRAGMENT_SHADER, head + shader_source(frag), fs); !r.ok()) {
     glDeleteShader(vs);
-    return false;
+    return Result::failure(std::string(frag) + ": " + r.message());
   }
   p = GlObject(GlKind::Program);
   glAttachShader(p, vs);
@@ -80,19 +77,24 @@ bool TraceView::build(GlObject& p, const char* vert, const char* frag, std::stri
   if (!ok) {
     char log[2048];
     glGetProgramInfoLog(p, sizeof log, nullptr, log);
-    error = std::string(vert) + " + " + frag + ": " + log;
-    return false;
+    return Result::failure(std::string(vert) + " + " + frag + ": " + log);
   }
-  return true;
+  return {};
 }
 
-bool TraceView::init(std::string& error) {
-  if (!build(bands_, "bands.vert", "bands.frag", error) || !build(bars_, "bars.vert", "bars.frag", error) ||
-      !build(ops_, "ops.vert", "ops.frag", error) || !build(labels_, "labels.vert", "labels.frag", error) ||
-      !build(network_, "network.vert", "network.frag", error))
-    return false;
+Result TraceView::init() {
+  const struct {
+    GlObject* program;
+    const char *vert, *frag;
+  } programs[] = {{&bands_, "bands.vert", "bands.frag"},
+                  {&bars_, "bars.vert", "bars.frag"},
+                  {&ops_, "ops.vert", "ops.frag"},
+                  {&labels_, "labels.vert", "labels.frag"},
+                  {&network_, "network.vert", "network.frag"}};
+  for (const auto& p : programs)
+    if (Result r = build(*p.program, p.vert, p.frag); !r.ok()) return r;
   vao_ = GlObject(GlKind::VertexArray);
-  return true;
+  return {};
 }
 
 void TraceView::set_common(GLuint prog, const Trace& meta, const TraceBuffers& buf, int step, const ViewLayout& l,

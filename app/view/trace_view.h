@@ -37,12 +37,12 @@ ViewLayout layout_view(const Trace& meta, int step, Rect rect);
 // Owns its shader programs and vertex array: move-only.
 class TraceView {
  public:
-  bool init(std::string& error);
+  Result init();
   void draw(const Trace& meta, const TraceBuffers& buf, int step, const ViewOptions& opt, float fb_w, float fb_h,
             Rect rect);
 
  private:
-  bool build(GlObject& p, const char* vert, const char* frag, std::string& error);
+  Result build(GlObject& p, const char* vert, const char* frag);
   void set_common(GLuint prog, const Trace& meta, const TraceBuffers& buf, int step, const ViewLayout& l,
                   float fb_w, float fb_h);
   GlObject bands_, bars_, ops_, labels_;

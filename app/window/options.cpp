@@ -21,11 +21,11 @@ std::optional<int> parse_options(int argc, char** argv, Options& o, ui::AppState
                     ->check(CLI::NonNegativeNumber);
   app.add_option("--screenshot", o.screenshot, "with --smoke-frames: save the last frame to this PNG")->needs(smoke);
   if (auto code = ui::parse_command_line(app, "primlab", argc, argv)) return *code;
-  std::string error;
-  if (!ui::resolve_step_options(o.step, state.step.session.choice, error)) return ui::fail("primlab", error);
-  if (!race.empty() && !ui::parse_race(race, o.race_a, o.race_b, error)) return ui::fail("primlab", error);
-  if (!o.screenshot.empty() && !ui::check_output_file(o.screenshot, error))
-    return ui::fail("primlab", "--screenshot: " + error);
+  Result r = ui::resolve_step_options(o.step, state.step.session.choice);
+  if (r.ok() && !race.empty()) r = ui::parse_race(race, o.race_a, o.race_b);
+  if (!r.ok()) return ui::fail("primlab", r.message());
+  if (!o.screenshot.empty()) r = ui::check_output_file(o.screenshot);
+  if (!r.ok()) return ui::fail("primlab", "--screenshot: " + r.message());
   return std::nullopt;
 }
 

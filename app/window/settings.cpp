@@ -71,8 +71,8 @@ void report_glfw_errors() { report_errors = true; }
 int save_screenshot(const std::string& path, int w, int h) {
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   glReadBuffer(GL_BACK);
-  std::string error;
-  if (!headless::write_png(path, w, h, view::read_rgba(w, h), error)) return ui::fail("primlab", error, 1);
+  if (Result wrote = headless::write_png(path, w, h, view::read_rgba(w, h)); !wrote.ok())
+    return ui::fail("primlab", wrote.message(), 1);
   return 0;
 }
 

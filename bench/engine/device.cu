@@ -123,12 +123,12 @@ double device_copy_gbps(Device& d) {
 
 namespace {
 
-// Makes d's buffers those of (c.type, c.n, seed) with a workspace of at least ws bytes; "" or why
-// not (a case that cannot fit in free device memory is skipped, with the sizes).
-std::string prepare(Device& d, const Case& c, std::size_t ws, std::uint64_t seed) {
+// Makes d's buffers those of (c.type, c.n, seed) with a workspace of at least ws bytes; a
+// failure says why not (a case that cannot fit in free device memory is skipped, with the sizes).
+Result prepare(Device& d, const Case& c, std::size_t ws, std::uint64_t seed) {
   const std::size_t in_bytes = std::size_t(c.n) * type_size(c.type);
   const bool same = d.n == c.n && d.type == c.type && d.seed == seed;
-  if (same && d.ws.size() >= ws) return "";
+  if (same && d.ws.size() >= ws) return {};
   // Rotate among input sets when one fits in L2, so every run reads from DRAM.
   const std::size_t l2 = std::size_t(d.prop.l2CacheSize);
   std::int64_t sets = 1;
@@ -150,9 +150,10 @@ std::string prepare(Device& d, const Case& c, std::size_t ws, std::uint64_t seed
   std::size_t free_b = 0, total_b = 0;
   if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) cudaGetLastError();
   if (free_b > 0 && need > 0.95 * double(free_b))
-    return "skipped: needs " + gib(need + held) + ", " + gib(double(free_b) + held) + " free on the GPU";
+    return Result::failure("skipped: needs " + gib(need + held) + ", " + gib(double(free_b) + held) +
+                           " free on the GPU");
   d.ws = DeviceBuffer<unsigned char>(std::max<std::size_t>(ws, 16));
-  if (same) return "";
+  if (same) return {};
   d.in = DeviceBuffer<unsigned char>(std::size_t(sets) * in_bytes + 16);
   d.in2 = DeviceBuffer<unsigned char>(in_bytes + 16);
   d.flags = DeviceBuffer<unsigned char>(std::size_t(sets) * std::size_t(c.n) + 16);
@@ -161,33 +162,32 @@ std::string prepare(Device& d, const Case& c, std::size_t ws, std::uint64_t seed
   if (!d.scalar.get()) d.scalar = DeviceBuffer<unsigned char>(64);
   if (fill(d.in.get(), c.type, std::int64_t(sets) * c.n, seed, d.stream) != cudaSuccess ||
       fill(d.in2.get(), c.type, c.n, seed + kSecondInput, d.stream) != cudaSuccess)
-    return "CUDA error while making the inputs";
+    return Result::failure("CUDA error while making the inputs");
   fill_flags_kernel<<<1024, 256, 0, d.stream>>>(d.flags.get(), std::int64_t(sets) * c.n, seed + kFlags);
   if (cudaStreamSynchronize(d.stream) != cudaSuccess) {
     cudaGetLastError();
-    return "CUDA error while making the inputs";
+    return Result::failure("CUDA error while making the inputs");
   }
   d.type = c.type;
   d.n = c.n;
   d.sets = sets;
   d.seed = seed;
-  return "";
+  return {};
 }
 
 }  // namespace
 
-void time_device_row(Device& d, const Impl& im, Case& c, const Settings& s, const std::atomic<bool>* cancel,
-                     std::vector<double>* ms, std::string* error) {
+Result time_device_row(Device& d, const Impl& im, Case& c, const Settings& s, const std::atomic<bool>* cancel,
+                       std::vector<double>* ms) {
   auto cancelled = [&] { return cancel && cancel->load(); };
   c.stream = d.stream;
   try {
     c.ws_bytes = im.workspace_bytes ? im.workspace_bytes(c) : 0;
-    *error = prepare(d, c, c.ws_bytes, s.seed);
+    if (Result r = prepare(d, c, c.ws_bytes, s.seed); !r.ok()) return r;
   } catch (const DeviceError& e) {
     d.n = -1;
-    *error = e.what();
+    return Result::failure(e.what());
   }
-  if (!error->empty()) return;
   const std::size_t in_bytes = std::size_t(c.n) * type_size(c.type);
   c.d_in2 = d.in2.get();
   c.d_out = d.out.get();
@@ -200,9 +200,9 @@ void time_device_row(Device& d, const Impl& im, Case& c, const Settings& s, cons
     c.d_flags = d.flags.get() + std::size_t(k) * std::size_t(c.n);
   };
   auto fail = [&](Status st) {
-    *error = status_string(st);
     cudaGetLastError();
     ms->clear();
+    return Result::failure(status_string(st));
   };
   cudaEvent_t start, stop;
   cudaEventCreate(&start);
@@ -246,7 +246,8 @@ void time_device_row(Device& d, const Impl& im, Case& c, const Settings& s, cons
     ms->push_back(t);
   }
   for (auto& e : ev) cudaEventDestroy(e);
-  if (st != Status::Success) fail(st);
+  if (st != Status::Success) return fail(st);
+  return {};
 }
 
 void add_device_rows(Table& table) {

@@ -36,8 +36,8 @@ void describe_device(const Device& d, Results* header);
 // Device-to-device copy bandwidth (GB/s, read + write) of 1 GiB, median of 10 copies.
 double device_copy_gbps(Device& d);
 // Times `im` (a device row) on the case c.primitive, c.type, c.n with c.block and c.items set:
-// the median-of-many times in *ms, or an error ("skipped: needs 9.0 GiB, 4.1 GiB free on the GPU").
-void time_device_row(Device& d, const Impl& im, Case& c, const Settings& s, const std::atomic<bool>* cancel,
-                     std::vector<double>* ms, std::string* error);
+// the median-of-many times in *ms, or a failure ("skipped: needs 9.0 GiB, 4.1 GiB free on the GPU").
+Result time_device_row(Device& d, const Impl& im, Case& c, const Settings& s, const std::atomic<bool>* cancel,
+                       std::vector<double>* ms);
 
 }  // namespace primlab::bench

@@ -8,9 +8,8 @@ void DeviceClose::operator()(Device* d) const { delete d; }
 DevicePtr open_device() { return nullptr; }
 void describe_device(const Device&, Results*) {}
 double device_copy_gbps(Device&) { return 0; }
-void time_device_row(Device&, const Impl&, Case&, const Settings&, const std::atomic<bool>*, std::vector<double>*,
-                     std::string* error) {
-  *error = "GPU rows need a CUDA build";
+Result time_device_row(Device&, const Impl&, Case&, const Settings&, const std::atomic<bool>*, std::vector<double>*) {
+  return Result::failure("GPU rows need a CUDA build");
 }
 void add_device_rows(Table&) {}
 

@@ -77,15 +77,11 @@ std::string to_json(const Results& r) {
   return j.dump(1) + "\n";
 }
 
-bool parse_json(const std::string& text, Results* out, std::string* error) {
-  auto fail = [&](const std::string& why) {
-    if (error) *error = why;
-    return false;
-  };
+Result parse_json(const std::string& text, Results* out) {
   nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded()) return fail("not JSON");
+  if (j.is_discarded()) return Result::failure("not JSON");
   if (!j.is_object() || !j.contains("results") || !j["results"].is_array())
-    return fail("not a bench result (no \"results\" array)");
+    return Result::failure("not a bench result (no \"results\" array)");
   Results r;
   auto str = [](const nlohmann::json& o, const char* k) {
     return o.contains(k) && o[k].is_string() ? o[k].get<std::string>() : std::string();
@@ -117,16 +113,17 @@ bool parse_json(const std::string& text, Results* out, std::string* error) {
   r.date = str(j, "date");
   r.copy_gbps = num(j, "copy_gbps");
   for (const auto& o : j["results"]) {
-    if (!o.is_object()) return fail("a result that is not an object");
+    if (!o.is_object()) return Result::failure("a result that is not an object");
     Row x;
     x.primitive = str(o, "primitive");
     x.impl = catalog_name(str(o, "primitive"), str(o, "impl"));
     x.type = str(o, "type");
-    if (x.primitive.empty() || x.impl.empty() || !o.contains("n")) return fail("a result without primitive, impl or n");
+    if (x.primitive.empty() || x.impl.empty() || !o.contains("n"))
+      return Result::failure("a result without primitive, impl or n");
     std::int64_t block = 0, items = 0, runs = 0;
     if (!count(o, "n", INT64_MAX, &x.n) || !count(o, "block", INT_MAX, &block) ||
         !count(o, "items_per_thread", INT_MAX, &items) || !count(o, "runs", INT_MAX, &runs))
-      return fail("a result whose n, block, items_per_thread or runs is not a whole number >= 0");
+      return Result::failure("a result whose n, block, items_per_thread or runs is not a whole number >= 0");
     x.block = int(block);
     x.items = int(items);
     x.runs = int(runs);
@@ -140,40 +137,26 @@ bool parse_json(const std::string& text, Results* out, std::string* error) {
     r.rows.push_back(std::move(x));
   }
   *out = std::move(r);
-  return true;
+  return {};
 }
 
-bool write_file(const std::string& path, const std::string& text, std::string* error) {
+Result write_file(const std::string& path, const std::string& text) {
   std::ofstream f(path, std::ios::binary);
-  if (!f) {
-    if (error) *error = "cannot open " + path + " for writing";
-    return false;
-  }
+  if (!f) return Result::failure("cannot open " + path + " for writing");
   f << text;
-  if (!f) {
-    if (error) *error = "cannot write " + path;
-    return false;
-  }
-  return true;
+  if (!f) return Result::failure("cannot write " + path);
+  return {};
 }
 
-bool write_json(const Results& r, const std::string& path, std::string* error) {
-  return write_file(path, to_json(r), error);
-}
+Result write_json(const Results& r, const std::string& path) { return write_file(path, to_json(r)); }
 
-bool read_json(const std::string& path, Results* out, std::string* error) {
+Result read_json(const std::string& path, Results* out) {
   std::ifstream f(path, std::ios::binary);
-  if (!f) {
-    if (error) *error = "cannot open " + path;
-    return false;
-  }
+  if (!f) return Result::failure("cannot open " + path);
   std::stringstream ss;
   ss << f.rdbuf();
-  if (!parse_json(ss.str(), out, error)) {
-    if (error) *error = path + ": " + *error;
-    return false;
-  }
-  return true;
+  if (Result r = parse_json(ss.str(), out); !r.ok()) return Result::failure(path + ": " + r.message());
+  return {};
 }
 
 // [SECTION] Text

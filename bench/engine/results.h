@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "lab/model/result.h"
+
 namespace primlab::bench {
 
 struct Row {
@@ -31,13 +33,13 @@ struct Results {
 void compute_ratios(std::vector<Row>& rows);
 
 std::string to_json(const Results& r);
-// Parses the format; false with a message on malformed input (`out` untouched). Rows of files
+// Parses the format; a failure with a message on malformed input (`out` untouched). Rows of files
 // written before the lab's kernels took their catalog names get those names ("naive" of
 // scan_exclusive reads as "scan-naive"); other unknown names are kept as they are.
-bool parse_json(const std::string& text, Results* out, std::string* error);
-bool write_json(const Results& r, const std::string& path, std::string* error);
-bool read_json(const std::string& path, Results* out, std::string* error);
-bool write_file(const std::string& path, const std::string& text, std::string* error);
+Result parse_json(const std::string& text, Results* out);
+Result write_json(const Results& r, const std::string& path);
+Result read_json(const std::string& path, Results* out);  // failures name the path
+Result write_file(const std::string& path, const std::string& text);
 
 // A fixed-width text table of the rows (with the ratio to CUB), and one row of it.
 std::string format_table(const Results& r);

@@ -93,13 +93,14 @@ Table make_table() {
   return t;
 }
 
-std::string check_block(const Impl& im, int block) {
-  if (!im.takes_block || block == 0) return "";
+Result check_block(const Impl& im, int block) {
+  if (!im.takes_block || block == 0) return {};
   if (block < im.min_block || block > im.max_block)
-    return "block " + std::to_string(block) + " outside [" + std::to_string(im.min_block) + ", " +
-           std::to_string(im.max_block) + "]";
-  if (im.block_pow2 && (block & (block - 1)) != 0) return "block " + std::to_string(block) + " is not a power of two";
-  return "";
+    return Result::failure("block " + std::to_string(block) + " outside [" + std::to_string(im.min_block) + ", " +
+                           std::to_string(im.max_block) + "]");
+  if (im.block_pow2 && (block & (block - 1)) != 0)
+    return Result::failure("block " + std::to_string(block) + " is not a power of two");
+  return {};
 }
 
 const Impl* find_impl(const Table& table, const std::string& primitive, const std::string& impl) {
@@ -136,8 +137,8 @@ const Results& Session::header() {
   return header_;
 }
 
-bool Session::host_inputs(Type t, std::int64_t n, std::uint64_t seed, std::string* error) {
-  if (host_n_ == n && host_type_ == t && host_seed_ == seed) return true;
+Result Session::host_inputs(Type t, std::int64_t n, std::uint64_t seed) {
+  if (host_n_ == n && host_type_ == t && host_seed_ == seed) return {};
   host_n_ = -1;
   try {
     const std::size_t bytes = std::size_t(n) * type_size(t);
@@ -148,14 +149,13 @@ bool Session::host_inputs(Type t, std::int64_t n, std::uint64_t seed, std::strin
   } catch (const std::bad_alloc&) {
     host_in_ = {};
     host_out_ = {};
-    *error = "skipped: not enough host memory for n = " + std::to_string(n);
-    return false;
+    return Result::failure("skipped: not enough host memory for n = " + std::to_string(n));
   }
   fill_host(t, host_in_.data(), n, seed, threads_);
   host_type_ = t;
   host_n_ = n;
   host_seed_ = seed;
-  return true;
+  return {};
 }
 
 Row Session::measure(const Impl& im, Type t, std::int64_t n, const Settings& s, const std::atomic<bool>* cancel) {
@@ -177,11 +177,13 @@ Row Session::measure(const Impl& im, Type t, std::int64_t n, const Settings& s, 
   if (std::find(im.types.begin(), im.types.end(), t) == im.types.end())
     row.error = std::string("no ") + type_name(t) + " version";
   else
-    row.error = check_block(im, row.block);
+    row.error = check_block(im, row.block).message();  // empty when accepted
   if (!row.error.empty()) return row;
   std::vector<double> ms;
   if (im.on_host) {
-    if (host_inputs(t, n, s.seed, &row.error)) {
+    const Result inputs = host_inputs(t, n, s.seed);
+    row.error = inputs.message();
+    if (inputs.ok()) {
       c.h_in = host_in_.data();
       c.h_out = host_out_.data();
       const Status st = time_host_row(im, c, s.host_runs, &ms);
@@ -190,7 +192,7 @@ Row Session::measure(const Impl& im, Type t, std::int64_t n, const Settings& s, 
   } else if (!device_) {
     row.error = "GPU rows need a CUDA device";
   } else {
-    time_device_row(*device_, im, c, s, cancel, &ms, &row.error);
+    row.error = time_device_row(*device_, im, c, s, cancel, &ms).message();
   }
   if (cancelled(cancel) && row.error.empty()) row.error = "cancelled";
   if (!row.error.empty()) return row;

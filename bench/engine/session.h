@@ -51,7 +51,7 @@ class Session {
   void sweep(const SweepOptions& o, Results* out);
 
  private:
-  bool host_inputs(Type t, std::int64_t n, std::uint64_t seed, std::string* error);
+  Result host_inputs(Type t, std::int64_t n, std::uint64_t seed);
 
   Table table_;
   int threads_;

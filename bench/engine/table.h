@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "lab/model/result.h"
 #include "primlab/status.h"
 
 // CUDA's stream handle is `CUstream_st*`; declaring the struct keeps cuda_runtime_api.h out.
@@ -95,8 +96,8 @@ void add_device_rows(Table& table);  // nothing in a build without CUDA
 // Every row of this build, each primitive's rows together (primitives in a fixed order).
 Table make_table();
 
-// "" when `block` (0: the default) is one that `im` accepts, else why not.
-std::string check_block(const Impl& im, int block);
+// Ok when `block` (0: the default) is one that `im` accepts, else a failure saying why not.
+Result check_block(const Impl& im, int block);
 const Impl* find_impl(const Table& table, const std::string& primitive, const std::string& impl);
 
 }  // namespace primlab::bench

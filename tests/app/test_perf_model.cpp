@@ -266,10 +266,11 @@ TEST(PerfExport, JsonRoundTripKeepsEveryField) {
   Row b{"scan_exclusive", "scan-naive", "f32", 1 << 28, 0, 4, 0, 0, 0, 0, 0, 0, 0, "skipped: needs 9.0 GiB"};
   r.rows = {a, b};
   const std::string path = ::testing::TempDir() + "perf_roundtrip.json";
-  std::string err;
-  ASSERT_TRUE(write_json(r, path, &err)) << err;
+  primlab::Result done = write_json(r, path);
+  ASSERT_TRUE(done.ok()) << done.message();
   Results back;
-  ASSERT_TRUE(read_json(path, &back, &err)) << err;
+  done = read_json(path, &back);
+  ASSERT_TRUE(done.ok()) << done.message();
   EXPECT_EQ(back.gpu, r.gpu);
   EXPECT_EQ(back.cuda_version, r.cuda_version);
   EXPECT_EQ(back.driver, r.driver);
@@ -303,16 +304,17 @@ TEST(PerfExport, ReadsTheBenchCommandsJson) {
      "p10_ms": 0.004, "p90_ms": 0.004, "items_per_s": 2.5e8, "gbps": 1.0, "block": 128,
      "items_per_thread": 8, "runs": 200}]})";
   Results r;
-  std::string err;
-  ASSERT_TRUE(parse_json(text, &r, &err)) << err;
+  primlab::Result parsed = parse_json(text, &r);
+  ASSERT_TRUE(parsed.ok()) << parsed.message();
   ASSERT_EQ(r.rows.size(), 2u);
   EXPECT_EQ(r.rows[1].block, 128);
   EXPECT_EQ(r.rows[1].items, 8);
   EXPECT_EQ(r.rows[0].n, 1 << 20);
-  EXPECT_FALSE(parse_json("{\"gpu\": 1}", &r, &err));
-  EXPECT_NE(err.find("results"), std::string::npos);
-  EXPECT_FALSE(parse_json("not json", &r, &err));
-  EXPECT_FALSE(read_json("/nonexistent/perf.json", &r, &err));
+  parsed = parse_json("{\"gpu\": 1}", &r);
+  EXPECT_FALSE(parsed.ok());
+  EXPECT_NE(parsed.message().find("results"), std::string::npos);
+  EXPECT_FALSE(parse_json("not json", &r).ok());
+  EXPECT_FALSE(read_json("/nonexistent/perf.json", &r).ok());
 }
 
 TEST(PerfExport, CsvHasAHeaderAndOneLinePerRow) {
@@ -321,9 +323,9 @@ TEST(PerfExport, CsvHasAHeaderAndOneLinePerRow) {
   const std::string csv = to_csv(r);
   EXPECT_EQ(csv.rfind("primitive,impl,type,n,block,items_per_thread,runs,median_ms", 0), 0u);
   EXPECT_NE(csv.find("\nreduce_sum,cpu,i32,1024,0,0,3,0.5,0.4,0.6,2000000,0.008,0,\"say 'hi'\"\n"), std::string::npos);
-  std::string err;
-  EXPECT_FALSE(write_csv(r, "/nonexistent/dir/x.csv", &err));
-  EXPECT_FALSE(err.empty());
+  const primlab::Result wrote = write_csv(r, "/nonexistent/dir/x.csv");
+  EXPECT_FALSE(wrote.ok());
+  EXPECT_FALSE(wrote.message().empty());
 }
 
 TEST(PerfDiff, PairsRowsOfTheSameKeyAndGivesTheSpeedup) {
@@ -353,8 +355,8 @@ TEST(PerfBaseline, AnOldBaselinesTeachingNamesPairWithTheCatalogNames) {
     {"primitive": "scan_exclusive", "impl": "naive", "type": "u32", "n": 1024, "median_ms": 2.0, "block": 256},
     {"primitive": "scan_exclusive", "impl": "cub", "type": "u32", "n": 1024, "median_ms": 1.0}]})";
   Results base, now;
-  std::string err;
-  ASSERT_TRUE(parse_json(text, &base, &err)) << err;
+  const primlab::Result parsed = parse_json(text, &base);
+  ASSERT_TRUE(parsed.ok()) << parsed.message();
   now.rows = {Row{"scan_exclusive", "scan-naive", "u32", 1024, 256, 0, 5, 1.0},
               Row{"scan_exclusive", "cub", "u32", 1024, 0, 0, 5, 1.0}};
   const std::vector<Diff> d = diff(now, base);

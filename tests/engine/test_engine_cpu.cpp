@@ -177,13 +177,13 @@ TEST(EngineCpu, ResultsKeepTheCubVersionAndRenameTheLabsOldNames) {
   r.cub = "3.0.1";
   r.rows.push_back(Row{"scan_exclusive", "scan-naive", "u32", 1024, 256, 0, 5, 1.0});
   Results back;
-  std::string err;
-  ASSERT_TRUE(parse_json(to_json(r), &back, &err)) << err;
+  primlab::Result got = parse_json(to_json(r), &back);
+  ASSERT_TRUE(got.ok()) << got.message();
   EXPECT_EQ(back.cub, "3.0.1");
   EXPECT_EQ(to_json(back), to_json(r));
   // The committed results of 2026-11-22 name the lab's kernels as the bench did before the catalog.
-  ASSERT_TRUE(read_json(std::string(PRIMLAB_SOURCE_DIR) + "/bench/results/nvidia-h200-2026-11-22.json", &back, &err))
-      << err;
+  got = read_json(std::string(PRIMLAB_SOURCE_DIR) + "/bench/results/nvidia-h200-2026-11-22.json", &back);
+  ASSERT_TRUE(got.ok()) << got.message();
   auto has = [&](const std::string& prim, const std::string& impl) {
     for (const Row& x : back.rows)
       if (x.primitive == prim && x.impl == impl) return true;
@@ -195,12 +195,12 @@ TEST(EngineCpu, ResultsKeepTheCubVersionAndRenameTheLabsOldNames) {
   EXPECT_TRUE(has("reduce_sum", "reduce1"));
   EXPECT_FALSE(has("scan_exclusive", "naive"));
   EXPECT_FALSE(has("histogram_even", "shared-atomic"));
-  ASSERT_TRUE(read_json(std::string(PRIMLAB_SOURCE_DIR) + "/bench/results/nvidia-h200-2026-11-22-sort.json", &back, &err))
-      << err;
+  got = read_json(std::string(PRIMLAB_SOURCE_DIR) + "/bench/results/nvidia-h200-2026-11-22-sort.json", &back);
+  ASSERT_TRUE(got.ok()) << got.message();
   EXPECT_TRUE(has("sort_keys", "radix-split"));
   EXPECT_TRUE(has("bitonic_sort_keys", "bitonic-sort"));
   // A name no table knows is kept as it is.
-  ASSERT_TRUE(parse_json(R"({"results": [{"primitive": "scan_exclusive", "impl": "mystery", "n": 4}]})", &back, &err));
+  ASSERT_TRUE(parse_json(R"({"results": [{"primitive": "scan_exclusive", "impl": "mystery", "n": 4}]})", &back).ok());
   EXPECT_EQ(back.rows.at(0).impl, "mystery");
 }
 
@@ -241,11 +241,12 @@ TEST(EngineCpu, ABlockOutsideTheRowsLimitsIsTheRowsError) {
   im.min_block = 32;
   im.max_block = 512;
   im.block_pow2 = true;
-  EXPECT_EQ(check_block(im, 0), "");
-  EXPECT_EQ(check_block(im, 64), "");
-  EXPECT_EQ(check_block(im, 16), "block 16 outside [32, 512]");
-  EXPECT_EQ(check_block(im, 1024), "block 1024 outside [32, 512]");
-  EXPECT_EQ(check_block(im, 96), "block 96 is not a power of two");
+  EXPECT_TRUE(check_block(im, 0).ok());
+  EXPECT_TRUE(check_block(im, 64).ok());
+  EXPECT_EQ(check_block(im, 16).message(), "block 16 outside [32, 512]");
+  EXPECT_EQ(check_block(im, 1024).message(), "block 1024 outside [32, 512]");
+  EXPECT_FALSE(check_block(im, 96).ok());
+  EXPECT_EQ(check_block(im, 96).message(), "block 96 is not a power of two");
   im.takes_block = false;
-  EXPECT_EQ(check_block(im, 96), "");
+  EXPECT_TRUE(check_block(im, 96).ok());
 }

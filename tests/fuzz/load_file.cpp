@@ -16,25 +16,20 @@
 
 namespace {
 
-bool load_presets(const std::string& text, std::string& error) {
+primlab::Result load_presets(const std::string& text) {
   using namespace primlab;
   std::vector<ui::Preset> presets;
-  if (!ui::parse_presets(text, presets, error)) return false;
+  if (Result r = ui::parse_presets(text, presets); !r.ok()) return r;
   for (const ui::Preset& p : presets) {
     ui::StepChoice c;
-    if (!ui::resolve_step_options(p.options, c, error)) {
-      error = "preset '" + p.name + "': " + error;
-      return false;
-    }
     std::vector<std::uint32_t> in;
     Trace t;
-    if (ui::make_choice_input(c, in, error)) error = build_trace_cpu(*find_algorithm(c.algo), c.cfg, in, t).message();
-    if (!error.empty()) {
-      error = "preset '" + p.name + "': " + error;
-      return false;
-    }
+    Result r = ui::resolve_step_options(p.options, c);
+    if (r.ok()) r = ui::make_choice_input(c, in);
+    if (r.ok()) r = build_trace_cpu(*find_algorithm(c.algo), c.cfg, in, t);
+    if (!r.ok()) return Result::failure("preset '" + p.name + "': " + r.message());
   }
-  return true;
+  return {};
 }
 
 }  // namespace
@@ -48,14 +43,11 @@ int main(int argc, char** argv) {
   std::stringstream ss;
   ss << f.rdbuf();  // a read error (a folder) leaves the text empty, as in the app's loaders
   const std::string text = ss.str();
-  std::string error;
   primlab::bench::Results results;
-  if (kind == "presets") {
-    if (!load_presets(text, error)) return fail("primlab_fuzz_load", error);
-  } else if (kind == "results") {
-    if (!primlab::bench::parse_json(text, &results, &error)) return fail("primlab_fuzz_load", error);
-  } else {
-    return fail("primlab_fuzz_load", "unknown loader '" + kind + "'");
-  }
+  primlab::Result r;
+  if (kind == "presets") r = load_presets(text);
+  else if (kind == "results") r = primlab::bench::parse_json(text, &results);
+  else return fail("primlab_fuzz_load", "unknown loader '" + kind + "'");
+  if (!r.ok()) return fail("primlab_fuzz_load", r.message());
   return 0;
 }

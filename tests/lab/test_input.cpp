@@ -7,26 +7,27 @@ using namespace primlab;
 
 TEST(Input, ParsesListsWithSpacesAndCommas) {
   std::vector<std::uint32_t> v;
-  std::string err;
-  ASSERT_TRUE(parse_input_list("3 1, 7  -2", ElemType::I32, v, err)) << err;
+  const Result r = parse_input_list("3 1, 7  -2", ElemType::I32, v);
+  ASSERT_TRUE(r.ok()) << r.message();
   EXPECT_EQ(v, (std::vector<std::uint32_t>{3, 1, 7, std::uint32_t(-2)}));
 }
 
 TEST(Input, RejectsNonNumbersAndOutOfRange) {
   std::vector<std::uint32_t> v{42};
-  std::string err;
-  EXPECT_FALSE(parse_input_list("1 2 x3", ElemType::I32, v, err));
-  EXPECT_NE(err.find("x3"), std::string::npos);
-  EXPECT_FALSE(parse_input_list("2147483648", ElemType::I32, v, err));
-  EXPECT_NE(err.find("range"), std::string::npos);
-  EXPECT_FALSE(parse_input_list("   ", ElemType::I32, v, err));
+  Result r = parse_input_list("1 2 x3", ElemType::I32, v);
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(r.message().find("x3"), std::string::npos);
+  r = parse_input_list("2147483648", ElemType::I32, v);
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(r.message().find("range"), std::string::npos);
+  EXPECT_FALSE(parse_input_list("   ", ElemType::I32, v).ok());
   EXPECT_EQ(v, std::vector<std::uint32_t>{42});  // untouched on error
 }
 
 TEST(Input, FloatsKeepSpecialValues) {
   std::vector<std::uint32_t> v;
-  std::string err;
-  ASSERT_TRUE(parse_input_list("-0.0 inf -inf nan 1.5", ElemType::F32, v, err)) << err;
+  const Result r = parse_input_list("-0.0 inf -inf nan 1.5", ElemType::F32, v);
+  ASSERT_TRUE(r.ok()) << r.message();
   EXPECT_EQ(v[0], 0x80000000u);
   EXPECT_EQ(format_word(v[1], ElemType::F32), "inf");
   EXPECT_EQ(format_word(v[3], ElemType::F32), "nan");
@@ -34,16 +35,15 @@ TEST(Input, FloatsKeepSpecialValues) {
 
 TEST(Input, ParsesCounts) {
   std::int64_t n = 0;
-  std::string err;
-  EXPECT_TRUE(parse_count("2^20", n, err));
+  EXPECT_TRUE(parse_count("2^20", n).ok());
   EXPECT_EQ(n, 1 << 20);
-  EXPECT_TRUE(parse_count("1<<10", n, err));
+  EXPECT_TRUE(parse_count("1<<10", n).ok());
   EXPECT_EQ(n, 1024);
-  EXPECT_TRUE(parse_count("-3", n, err));
+  EXPECT_TRUE(parse_count("-3", n).ok());
   EXPECT_EQ(n, -3);
-  EXPECT_FALSE(parse_count("abc", n, err));
-  EXPECT_FALSE(parse_count("3^4", n, err));
-  EXPECT_FALSE(parse_count("2^99", n, err));
+  EXPECT_FALSE(parse_count("abc", n).ok());
+  EXPECT_FALSE(parse_count("3^4", n).ok());
+  EXPECT_FALSE(parse_count("2^99", n).ok());
 }
 
 TEST(Input, DistributionsHaveTheirShape) {

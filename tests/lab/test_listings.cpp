@@ -29,10 +29,10 @@ struct Placed {
   int line = -1;
 };
 
-// Splits t.code into whole marked listings, longest match first; empty, with `error` set, when a
-// line belongs to no listing.
-std::vector<Placed> place(const Trace& t, std::string& error) {
-  std::vector<Placed> at;
+// Splits t.code into whole marked listings, longest match first, into `at`; a failure when a line
+// belongs to no listing.
+Result place(const Trace& t, std::vector<Placed>& at) {
+  at.clear();
   while (at.size() < t.code.size()) {
     const listing::Listing* best = nullptr;
     for (const listing::Listing& l : listing::all()) {
@@ -40,13 +40,11 @@ std::vector<Placed> place(const Trace& t, std::string& error) {
       if (o + l.lines.size() > t.code.size() || (best && l.lines.size() <= best->lines.size())) continue;
       if (std::equal(l.lines.begin(), l.lines.end(), t.code.begin() + std::ptrdiff_t(o))) best = &l;
     }
-    if (!best) {
-      error = "code line " + std::to_string(at.size()) + " is no marked source: " + t.code[at.size()];
-      return {};
-    }
+    if (!best)
+      return Result::failure("code line " + std::to_string(at.size()) + " is no marked source: " + t.code[at.size()]);
     for (int k = 0; k < int(best->lines.size()); ++k) at.push_back({best, k});
   }
-  return at;
+  return {};
 }
 
 // Every planned trace of a spread of configs: sizes, blocks, the options that change the steps.
@@ -115,10 +113,9 @@ TEST(Listings, EveryStepHighlightsAMarkedLineOfItsPhase) {
     std::map<std::string, std::string> failures;  // the first config of each phase and problem
     for_each_trace(a, [&](const StepConfig& cfg, const Trace& t) {
       ASSERT_FALSE(t.code.empty()) << a.name;
-      std::string error;
-      const std::vector<Placed> at = place(t, error);
-      if (at.empty()) {
-        failures.emplace("place", std::string(a.name) + ": " + error);
+      std::vector<Placed> at;
+      if (Result r = place(t, at); !r.ok()) {
+        failures.emplace("place", std::string(a.name) + ": " + r.message());
         return;
       }
       for (std::size_t k = 1; k < t.steps.size(); ++k) {

@@ -15,9 +15,8 @@ namespace {
 TEST(RadixTracedEdge, FloatSpecialsAndInt32Extremes) {
   ASSERT_TRUE(backend().cuda);
   std::vector<std::uint32_t> f, i;
-  std::string err;
-  ASSERT_TRUE(parse_input_list("1 -0.0 inf 2.5 nan -inf 3 0.0 1e30 -1e30 -nan 0.1 -2.5", ElemType::F32, f, err));
-  ASSERT_TRUE(parse_input_list("2147483647 -2147483648 0 -1 2147483647 5 -2147483648 -9", ElemType::I32, i, err));
+  ASSERT_TRUE(parse_input_list("1 -0.0 inf 2.5 nan -inf 3 0.0 1e30 -1e30 -nan 0.1 -2.5", ElemType::F32, f).ok());
+  ASSERT_TRUE(parse_input_list("2147483647 -2147483648 0 -1 2147483647 5 -2147483648 -9", ElemType::I32, i).ok());
   for (bool desc : {false, true}) {
     StepConfig cfg;
     cfg.block = 4;

@@ -98,8 +98,7 @@ TEST(ScanTrace, BlellochPadsToPowerOfTwoAndHasTwoLogNPlusOneSteps) {
 TEST(ScanTrace, LectureExampleFromTheSeeds) {
   // The lecture's radix example b = 0 1 1 0 1 0 0 1 1 0 1 scans to 0 0 1 2 2 3 3 3 4 5 5 (total 6).
   std::vector<std::uint32_t> in, err_unused;
-  std::string err;
-  ASSERT_TRUE(parse_input_list("0 1 1 0 1 0 0 1 1 0 1", ElemType::I32, in, err));
+  ASSERT_TRUE(parse_input_list("0 1 1 0 1 0 0 1 1 0 1", ElemType::I32, in).ok());
   StepConfig cfg;
   cfg.n = int(in.size());
   cfg.block = 4;
@@ -153,8 +152,7 @@ TEST(ScanTrace, OpsRecordTheThreadThatDidThem) {
 
 TEST(ScanTrace, FloatNaNIsTheGpusCanonicalNaN) {
   std::vector<std::uint32_t> in;
-  std::string err;
-  ASSERT_TRUE(parse_input_list("inf -inf 1 -0.0", ElemType::F32, in, err));
+  ASSERT_TRUE(parse_input_list("inf -inf 1 -0.0", ElemType::F32, in).ok());
   StepConfig cfg;
   cfg.n = 4;
   cfg.block = 2;

@@ -15,18 +15,18 @@
 namespace primlab::testing {
 
 // One EGL context and ImGui context for the whole test program.
-inline bool headless_gl(std::string& error) {
+inline Result headless_gl() {
   static headless::EglContext* egl = nullptr;
-  static std::string first_error;
+  static Result created;
   if (!egl) {
     egl = new headless::EglContext;
-    if (!egl->create(first_error)) return error = first_error, false;
+    created = egl->create();
+    if (!created.ok()) return created;
     ImGui::CreateContext();
     ImGui::GetIO().IniFilename = nullptr;
-    if (!ImGui_ImplOpenGL3_Init("#version 330 core")) return error = "ImGui OpenGL3 backend failed", false;
+    if (!ImGui_ImplOpenGL3_Init("#version 330 core")) return Result::failure("ImGui OpenGL3 backend failed");
   }
-  error = first_error;
-  return first_error.empty();
+  return created;
 }
 
 // A fresh app state (the last one is freed) with the Step tab on `algo`, n and block, its trace

@@ -11,8 +11,8 @@ using namespace primlab;
 using namespace primlab::testing;
 
 TEST(Interop, CudaWrittenBuffersDrawTheCpuReferencesPixels) {
-  std::string err;
-  ASSERT_TRUE(headless_gl(err)) << err;
+  const Result gl = headless_gl();
+  ASSERT_TRUE(gl.ok()) << gl.message();
   ASSERT_TRUE(interop::cuda_available()) << backend().reason;
   for (const Algorithm& a : algorithms()) {
     if (!a.deterministic) continue;

@@ -68,8 +68,8 @@ class SyntheticGpu : public perf::Backend {
 }  // namespace
 
 TEST(PerfRender, BlockSweepViewAndTableDraw) {
-  std::string err;
-  ASSERT_TRUE(headless_gl(err)) << err;
+  const Result gl = headless_gl();
+  ASSERT_TRUE(gl.ok()) << gl.message();
   perf::PerfState s;
   perf::init_perf(s, std::make_shared<SyntheticGpu>());
   s.plan.mode = perf::SweepMode::BlockSizes;
@@ -80,30 +80,31 @@ TEST(PerfRender, BlockSweepViewAndTableDraw) {
   EXPECT_EQ(perf::verdict(s), "fastest at n = 2^20: cub 10 us; scan-shared b=256 20 us (x0.50 CUB)");
   s.view_request = perf::kTimeVsBlock;
   auto px = perf::render_perf_tab(s, 1280, 800);
-  headless::write_png("perf_block_render_test.png", 1280, 800, px, err);
+  // The PNGs are for a person to look at; the test checks the pixels.
+  static_cast<void>(headless::write_png("perf_block_render_test.png", 1280, 800, px));
   EXPECT_GT(count_near(px, rgb(perf::series_colour("scan-shared")), 8), 150u);
   EXPECT_GT(count_near(px, rgb(perf::series_colour("cub")), 8), 150u);
   // Hovering the plot draws the readout (a tooltip over it).
   ImGui::GetIO().MousePos = ImVec2(905, 400);
   const auto hovered = perf::render_perf_tab(s, 1280, 800);
   ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
-  headless::write_png("perf_hover_render_test.png", 1280, 800, hovered, err);
+  static_cast<void>(headless::write_png("perf_hover_render_test.png", 1280, 800, hovered));
   EXPECT_NE(hovered, px);
   s.view_request = perf::kTable;
   px = perf::render_perf_tab(s, 1280, 800);
-  headless::write_png("perf_table_render_test.png", 1280, 800, px, err);
+  static_cast<void>(headless::write_png("perf_table_render_test.png", 1280, 800, px));
   EXPECT_GT(distinct_colours(px), 30u);
 }
 
 TEST(PerfRender, TheTabDrawsAPlotWithAxesAndTwoSeries) {
-  std::string err;
-  ASSERT_TRUE(headless_gl(err)) << err;
+  const Result gl = headless_gl();
+  ASSERT_TRUE(gl.ok()) << gl.message();
   perf::PerfState& s = cpu_sweep();
   s.view_request = perf::kTimeVsN;
   const auto px = perf::render_perf_tab(s, 1280, 800);
   ASSERT_EQ(px.size(), 1280u * 800u * 4u);
-  std::string e2;
-  headless::write_png("perf_tab_render_test.png", 1280, 800, px, e2);
+  // For a person to look at; the test checks the pixels.
+  static_cast<void>(headless::write_png("perf_tab_render_test.png", 1280, 800, px));
   EXPECT_GT(count_near(px, rgb(perf::series_colour("cpu")), 8), 150u);
   EXPECT_GT(count_near(px, rgb(perf::series_colour("cpu-par")), 8), 150u);
   EXPECT_GT(count_near(px, Rgb{60, 60, 68}, 2), 1500u);  // the grid of the log axes
@@ -111,8 +112,8 @@ TEST(PerfRender, TheTabDrawsAPlotWithAxesAndTwoSeries) {
 }
 
 TEST(PerfRender, ThroughputPlotDrawsTheCeilingAndTheExportKeepsTheAppContext) {
-  std::string err;
-  ASSERT_TRUE(headless_gl(err)) << err;
+  const Result gl = headless_gl();
+  ASSERT_TRUE(gl.ok()) << gl.message();
   perf::PerfState& s = cpu_sweep();
   s.view_request = perf::kTimeVsN;
   const auto before = perf::render_perf_tab(s, 1024, 700);
@@ -126,5 +127,6 @@ TEST(PerfRender, ThroughputPlotDrawsTheCeilingAndTheExportKeepsTheAppContext) {
   EXPECT_EQ(distinct_colours(before) > 40u, distinct_colours(after) > 40u);
   EXPECT_GT(distinct_colours(after), 40u);
   std::string path = ::testing::TempDir() + "perf_plot.png";
-  EXPECT_TRUE(perf::export_plot_png(s, perf::kTimeVsN, path, 800, 450, &err)) << err;
+  const Result wrote = perf::export_plot_png(s, perf::kTimeVsN, path, 800, 450);
+  EXPECT_TRUE(wrote.ok()) << wrote.message();
 }

@@ -12,10 +12,10 @@ TEST(Presets, EveryPresetResolvesAndRuns) {
     ui::StepOptions o;
     o.preset = p.name;
     ui::StepChoice c;
-    std::string error;
-    ASSERT_TRUE(ui::resolve_step_options(o, c, error)) << p.name << ": " << error;
+    const Result r = ui::resolve_step_options(o, c);
+    ASSERT_TRUE(r.ok()) << p.name << ": " << r.message();
     std::vector<std::uint32_t> in;
-    ASSERT_TRUE(ui::make_choice_input(c, in, error)) << p.name;
+    ASSERT_TRUE(ui::make_choice_input(c, in).ok()) << p.name;
     Trace t;
     EXPECT_TRUE(build_trace_cpu(*find_algorithm(c.algo), c.cfg, in, t).ok()) << p.name;
   }
@@ -25,10 +25,10 @@ TEST(Presets, LectureRadixBitsScanAsTheLectureSays) {
   ui::StepOptions o;
   o.preset = "lecture-radix-bits";
   ui::StepChoice c;
-  std::string error;
-  ASSERT_TRUE(ui::resolve_step_options(o, c, error)) << error;
+  const Result r = ui::resolve_step_options(o, c);
+  ASSERT_TRUE(r.ok()) << r.message();
   std::vector<std::uint32_t> in;
-  ASSERT_TRUE(ui::make_choice_input(c, in, error));
+  ASSERT_TRUE(ui::make_choice_input(c, in).ok());
   Trace t;
   ASSERT_TRUE(build_trace_cpu(*find_algorithm(c.algo), c.cfg, in, t).ok());
   std::vector<std::uint32_t> got(t.row(t.steps.size() - 1, 0), t.row(t.steps.size() - 1, 0) + in.size());
@@ -37,17 +37,16 @@ TEST(Presets, LectureRadixBitsScanAsTheLectureSays) {
 
 TEST(Presets, MalformedFilesAreRejected) {
   std::vector<ui::Preset> v;
-  std::string error;
-  EXPECT_FALSE(ui::parse_presets("{not json", v, error));
-  EXPECT_FALSE(ui::parse_presets("[{\"name\": \"x\"}]", v, error));  // no algo
-  EXPECT_TRUE(ui::parse_presets("[]", v, error));
+  EXPECT_FALSE(ui::parse_presets("{not json", v).ok());
+  EXPECT_FALSE(ui::parse_presets("[{\"name\": \"x\"}]", v).ok());  // no algo
+  EXPECT_TRUE(ui::parse_presets("[]", v).ok());
 }
 
 TEST(Presets, UnknownPresetIsAnError) {
   ui::StepOptions o;
   o.preset = "no-such-preset";
   ui::StepChoice c;
-  std::string error;
-  EXPECT_FALSE(ui::resolve_step_options(o, c, error));
-  EXPECT_NE(error.find("no-such-preset"), std::string::npos);
+  const Result r = ui::resolve_step_options(o, c);
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(r.message().find("no-such-preset"), std::string::npos);
 }

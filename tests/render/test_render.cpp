@@ -16,8 +16,8 @@ ui::AppState& app_at_step(const std::string& algo, int n, int block, int step) {
 }
 
 TEST(Render, BlellochUpSweepShowsReadWrittenIdleAndPadding) {
-  std::string err;
-  ASSERT_TRUE(headless_gl(err)) << err;
+  const Result gl = headless_gl();
+  ASSERT_TRUE(gl.ok()) << gl.message();
   // n = 6 pads to 8; step 2 is up-sweep d=2: x[3] += x[1], x[7] += x[5].
   ui::AppState& s = app_at_step("scan-blelloch", 6, 4, 2);
   auto px = ui::render_step_view(s, 800, 400);
@@ -29,8 +29,8 @@ TEST(Render, BlellochUpSweepShowsReadWrittenIdleAndPadding) {
 }
 
 TEST(Render, StepsDifferAndScrubbingNeedsNoUpload) {
-  std::string err;
-  ASSERT_TRUE(headless_gl(err)) << err;
+  const Result gl = headless_gl();
+  ASSERT_TRUE(gl.ok()) << gl.message();
   ui::AppState& s = app_at_step("scan-naive", 16, 8, 1);
   auto a = ui::render_step_view(s, 640, 360);
   s.step.session.go(3);
@@ -41,8 +41,8 @@ TEST(Render, StepsDifferAndScrubbingNeedsNoUpload) {
 }
 
 TEST(Render, EveryAlgorithmDrawsItsLastStepInTheApp) {
-  std::string err;
-  ASSERT_TRUE(headless_gl(err)) << err;
+  const Result gl = headless_gl();
+  ASSERT_TRUE(gl.ok()) << gl.message();
   for (const Algorithm& a : algorithms()) {
     ui::AppState& s = app_at_step(a.name, 40, 8, 1 << 20);
     ASSERT_EQ(s.step.session.transport.step, int(s.step.session.trace().steps.size()) - 1) << a.name;
@@ -54,8 +54,8 @@ TEST(Render, EveryAlgorithmDrawsItsLastStepInTheApp) {
 }
 
 TEST(Render, BadChoiceKeepsThePreviousTrace) {
-  std::string err;
-  ASSERT_TRUE(headless_gl(err)) << err;
+  const Result gl = headless_gl();
+  ASSERT_TRUE(gl.ok()) << gl.message();
   ui::AppState& s = app_at_step("scan-shared", 64, 8, 0);
   const auto steps = s.step.session.trace().steps.size();
   s.step.session.choice.cfg.block = 6;  // not a power of two

@@ -19,8 +19,8 @@ int step_with_label(const Trace& t, const std::string& prefix) {
 }
 
 TEST(RenderNetwork, CurrentPassShowsBothComparatorDirections) {
-  std::string err;
-  ASSERT_TRUE(headless_gl(err)) << err;
+  const Result gl = headless_gl();
+  ASSERT_TRUE(gl.ok()) << gl.message();
   for (int n : {8, 32, 64}) {
     ui::AppState& s = app_for("bitonic-sort", n, 4);
     ASSERT_TRUE(s.step.session.trace().network);
@@ -42,8 +42,8 @@ TEST(RenderNetwork, CurrentPassShowsBothComparatorDirections) {
 }
 
 TEST(RenderNetwork, ScansDrawNoNetwork) {
-  std::string err;
-  ASSERT_TRUE(headless_gl(err)) << err;
+  const Result gl = headless_gl();
+  ASSERT_TRUE(gl.ok()) << gl.message();
   ui::AppState& s = app_for("scan-blelloch", 16, 4);
   EXPECT_FALSE(s.step.session.trace().network);
   s.step.session.go(2);

@@ -53,7 +53,7 @@ std::vector<std::uint32_t> make_input(InputKind kind, std::int32_t n, ElemType t
   return w;
 }
 
-bool parse_input_list(const std::string& text, ElemType t, std::vector<std::uint32_t>& out, std::string& error) {
+Result parse_input_list(const std::string& text, ElemType t, std::vector<std::uint32_t>& out) {
   std::vector<std::uint32_t> words;
   std::size_t i = 0;
   while (i < text.size()) {
@@ -67,35 +67,31 @@ bool parse_input_list(const std::string& text, ElemType t, std::vector<std::uint
     if (t == ElemType::F32) {
       float f = std::strtof(tok.c_str(), &end);
       if (end == tok.c_str() || *end != '\0') {
-        error = "not a number: '" + tok + "'";
-        return false;
+        return Result::failure("not a number: '" + tok + "'");
       }
       words.push_back(to_word(f));
     } else {
       long long v = std::strtoll(tok.c_str(), &end, 10);
       if (end == tok.c_str() || *end != '\0') {
-        error = "not an integer: '" + tok + "'";
-        return false;
+        return Result::failure("not an integer: '" + tok + "'");
       }
       const long long lo = t == ElemType::I32 ? -2147483648LL : 0;
       const long long hi = t == ElemType::I32 ? 2147483647LL : 4294967295LL;
       if (errno == ERANGE || v < lo || v > hi) {
-        error = "out of " + std::string(elem_type_name(t)) + " range: '" + tok + "'";
-        return false;
+        return Result::failure("out of " + std::string(elem_type_name(t)) + " range: '" + tok + "'");
       }
       words.push_back(std::uint32_t(v));
     }
     i = j;
   }
   if (words.empty()) {
-    error = "the list is empty";
-    return false;
+    return Result::failure("the list is empty");
   }
   out = std::move(words);
-  return true;
+  return {};
 }
 
-bool parse_count(const std::string& text, std::int64_t& out, std::string& error) {
+Result parse_count(const std::string& text, std::int64_t& out) {
   auto parse_int = [&](const std::string& s, long long& v) {
     errno = 0;
     char* end = nullptr;
@@ -108,25 +104,21 @@ bool parse_count(const std::string& text, std::int64_t& out, std::string& error)
     const bool caret = text[p] == '^';
     long long base = 0, e = 0;
     if (!parse_int(text.substr(0, p), base) || !parse_int(text.substr(p + (caret ? 1 : 2)), e) || e < 0 || e > 62) {
-      error = "not a size: '" + text + "'";
-      return false;
+      return Result::failure("not a size: '" + text + "'");
     }
     if (caret && base != 2) {
-      error = "only powers of two are accepted in '" + text + "'";
-      return false;
+      return Result::failure("only powers of two are accepted in '" + text + "'");
     }
     if (caret) base = 1;
     if (base < 0 || (base != 0 && e > 0 && base > (INT64_MAX >> e))) {
-      error = "size out of range: '" + text + "'";
-      return false;
+      return Result::failure("size out of range: '" + text + "'");
     }
     v = base << e;
   } else if (!parse_int(text, v)) {
-    error = "not a size: '" + text + "'";
-    return false;
+    return Result::failure("not a size: '" + text + "'");
   }
   out = v;
-  return true;
+  return {};
 }
 
 }  // namespace primlab

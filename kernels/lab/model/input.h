@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "lab/model/result.h"
 #include "lab/model/trace.h"
 
 namespace primlab {
@@ -16,11 +17,11 @@ bool parse_input_kind(const std::string& s, InputKind& out);
 // the bars and labels stay readable; `seed` makes them reproducible.
 std::vector<std::uint32_t> make_input(InputKind kind, std::int32_t n, ElemType t, std::uint32_t seed);
 
-// Parses a typed list ("3 1 7 0", commas allowed). On error returns false and a one-line message
-// naming the offending token; `out` is left untouched.
-bool parse_input_list(const std::string& text, ElemType t, std::vector<std::uint32_t>& out, std::string& error);
+// Parses a typed list ("3 1 7 0", commas allowed). On error returns a failure whose one-line
+// message names the offending token; `out` is left untouched.
+Result parse_input_list(const std::string& text, ElemType t, std::vector<std::uint32_t>& out);
 
-// Parses a size such as "4096", "2^12" or "1<<12"; false with a message on error or overflow.
-bool parse_count(const std::string& text, std::int64_t& out, std::string& error);
+// Parses a size such as "4096", "2^12" or "1<<12"; a failure with a message on error or overflow.
+Result parse_count(const std::string& text, std::int64_t& out);
 
 }  // namespace primlab

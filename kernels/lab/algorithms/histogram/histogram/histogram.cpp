@@ -43,12 +43,12 @@ Geometry geometry(const StepConfig& cfg) {
   return g;
 }
 
-std::string check_config(const StepConfig& cfg) {
+Result check_config(const StepConfig& cfg) {
   if (cfg.bins < 2 || cfg.bins > kMaxBins)
-    return "histogram bins must be between 2 and " + std::to_string(kMaxBins) + " (got " + std::to_string(cfg.bins) +
-           ")";
-  if (cfg.type == ElemType::F32) return "histograms take int32 or uint32 samples";
-  return "";
+    return Result::failure("histogram bins must be between 2 and " + std::to_string(kMaxBins) + " (got " +
+                           std::to_string(cfg.bins) + ")");
+  if (cfg.type == ElemType::F32) return Result::failure("histograms take int32 or uint32 samples");
+  return {};
 }
 
 // bin = x mod bins: the non-negative remainder for int32, x % bins for uint32.
@@ -153,7 +153,7 @@ struct HistRun {
 
 // [SECTION] Global atomicAdd
 Result plan_histogram_atomic(const StepConfig& cfg, Trace& t) {
-  if (std::string e = check_config(cfg); !e.empty()) return Result::failure(e);
+  if (Result r = check_config(cfg); !r.ok()) return r;
   const Geometry g = geometry(cfg);
   t.title = "Histogram: global atomicAdd";
   const plan::Code code = plan::code(t, "histogram-atomic");  // histogram_timed.cu
@@ -190,7 +190,7 @@ enum SharedRows { kBlockHist = kFirstAlgoRow };
 }  // namespace
 
 Result plan_histogram_shared(const StepConfig& cfg, Trace& t) {
-  if (std::string e = check_config(cfg); !e.empty()) return Result::failure(e);
+  if (Result r = check_config(cfg); !r.ok()) return r;
   const Geometry g = geometry(cfg);
   t.title = "Histogram: per-block shared-memory histograms";
   const plan::Code code = plan::code(t, "histogram-shared");  // histogram_timed.cu
@@ -262,7 +262,7 @@ std::uint32_t mix(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32
 }  // namespace
 
 Result plan_histogram_tagged(const StepConfig& cfg, Trace& t) {
-  if (std::string e = check_config(cfg); !e.empty()) return Result::failure(e);
+  if (Result r = check_config(cfg); !r.ok()) return r;
   const Geometry g = geometry(cfg);
   const std::int32_t W = g.warps(), sub = g.blocks * W * g.bins;
   t.title = "Histogram: per-warp sub-histograms with the thread tag (lecture)";

@@ -38,16 +38,16 @@ Geometry geometry(const StepConfig& cfg) {
   return g;
 }
 
-std::string check_config(const StepConfig& cfg) {
+Result check_config(const StepConfig& cfg) {
   if (cfg.bins < 2 || cfg.bins > kMaxParts || (cfg.bins & (cfg.bins - 1)) != 0)
-    return "radix partition needs a power-of-two number of partitions (bins) from 2 to 4096 (got " +
-           std::to_string(cfg.bins) + ")";
+    return Result::failure("radix partition needs a power-of-two number of partitions (bins) from 2 to 4096 (got " +
+                           std::to_string(cfg.bins) + ")");
   const int bits = plan::log2_floor(cfg.bins);
   if (cfg.digit_start < 0 || cfg.digit_start + bits > 32)
-    return "the digit, bits [" + std::to_string(cfg.digit_start) + ", " + std::to_string(cfg.digit_start + bits) +
-           "), must lie in the 32-bit key";
-  if (cfg.type == ElemType::F32) return "radix partition takes int32 or uint32 keys";
-  return "";
+    return Result::failure("the digit, bits [" + std::to_string(cfg.digit_start) + ", " +
+                           std::to_string(cfg.digit_start + bits) + "), must lie in the 32-bit key");
+  if (cfg.type == ElemType::F32) return Result::failure("radix partition takes int32 or uint32 keys");
+  return {};
 }
 
 std::uint32_t digit_of(std::uint32_t key, const Geometry& g) { return (key >> g.start) & ((1u << g.bits) - 1u); }
@@ -198,7 +198,7 @@ enum AtomicRows { kBlockHist = kDigit + 1, kHist, kOffsets, kFill, kOut };
 }  // namespace
 
 Result plan_partition_atomic(const StepConfig& cfg, Trace& t) {
-  if (std::string e = check_config(cfg); !e.empty()) return Result::failure(e);
+  if (Result r = check_config(cfg); !r.ok()) return r;
   const Geometry g = geometry(cfg);
   const std::int32_t P = g.parts;
   t.title = "Radix partition with atomic offsets (seed 003, not stable)";
@@ -291,7 +291,7 @@ enum StableRows { kCounts = kDigit + 1, kScanned, kSOut };
 }  // namespace
 
 Result plan_partition_stable(const StepConfig& cfg, Trace& t) {
-  if (std::string e = check_config(cfg); !e.empty()) return Result::failure(e);
+  if (Result r = check_config(cfg); !r.ok()) return r;
   const Geometry g = geometry(cfg);
   const std::int32_t P = g.parts, L = P * g.blocks;
   t.title = "Stable radix partition (per-block histograms, scan over [digit][block])";
