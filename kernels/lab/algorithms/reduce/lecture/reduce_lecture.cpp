@@ -5,6 +5,7 @@
 // halves the idle threads, reduce5 drops the last warp's barriers and branches.
 #include "lab/model/plan.h"
 #include "lab/run/cpu_run.h"
+#include "lab/algorithms/reduce/cpu_tree_steps.h"
 #include "lab/algorithms/reduce/reduce_common.h"
 #include "lab/run/steppers.h"
 
@@ -153,35 +154,11 @@ void cpu_reduce(int v, const std::vector<std::uint32_t>& input, Trace& t) {
               pa[l] = act ? a : -1;
               pb[l] = act ? a + s : -1;
             }
-            run.branch(paths, lanes);
-            run.shared_access(pa, lanes);  // read data[a]
-            run.shared_access(pb, lanes);  // read data[a + s]
-            run.shared_access(pa, lanes);  // write data[a]
-            for (int l = 0; l < lanes; ++l) {
-              if (pa[l] < 0) continue;
-              sh[base + pa[l]] = cpu::add_words(sh[base + pa[l]], sh[base + pb[l]], t.type);
-              c.adds += 1;
-              run.op(t0 + first + l, 0, OpKind::Add, p.shared_row, base + pb[l], p.shared_row, base + pa[l]);
-            }
+            cpu_tree_level(run, c, sh + base, base, p.shared_row, t0 + first, paths, pa, pb, lanes, t.type);
             break;
           }
           case Kind::Unrolled: {
-            for (int l = 0; l < lanes; ++l) paths[l] = first + l < 32;
-            run.branch(paths, lanes);
-            if (first != 0) break;
-            for (int l = 0; l < lanes; ++l) {
-              pa[l] = l;
-              pb[l] = l + s;
-              nv[l] = cpu::add_words(sh[base + l], sh[base + l + s], t.type);  // every lane reads first
-            }
-            run.shared_access(pa, lanes);
-            run.shared_access(pb, lanes);
-            run.shared_access(pa, lanes);
-            for (int l = 0; l < lanes; ++l) {
-              sh[base + l] = nv[l];
-              c.adds += 1;
-              run.op(t0 + l, 0, OpKind::Add, p.shared_row, base + l + s, p.shared_row, base + l);
-            }
+            cpu_unrolled_line(run, c, sh + base, base, p.shared_row, t0, first, s, lanes, t.type);
             break;
           }
           case Kind::Shuffle: {

@@ -3,6 +3,7 @@
 // the store to shared memory, then one per stride of kernel 6's unrolled tree; the counters show
 // the point: global reads spread over a small grid, and the tree's shared traffic paid once per
 // block for many elements.
+#include "lab/algorithms/reduce/cpu_tree_steps.h"
 #include "lab/algorithms/reduce/reduce6/unrolled_tree.h"
 #include "lab/algorithms/reduce/reduce7/reduce7_schedule.h"
 #include "lab/model/plan.h"
@@ -82,7 +83,6 @@ void cpu_reduce7(const StepConfig&, const std::vector<std::uint32_t>& input, Tra
         const int lanes = std::min<std::int32_t>(32, p.B - first);
         int paths[32];
         std::int32_t pa[32], pb[32];
-        std::uint32_t nv[32];
         switch (st.kind) {
           case Kind::Round: {
             for (int l = 0; l < lanes; ++l) paths[l] = p.index(b, first + l, s) < p.in_len;
@@ -123,35 +123,11 @@ void cpu_reduce7(const StepConfig&, const std::vector<std::uint32_t>& input, Tra
               pa[l] = tid < s ? tid : -1;
               pb[l] = tid < s ? tid + s : -1;
             }
-            run.branch(paths, lanes);
-            run.shared_access(pa, lanes);  // read sdata[tid]
-            run.shared_access(pb, lanes);  // read sdata[tid + s]
-            run.shared_access(pa, lanes);  // write sdata[tid]
-            for (int l = 0; l < lanes; ++l) {
-              if (pa[l] < 0) continue;
-              sh[pa[l]] = cpu::add_words(sh[pa[l]], sh[pb[l]], t.type);
-              c.adds += 1;
-              run.op(t0 + first + l, 0, OpKind::Add, p.shared_row, shared_base + pb[l], p.shared_row, shared_base + pa[l]);
-            }
+            reduce::cpu_tree_level(run, c, sh, shared_base, p.shared_row, t0 + first, paths, pa, pb, lanes, t.type);
             break;
           }
           case Kind::Unrolled: {
-            for (int l = 0; l < lanes; ++l) paths[l] = first + l < 32;
-            run.branch(paths, lanes);
-            if (first != 0) break;
-            for (int l = 0; l < lanes; ++l) {
-              pa[l] = l;
-              pb[l] = l + s;
-              nv[l] = cpu::add_words(sh[l], sh[l + s], t.type);  // every lane reads before any writes
-            }
-            run.shared_access(pa, lanes);
-            run.shared_access(pb, lanes);
-            run.shared_access(pa, lanes);
-            for (int l = 0; l < lanes; ++l) {
-              sh[l] = nv[l];
-              c.adds += 1;
-              run.op(t0 + l, 0, OpKind::Add, p.shared_row, shared_base + l + s, p.shared_row, shared_base + l);
-            }
+            reduce::cpu_unrolled_line(run, c, sh, shared_base, p.shared_row, t0, first, s, lanes, t.type);
             break;
           }
           case Kind::Write: {
