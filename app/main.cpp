@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-  const window::Placement& place = settings.placement;
+  const window::Placement place = window::fit_to_screen(settings.placement);
   GLFWwindow* win = glfwCreateWindow(place.w, place.h, "primlab", nullptr, nullptr);
   if (!win) {
     glfwTerminate();

@@ -6,6 +6,7 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -40,6 +41,20 @@ Settings load_settings() {
   Placement r;
   if (in >> r.x >> r.y >> r.w >> r.h && r.w >= 320 && r.h >= 240 && r.w <= 16384 && r.h <= 16384) s.placement = r;
   return s;
+}
+
+Placement fit_to_screen(Placement p) {
+  GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+  int x = 0, y = 0, w = 0, h = 0;
+  if (monitor) glfwGetMonitorWorkarea(monitor, &x, &y, &w, &h);
+  if (w <= 0 || h <= 0) return p;  // no monitor information: keep what was asked
+  p.w = std::min(p.w, w);
+  p.h = std::min(p.h, h);
+  if (p.x >= 0 && p.y >= 0) {
+    p.x = std::clamp(p.x, x, x + w - p.w);
+    p.y = std::clamp(p.y, y, y + h - p.h);
+  }
+  return p;
 }
 
 void save_placement(const Settings& s, GLFWwindow* win) {

@@ -21,6 +21,9 @@ struct Settings {
 // Finds (and creates) the config folder and reads the saved placement.
 Settings load_settings();
 void save_placement(const Settings& s, GLFWwindow* win);
+// The placement shrunk and moved to lie inside the primary monitor's work area (a saved or
+// default size larger than this screen would cut the window off). After glfwInit().
+Placement fit_to_screen(Placement p);
 // Loads the saved ImGui layout into the current ImGui context.
 void load_layout(const Settings& s);
 
