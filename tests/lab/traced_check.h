@@ -1,6 +1,6 @@
 // The CPU reference against the CUDA traced stepper for one config (GPU tests): deterministic rows
 // give the same trace bit for bit (values of every row, op slots, launch shapes, counters, labels);
-// the others (atomic order) the same steps, launch shapes and counters, and every value row's final
+// the others (atomic order) the same steps, launch shapes, counters and shared accesses, and every value row's final
 // state as a multiset (atomics permute values inside a row; index rows such as owners and tags name
 // which lane won and may differ).
 #pragma once
@@ -29,6 +29,7 @@ inline void expect_same_up_to_atomic_order(const primlab::Trace& cpu, const prim
     EXPECT_EQ(cpu.steps[s].label, gpu.steps[s].label) << "step " << s;
     EXPECT_TRUE(cpu.steps[s].launch == gpu.steps[s].launch) << "step " << s;
     EXPECT_TRUE(cpu.steps[s].counters == gpu.steps[s].counters) << "step " << s;
+    EXPECT_TRUE(cpu.steps[s].accesses == gpu.steps[s].accesses) << "step " << s << " shared accesses";
   }
   for (std::size_t r = 0; r < cpu.rows.size(); ++r) {
     if (cpu.rows[r].kind != primlab::RowKind::Values) continue;
