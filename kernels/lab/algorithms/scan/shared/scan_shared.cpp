@@ -41,6 +41,7 @@ struct BlockSweep {
       run.shared_access(pa, lanes);  // read temp[a]
       run.shared_access(pb, lanes);  // read temp[b]
       if (down) run.shared_access(pa, lanes);  // write temp[a]
+      if (down) run.shared_access(pb, lanes);  // read temp[b] again: temp[b] += t after temp[a] = temp[b]
       run.shared_access(pb, lanes);  // write temp[b]
       for (int l = 0; l < lanes; ++l) {
         if (A[l] < 0) continue;
