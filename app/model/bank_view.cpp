@@ -47,6 +47,22 @@ BankView bank_view(const Trace& t, const WarpAccess& a) {
   return v;
 }
 
+std::vector<int> rows_to_draw(const BankView& v, int fit) {
+  std::vector<int> rows;
+  const int total = (v.words + kBanks - 1) / kBanks;
+  if (total <= fit) {
+    for (int r = 0; r < total; ++r) rows.push_back(r);
+  } else if (v.last_row - v.first_row < fit) {
+    for (int r = v.first_row; r <= v.last_row; ++r) rows.push_back(r);
+  } else {
+    for (const LaneHit& h : v.lanes)
+      if (h.active()) rows.push_back(h.row());
+    std::sort(rows.begin(), rows.end());
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+  }
+  return rows;
+}
+
 int worst_access(const Step& st) {
   int best = -1, worst = 0;
   for (std::size_t i = 0; i < st.accesses.size(); ++i)

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "lab/model/trace.h"
 
@@ -37,6 +38,11 @@ struct BankView {
 };
 
 BankView bank_view(const Trace& t, const WarpAccess& a);
+
+// The rows of shared memory to draw, at most `fit` of them: every row when the memory fits, else
+// the rows from the first to the last the access touches when they fit, else only the rows that
+// hold a lane's word (at most 32).
+std::vector<int> rows_to_draw(const BankView& v, int fit);
 
 // The access shown first: the first of the step's worst, -1 when the step makes none.
 int worst_access(const Step& st);

@@ -40,8 +40,11 @@ ImU32 hit_colour(const BankView& v, std::int32_t word) {
   return v.lanes_on_word(word) > 1 ? kHitBroadcast : kHitFree;
 }
 
-std::string element_text(std::int32_t element) {
-  return element == kPaddingWord ? "a padding word (no element)" : "element " + std::to_string(element);
+// What a word holds, as the trace knows it: with a layout, an element or padding; without, the
+// shared array is unpadded and word i is its index i.
+std::string element_text(const Trace& t, std::int32_t element) {
+  if (element == kPaddingWord) return "a padding word (no element)";
+  return (t.shared_layout.empty() ? "index " : "element ") + std::to_string(element) + " of the shared array";
 }
 
 void swatch(ImU32 c, const char* name) {
@@ -78,7 +81,7 @@ void bank_header(ImDrawList* dl, const Grid& g, const BankView& v, float y_numbe
 
 // The lanes x banks grid: a cell where a lane's word lies in a bank, numbered with its wavefront
 // when the bank is in conflict.
-void lanes_grid(ImDrawList* dl, const Grid& g, const BankView& v) {
+void lanes_grid(ImDrawList* dl, const Grid& g, const BankView& v, const Trace& t) {
   for (int l = 0; l < 32; ++l) {
     if (l % 4 == 0)
       dl->AddText(ImVec2(g.origin.x - 22, g.origin.y + l * g.ch - 3), ImGui::GetColorU32(kDim), std::to_string(l).c_str());
@@ -93,7 +96,7 @@ void lanes_grid(ImDrawList* dl, const Grid& g, const BankView& v) {
       ImGui::BeginTooltip();
       if (h.active()) {
         ImGui::Text("lane %d: word %d = bank %d, row %d", l, h.word, h.bank(), h.row());
-        ImGui::Text("holds %s", element_text(h.element).c_str());
+        ImGui::Text("holds %s", element_text(t, h.element).c_str());
         ImGui::Text("bank %d serves %d distinct word(s): this lane in wavefront %d", h.bank(),
                     v.bank_words[std::size_t(h.bank())], wavefront(v, l));
       } else {
@@ -104,32 +107,36 @@ void lanes_grid(ImDrawList* dl, const Grid& g, const BankView& v) {
   }
 }
 
-// Shared memory as 32 banks x rows (word = row * 32 + bank), from `row0`, `rows` rows.
-void memory_grid(ImDrawList* dl, const Grid& g, const BankView& v, const Trace& t, int row0, int rows) {
+// Shared memory as 32 banks x rows (word = row * 32 + bank), the given rows top to bottom; a
+// row's label is its first word, a gap in the rows is marked with a line.
+void memory_grid(ImDrawList* dl, const Grid& g, const BankView& v, const Trace& t, const std::vector<int>& rows) {
   const int label_every = std::max(1, int(ImGui::GetFontSize() / g.ch + 0.999f));
-  for (int r = 0; r < rows; ++r) {
-    const int row = row0 + r;
+  for (int r = 0; r < int(rows.size()); ++r) {
+    const int row = rows[std::size_t(r)];
     if (r % label_every == 0)
       dl->AddText(ImVec2(g.origin.x - 34, g.origin.y + r * g.ch - 3), ImGui::GetColorU32(kDim),
                   std::to_string(row * kBanks).c_str());
+    if (r > 0 && rows[std::size_t(r - 1)] != row - 1)
+      dl->AddLine(g.cell(0, r), g.cell(kBanks, r), ImGui::GetColorU32(kHighlight));
     for (int b = 0; b < kBanks; ++b) {
       const std::int32_t w = row * kBanks + b;
       const ImVec2 a = g.cell(b, r), z(a.x + g.cw - 1, a.y + g.ch - 1);
       const int lanes = v.lanes_on_word(w);
-      const std::int32_t e = w < v.words ? element_at(t, w) : -2;
+      const std::int32_t e = w < v.words ? element_at(t, w) : -2;  // -2: not a word the trace knows
       const ImU32 c = lanes ? hit_colour(v, w) : e == kPaddingWord ? kCellPadding : e >= 0 ? kCellElement : kCellEmpty;
       dl->AddRectFilled(a, z, c);
       if (e == kPaddingWord) dl->AddLine(ImVec2(a.x, z.y), ImVec2(z.x, a.y), kGrid);  // hatch: a padding word
       if (!g.hovered(b, r)) continue;
       ImGui::BeginTooltip();
       ImGui::Text("word %d = bank %d, row %d", w, b, row);
-      if (e >= -1) ImGui::Text("holds %s", element_text(e).c_str());
-      else ImGui::TextUnformatted("past the end of the block's shared memory");
+      if (e >= -1) ImGui::Text("holds %s", element_text(t, e).c_str());
+      else if (!t.shared_layout.empty()) ImGui::TextUnformatted("past the end of the block's shared memory");
+      else ImGui::TextUnformatted("not touched by this access");
       if (lanes) {
         std::string who;
         for (int l = 0; l < 32; ++l)
           if (v.lanes[std::size_t(l)].word == w) who += (who.empty() ? "" : " ") + std::to_string(l);
-        ImGui::Text("hit by lane(s) %s%s", who.c_str(), lanes > 1 ? " (one word: a broadcast)" : "");
+        ImGui::Text("hit by lane(s) %s%s", who.c_str(), lanes > 1 ? " (one word: counted once in the bank's degree)" : "");
       }
       ImGui::EndTooltip();
     }
@@ -167,15 +174,15 @@ void bank_panel(const Trace& t, int step) {
   }
   swatch(kHitFree, "one word a bank");
   swatch(kHitConflict, "bank conflict (n = wavefront)");
-  swatch(kHitBroadcast, "broadcast");
+  swatch(kHitBroadcast, "several lanes, one word");
   swatch(kCellPadding, "padding word");
   swatch(kCellElement, "element word");
   ImGui::NewLine();
 
   const BankView v = bank_view(t, st.accesses[std::size_t(pick)]);
   const int total_rows = (v.words + kBanks - 1) / kBanks;
-  // The whole block's memory when it is short, else the rows the access touches.
-  const int row0 = total_rows <= 40 ? 0 : v.first_row, rows = total_rows <= 40 ? total_rows : v.last_row - v.first_row + 1;
+  const std::vector<int> shown = rows_to_draw(v, 40);
+  const int rows = int(shown.size());
   const float line = ImGui::GetTextLineHeight();
   const float avail_w = ImGui::GetContentRegionAvail().x;
   const float cw = std::floor(std::clamp((avail_w - 120.f) / (2 * kBanks), 6.f, 18.f));
@@ -191,12 +198,12 @@ void bank_panel(const Trace& t, int step) {
   dl->AddText(ImVec2(mem_g.origin.x - 34, top.y),
               ImGui::GetColorU32(kHighlight),
               ("shared memory: 32 banks x " + std::to_string(total_rows) + " rows" +
-               (rows < total_rows ? " (rows " + std::to_string(row0) + "-" + std::to_string(row0 + rows - 1) + ")" : ""))
+               (rows < total_rows ? " (" + std::to_string(rows) + " shown)" : ""))
                   .c_str());
   bank_header(dl, lanes_g, v, top.y + line, top.y + 2.1f * line);
   bank_header(dl, mem_g, v, top.y + line, top.y + 2.1f * line);
-  lanes_grid(dl, lanes_g, v);
-  memory_grid(dl, mem_g, v, t, row0, rows);
+  lanes_grid(dl, lanes_g, v, t);
+  memory_grid(dl, mem_g, v, t, shown);
   ImGui::Dummy(ImVec2(avail_w, 3.2f * line + std::max(32 * ch_lanes, rows * ch_mem) + 4));
 }
 

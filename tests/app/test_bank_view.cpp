@@ -74,4 +74,26 @@ TEST(BankView, BroadcastIsOneWordAndNoConflict) {
   EXPECT_EQ(ui::element_at(t, 40), 40);  // no layout: word w holds element w
 }
 
+TEST(BankView, RowsToDrawFollowTheAccessWhenTheMemoryIsLong) {
+  const Trace scan = shared_scan(false);
+  const ui::BankView all = ui::bank_view(scan, scan.steps[4].accesses[0]);
+  EXPECT_EQ(ui::rows_to_draw(all, 40).size(), 32u);  // 1024 words: every row
+  Trace t;  // no layout: 64 words a lane (the per-thread counters' tid*64 + data)
+  std::vector<WarpAccess> v;
+  std::int32_t addrs[32];
+  for (int l = 0; l < 32; ++l) addrs[l] = 64 * l + 5;
+  record_access(v, addrs, 32);
+  const ui::BankView spread = ui::bank_view(t, v[0]);
+  EXPECT_EQ(spread.degree, 32);
+  const std::vector<int> rows = ui::rows_to_draw(spread, 40);
+  ASSERT_EQ(rows.size(), 32u);  // 63 rows touched do not fit: the 32 rows that hold a word
+  EXPECT_EQ(rows[0], 0);
+  EXPECT_EQ(rows[1], 2);
+  EXPECT_EQ(rows[31], 62);
+  addrs[31] = 64 * 10 + 5;  // now rows 0..60: fits in 61
+  v.clear();
+  record_access(v, addrs, 32);
+  EXPECT_EQ(ui::rows_to_draw(ui::bank_view(t, v[0]), 61).size(), 61u);
+}
+
 }  // namespace
