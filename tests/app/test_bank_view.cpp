@@ -5,25 +5,16 @@
 #include "lab/catalog.h"
 #include "lab/model/input.h"
 #include "lab/result_check.h"
+#include "lab/shared_scan_trace.h"
 #include "model/bank_view.h"
 
 using namespace primlab;
 
 namespace {
 
-Trace shared_scan(bool offsets) {
-  StepConfig c;
-  c.n = 1024;
-  c.block = 512;
-  c.conflict_offsets = offsets;
-  Trace t;
-  EXPECT_TRUE(ok(build_trace_cpu(*find_algorithm("scan-shared"), c, make_input(InputKind::Random, c.n, c.type, 1), t)));
-  return t;
-}
-
 // Step 4 of the preset shared-scan-bank-conflicts: up-sweep offset=4, thread t reads a = 8t+3.
 TEST(BankView, WorstAccessOfTheUpSweepWithoutOffsets) {
-  const Trace t = shared_scan(false);
+  const Trace t = test::shared_scan_trace(false);
   const Step& st = t.steps[4];
   ASSERT_EQ(st.label.rfind("up-sweep offset=4:", 0), 0u);
   const int k = ui::worst_access(st);
@@ -43,7 +34,7 @@ TEST(BankView, WorstAccessOfTheUpSweepWithoutOffsets) {
 }
 
 TEST(BankView, OffsetsMoveTheLanesIntoDistinctBanksPastPaddingWords) {
-  const Trace t = shared_scan(true);
+  const Trace t = test::shared_scan_trace(true);
   const Step& st = t.steps[4];
   ASSERT_EQ(st.label.rfind("up-sweep offset=4:", 0), 0u);
   for (const WarpAccess& a : st.accesses) {
@@ -75,7 +66,7 @@ TEST(BankView, BroadcastIsOneWordAndNoConflict) {
 }
 
 TEST(BankView, RowsToDrawFollowTheAccessWhenTheMemoryIsLong) {
-  const Trace scan = shared_scan(false);
+  const Trace scan = test::shared_scan_trace(false);
   const ui::BankView all = ui::bank_view(scan, scan.steps[4].accesses[0]);
   EXPECT_EQ(ui::rows_to_draw(all, 40).size(), 32u);  // 1024 words: every row
   Trace t;  // no layout: 64 words a lane (the per-thread counters' tid*64 + data)

@@ -10,6 +10,7 @@
 #include "lab/catalog_configs.h"
 #include "lab/model/input.h"
 #include "lab/result_check.h"
+#include "lab/shared_scan_trace.h"
 
 using namespace primlab;
 
@@ -58,16 +59,6 @@ TEST(SharedAccesses, CountersAreTheRecordedAccessesForEveryRow) {
   }
 }
 
-Trace shared_scan(bool offsets) {
-  StepConfig c;
-  c.n = 1024;
-  c.block = 512;
-  c.conflict_offsets = offsets;
-  Trace t;
-  EXPECT_TRUE(ok(build_trace_cpu(*find_algorithm("scan-shared"), c, make_input(InputKind::Random, c.n, c.type, 1), t)));
-  return t;
-}
-
 const Step& step_labelled(const Trace& t, const std::string& head) {
   for (const Step& s : t.steps)
     if (s.label.rfind(head, 0) == 0) return s;
@@ -80,7 +71,7 @@ const Step& step_labelled(const Trace& t, const std::string& head) {
 // words: 4 lanes share each of 8 banks (4-way). With them, b + (b >> 5) moves each group of 8
 // lanes one bank further (banks 3,7,..,31, then 4,8,..,0, ...): 32 lanes in 32 banks.
 TEST(SharedAccesses, OffsetsSpreadTheUpSweepOverTheBanks) {
-  const Trace without = shared_scan(false), with = shared_scan(true);
+  const Trace without = test::shared_scan_trace(false), with = test::shared_scan_trace(true);
   const Step& a = step_labelled(without, "up-sweep offset=2:");
   const Step& b = step_labelled(with, "up-sweep offset=2:");
   ASSERT_FALSE(a.accesses.empty());
@@ -102,7 +93,7 @@ TEST(SharedAccesses, OffsetsSpreadTheUpSweepOverTheBanks) {
 }
 
 TEST(SharedAccesses, SharedScanLayoutNamesThePaddingWords) {
-  const Trace with = shared_scan(true), without = shared_scan(false);
+  const Trace with = test::shared_scan_trace(true), without = test::shared_scan_trace(false);
   const std::size_t E = 1024;
   ASSERT_EQ(with.shared_layout.size(), E + (E - 1) / 32);
   EXPECT_EQ(with.shared_layout[31], 31);
