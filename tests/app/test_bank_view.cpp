@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include "lab/catalog.h"
-#include "lab/model/input.h"
 #include "lab/result_check.h"
 #include "lab/shared_scan_trace.h"
 #include "model/bank_view.h"
