@@ -88,6 +88,7 @@ void draw_step_tab(StepPane& pane, ViewPrograms& programs) {
       ImGui::TextColored(kDim, " [%s, n=%d%s, %s]", t.title.c_str(), t.n,
                          t.width != t.n ? (", padded to " + std::to_string(t.width)).c_str() : "",
                          elem_type_name(t.type));
+      if (!st.explain.empty()) ImGui::TextWrapped("%s", st.explain.c_str());
       legend();
       if (ImGui::CollapsingHeader("Shared-memory banks")) {
         ImGui::BeginChild("banks", ImVec2(0, std::max(250.f, ImGui::GetContentRegionAvail().y * 0.45f)));
