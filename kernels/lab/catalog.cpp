@@ -21,6 +21,16 @@ class Row {
   Row& description(const char* d) { a_.description = d; return *this; }
   Row& options(unsigned o) { a_.options = o; return *this; }
   Row& block_pow2() { a_.block_pow2 = true; return *this; }
+  Row& blocks(std::int32_t lo, std::int32_t hi) {
+    a_.min_block = lo;
+    a_.max_block = hi;
+    return *this;
+  }
+  Row& bins(std::int32_t max, bool pow2) {
+    a_.max_bins = max;
+    a_.bins_pow2 = pow2;
+    return *this;
+  }
   Row& nondeterministic() { a_.deterministic = false; return *this; }
   Row& variants(const char* names) { a_.variant_names = names; return *this; }
   Row& stepped(decltype(Algorithm::plan) plan, decltype(Algorithm::run_cpu) cpu, decltype(Algorithm::run_cuda) cuda) {
@@ -90,7 +100,8 @@ static Algorithm scan_shared() {
       .title("Shared-memory scan (bank-conflict offsets)")
       .description("Each block scans 2B elements in shared memory (GPU Gems 3 ch. 39), then block sums are scanned "
                    "and added.")
-      .options(kOptInclusive | kOptFloat | kOptConflictOffsets)
+      .options(kOptInclusive | kOptFloat | kOptConflictOffsets | kOptVariant)
+      .variants("one-term offset i >> 5\0two-term offset (i >> 5) + (i >> 10)\0")
       .block_pow2()
       .stepped(PRIMLAB_STEPPED(scan_shared))
       .timed("scan_exclusive", numeric_types(), PRIMLAB_TIMED(scan_shared));
@@ -284,6 +295,24 @@ static Algorithm histogram_tagged() {
       .stepped(PRIMLAB_STEPPED(histogram_tagged));
 }
 
+// The lecture's histogram without atomics: 64 threads, fewer than 64 bins, byte counters per thread.
+namespace steppers {
+PRIMLAB_DECLARE_STEPPER(histogram_per_thread)
+}  // namespace steppers
+static Algorithm histogram_per_thread() {
+  return Row("histogram-per-thread", "histogram")
+      .title("Histogram without atomics: per-thread counters (lecture)")
+      .description("Each of a block's 64 threads counts into its own 64 byte counters in shared memory: no atomics. "
+                   "The layout tid*64+data or tid+64*data and the thread permutation decide the bank conflicts; a "
+                   "block merge and a merge kernel add the counters up.")
+      .options(kOptBins | kOptU32 | kOptVariant)
+      .variants("tid*64+data\0tid+64*data\0tid*64+data, permuted threads\0tid+64*data, permuted threads\0")
+      .blocks(64, 64)
+      .block_pow2()
+      .bins(64, false)
+      .stepped(PRIMLAB_STEPPED(histogram_per_thread));
+}
+
 // [SECTION] Bitonic sort: the lecture's shared-memory tile sort followed by global merge passes.
 namespace steppers {
 PRIMLAB_DECLARE_STEPPER(bitonic_sort)
@@ -364,7 +393,7 @@ const std::vector<Algorithm>& algorithms() {
       scan_naive(),       scan_blelloch(),    scan_shared(),      reduce1(),          reduce2(),
       reduce3(),          reduce4(),          reduce5(),          reduce6(),          reduce7(),
       reduce_shuffle(),   compact(),          histogram_atomic(), histogram_shared(), histogram_tagged(),
-      bitonic_sort(),     radix_split(),      radix_digits(),     partition_atomic(), partition_stable(),
+      histogram_per_thread(), bitonic_sort(),     radix_split(),      radix_digits(),     partition_atomic(), partition_stable(),
   };
   return rows;
 }
@@ -385,6 +414,9 @@ Result validate(const Algorithm& a, const StepConfig& cfg) {
                            std::to_string(a.max_block));
   if (a.block_pow2 && (cfg.block & (cfg.block - 1)) != 0)
     return Result::failure(name + " needs a power-of-two block size (got " + std::to_string(cfg.block) + ")");
+  if ((a.options & kOptBins) && (cfg.bins < 2 || cfg.bins > a.max_bins || (a.bins_pow2 && (cfg.bins & (cfg.bins - 1)))))
+    return Result::failure(name + " takes " + (a.bins_pow2 ? "a power of two " : "") + "from 2 to " +
+                           std::to_string(a.max_bins) + " bins (got " + std::to_string(cfg.bins) + ")");
   if (cfg.type == ElemType::F32 && !(a.options & kOptFloat)) return Result::failure(name + " does not take floats");
   if (cfg.type == ElemType::U32 && !(a.options & kOptU32)) return Result::failure(name + " does not take uint32");
   return {};

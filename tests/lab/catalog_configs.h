@@ -58,7 +58,8 @@ inline std::vector<RowConfig> configs_for(const primlab::Algorithm& a) {
   if (a.options & kOptDigitBits)
     for (int bits : {2, 8}) add(300, mid, "digit bits " + std::to_string(bits), [&](StepConfig& c) { c.digit_bits = bits; });
   if (a.options & kOptBins)
-    for (int bins : {2, 256}) add(300, mid, "bins " + std::to_string(bins), [&](StepConfig& c) { c.bins = bins; });
+    for (int bins : {2, std::min(256, a.max_bins)})
+      add(300, mid, "bins " + std::to_string(bins), [&](StepConfig& c) { c.bins = bins; });
   if (a.options & kOptDigitStart) add(300, mid, "digit start 28", [](StepConfig& c) { c.digit_start = 28; });
   if (a.options & kOptPredicate)
     for (int p : {1, 2}) add(300, mid, "predicate " + std::to_string(p), [&](StepConfig& c) { c.predicate = p; });
@@ -110,7 +111,7 @@ inline std::vector<SweepConfig> sweep_for(const primlab::Algorithm& a) {
       if (a.options & kOptBins) {
         // Partitions take powers of two up to 4096 (and a digit), histograms 2 to 256 bins.
         const int bins[] = {2, 16, 256, 4096};
-        c.bins = bins[seed % ((a.options & kOptDigitStart) ? 4 : 3)];
+        c.bins = std::min(bins[seed % ((a.options & kOptDigitStart) ? 4 : 3)], a.max_bins);
       }
       if (a.options & kOptDigitStart) {
         int bits = 0;

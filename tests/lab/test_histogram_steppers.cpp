@@ -3,7 +3,9 @@
 // partial histograms, counters and the per-step atomics / collisions / retries row, seeds, bad configs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <climits>
+#include <string_view>
 #include <numeric>
 
 #include "lab/catalog.h"
@@ -15,7 +17,15 @@ using namespace primlab;
 
 namespace {
 
-const std::vector<const char*> kAlgos = test::family("histogram");
+// The histograms with the "this step" row that take any block and up to 256 bins; the per-thread
+// histogram (64 threads, at most 64 bins) has its own tests (test_seed_variants.cpp).
+std::vector<const char*> shared_row_histograms() {
+  std::vector<const char*> v = test::family("histogram");
+  v.erase(std::remove_if(v.begin(), v.end(), [](const char* a) { return std::string_view(a) == "histogram-per-thread"; }),
+          v.end());
+  return v;
+}
+const std::vector<const char*> kAlgos = shared_row_histograms();
 
 int row_index(const Trace& t, const std::string& prefix) {
   for (std::size_t r = 0; r < t.rows.size(); ++r)

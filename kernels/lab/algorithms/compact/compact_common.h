@@ -57,6 +57,7 @@ inline Layout make_layout(const StepConfig& cfg) {
     return L;
   }
   L.scan_cfg = cfg;
+  L.scan_cfg.variant = 0;  // the shared scan's one-term offsets
   L.scan_cfg.type = ElemType::I32;
   L.scan_cfg.inclusive = false;
   L.scan_cfg.input = nullptr;

@@ -1,7 +1,10 @@
 // Shared-memory block scan (GPU Gems 3 ch. 39; the lecture's scan3 and scanDistribute): plan,
 // listing and CPU reference. Each block of B threads scans 2B elements in shared memory with the
 // bank-conflict offsets (a toggle turns them off; the counters show the conflict degree either
-// way); for more than one block the block sums are scanned and added back.
+// way; the variant picks the one-term offset i >> 5 or GPU Gems 3's two-term (i >> 5) + (i >> 10),
+// conflict-free at 2048-element tiles); for more than one block the block sums are scanned and
+// added back.
+#include "lab/model/listing.h"
 #include "lab/model/plan.h"
 #include "lab/run/cpu_run.h"
 #include "lab/run/steppers.h"
@@ -10,13 +13,16 @@ namespace primlab::steppers {
 namespace {
 enum Rows { kShared = kStdRows, kSums, kScanned, kInput };
 
+std::int32_t offset_terms(int terms, std::int32_t i) { return terms == 0 ? 0 : (i >> 5) + (terms == 2 ? i >> 10 : 0); }
+int terms_of(const StepConfig& cfg) { return cfg.conflict_offsets ? 1 + cfg.variant : 0; }
+
 // The shared scan's two sweeps over one block's shared memory, emulated warp by warp. Used for the
 // per-block levels and, whole, for the one-block scan of the block sums.
 struct BlockSweep {
   cpu::CpuRun& run;
   ElemType type;
-  bool offsets;
-  std::int32_t offs(std::int32_t i) const { return offsets ? i >> 5 : 0; }
+  int terms;  // 0: no offsets, 1: i >> 5, 2: (i >> 5) + (i >> 10)
+  std::int32_t offs(std::int32_t i) const { return offset_terms(terms, i); }
 
   // One up-sweep (down = false) or down-sweep level with d active threads of `threads`, on temp
   // (logical indices). Calls rec(tid, a, b) for each active thread.
@@ -83,28 +89,42 @@ struct BlockSweep {
 }  // namespace
 
 Result plan_scan_shared(const StepConfig& cfg, Trace& t) {
+  if (cfg.variant < 0 || cfg.variant > 1)
+    return Result::failure("the shared scan's offset variant must be 0 (i >> 5) or 1 ((i >> 5) + (i >> 10))");
   const std::int32_t n = cfg.n, B = cfg.block, E = 2 * B, blocks = plan::div_up(n, E), W = blocks * E;
-  t.title = cfg.conflict_offsets ? "Shared-memory scan (GPU Gems 3, bank-conflict offsets)"
-                                  : "Shared-memory scan (GPU Gems 3, no bank-conflict offsets)";
-  const std::string at_ai = cfg.conflict_offsets ? "temp[ai + conflict_free(ai)]" : "temp[ai]";
+  const int terms = terms_of(cfg);
+  t.title = terms == 0   ? "Shared-memory scan (GPU Gems 3, no bank-conflict offsets)"
+            : terms == 1 ? "Shared-memory scan (GPU Gems 3, bank-conflict offsets)"
+                         : "Shared-memory scan (GPU Gems 3, two-term bank-conflict offsets)";
+  const std::string at_ai = terms == 0   ? "temp[ai]"
+                            : terms == 1 ? "temp[ai + conflict_free(ai)]"
+                                         : "temp[ai + conflict_free_two_term(ai)]";
   t.width = W;
   t.elems_per_thread = 2;
-  // temp[i + conflict_free(i)]: with the offsets, one padding word after every 32 elements.
-  const std::int32_t pad = cfg.conflict_offsets ? (E - 1) >> 5 : 0;
-  t.shared_layout.assign(std::size_t(E + pad), -1);
-  for (std::int32_t i = 0; i < E; ++i) t.shared_layout[std::size_t(i + (cfg.conflict_offsets ? i >> 5 : 0))] = i;
+  // temp[i + offset(i)]: one padding word after every 32 elements, and with the second term one
+  // more after every 1024.
+  t.shared_layout.assign(std::size_t(E + offset_terms(terms, E - 1)), -1);
+  for (std::int32_t i = 0; i < E; ++i) t.shared_layout[std::size_t(i + offset_terms(terms, i))] = i;
   const plan::Code code = plan::code(t, "scan-shared");
+  int load_line = code.line("load");
+  if (terms == 2) {  // the two-term offset, shown after the kernel whose conflict_free it replaces
+    const std::vector<std::string>& two = listing::lines("scan-shared-two-term");
+    load_line = int(t.code.size()) + listing::line_of("scan-shared-two-term", "load (two-term)");
+    t.code.insert(t.code.end(), two.begin(), two.end());
+  }
   plan::standard_rows(t, "x (global)", W, cfg.type);
   plan::add_row(t, "shared (logical order)", RowKind::Values, W, cfg.type);
   plan::add_row(t, "block sums", RowKind::Values, blocks, cfg.type, false);
   plan::add_row(t, "scanned sums", RowKind::Values, blocks, cfg.type, false);
   plan::add_row(t, "input", RowKind::Values, W, cfg.type);
   plan::initial_step(t);
-  const std::string padding = cfg.conflict_offsets
-                                  ? ", each at its index plus index / 32: one padding word per 32 elements moves the "
-                                    "later strided accesses into different banks."
-                                  : ". Without padding, the strided accesses of the sweeps will pile into few banks.";
-  plan::add_step(t, "load: " + at_ai + " = in[base + ai] (and bi)", "load", code.line("load"), blocks, B, blocks * B,
+  const std::string padding =
+      terms == 0   ? ". Without padding, the strided accesses of the sweeps will pile into few banks."
+      : terms == 1 ? ", each at its index plus index / 32: one padding word per 32 elements moves the later strided "
+                     "accesses into different banks."
+                   : ", each at its index plus index / 32 + index / 1024: one padding word per 32 elements and one "
+                     "more per 1024 keep even the 32-word strides of a 2048-element tile out of one bank.";
+  plan::add_step(t, "load: " + at_ai + " = in[base + ai] (and bi)", "load", load_line, blocks, B, blocks * B,
                  2, kShared)
       .explain = "Each block of " + std::to_string(B) + " threads loads its tile of " + std::to_string(E) +
                  " elements into shared memory, two per thread" + padding;
@@ -165,7 +185,7 @@ void cpu_scan_shared(const StepConfig& cfg, const std::vector<std::uint32_t>& in
   std::copy(input.begin(), input.end(), x);
   std::copy(input.begin(), input.end(), run.row(kInput));
   run.snapshot_initial();
-  BlockSweep sweep{run, t.type, cfg.conflict_offsets};
+  BlockSweep sweep{run, t.type, terms_of(cfg)};
   std::int32_t offset = 1;
   for (std::size_t s = 1; s < t.steps.size(); ++s) {
     run.begin(s);

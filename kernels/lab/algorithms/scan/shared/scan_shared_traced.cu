@@ -9,12 +9,19 @@ namespace primlab::steppers {
 namespace {
 enum Rows { kShared = kStdRows, kSums, kScanned, kInput };
 
+// listing: scan-shared-two-term
+// GPU Gems 3's two-term offset, in place of conflict_free(i) at every temp[] index from the load on:
+// one more padding word per 1024 elements keeps the 32-word strides of a 2048-element tile out of
+// one bank, where conflict_free(i) alone leaves 2-way conflicts.
+__device__ __forceinline__ int conflict_free_two_term(int i) { return (i >> 5) + (i >> 10); }  // step: load (two-term)
+// listing: end
+
 struct SharedScan {
   traced::StepCtx ctx;
   std::uint32_t* x;        // global array (row main)
   std::uint32_t* logical;  // the shared row: each block's shared memory in logical order
-  bool offsets;
-  __device__ int offs(int i) const { return offsets ? i >> 5 : 0; }
+  int terms;  // 0: no offsets, 1: i >> 5, 2: conflict_free_two_term(i)
+  __device__ int offs(int i) const { return terms == 0 ? 0 : terms == 1 ? i >> 5 : conflict_free_two_term(i); }
 };
 
 __device__ void restore(const SharedScan& p, std::uint32_t* temp, int base, int B) {
@@ -176,11 +183,15 @@ Result cuda_scan_shared(const StepConfig& cfg, const std::vector<std::uint32_t>&
   traced::CudaRun run(t, out);
   run.upload_initial(traced::initial_state(t, input, {kRowMain, kInput}));
   const int B = t.block, blocks = t.width / (2 * B);
-  auto smem = [&](int elems) { return std::size_t(elems + (cfg.conflict_offsets ? elems >> 5 : 0)) * 4; };
+  const int terms = cfg.conflict_offsets ? 1 + cfg.variant : 0;
+  auto smem = [&](int elems) {
+    const int last = elems - 1;
+    return std::size_t(elems + (terms == 0 ? 0 : (last >> 5) + (terms == 2 ? last >> 10 : 0))) * 4;
+  };
   int offset = 1;
   for (std::size_t s = 1; s < t.steps.size() && run.ok(); ++s) {
     const Step& st = t.steps[s];
-    SharedScan p{run.begin(s), run.row(kRowMain), run.row(kShared), cfg.conflict_offsets};
+    SharedScan p{run.begin(s), run.row(kRowMain), run.row(kShared), terms};
     const std::string& ph = st.phase;
     if (ph == "load" || ph == "write") {
       load_or_write<<<blocks, B, smem(2 * B)>>>(p, ph == "load");
