@@ -101,7 +101,8 @@ static Algorithm scan_shared() {
       .description("Each block scans 2B elements in shared memory (GPU Gems 3 ch. 39), then block sums are scanned "
                    "and added.")
       .options(kOptInclusive | kOptFloat | kOptConflictOffsets | kOptVariant)
-      .variants("one-term offset i >> 5\0two-term offset (i >> 5) + (i >> 10)\0")
+      .variants("offset i >> 5, scan the sums\0offset (i >> 5) + (i >> 10), scan the sums\0offset i >> 5, "
+                "kernStitch (seed 000)\0offset (i >> 5) + (i >> 10), kernStitch (seed 000)\0")
       .block_pow2()
       .stepped(PRIMLAB_STEPPED(scan_shared))
       .timed("scan_exclusive", numeric_types(), PRIMLAB_TIMED(scan_shared));

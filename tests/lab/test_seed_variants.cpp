@@ -154,3 +154,32 @@ TEST(SharedScanOffsets, TheTwoTermScanIsStillAScan) {
   EXPECT_EQ(t.shared_layout[1024 + 32 + 1], 1024);
   EXPECT_EQ(t.shared_layout[1024 + 32], -1);
 }
+
+// Seed 000's kernStitch: block b adds sums[0..b-1] to each of its 2B elements, one launch in place
+// of the scan of the sums and the distribute.
+TEST(SharedScanStitch, EveryBlockAddsTheRootsOfTheBlocksBeforeIt) {
+  for (int variant : {2, 3})
+    for (int n : {1, 40, 64, 65, 1000}) {
+      StepConfig c;
+      c.n = n;
+      c.block = 8;
+      c.variant = variant;
+      const std::vector<std::uint32_t> in = make_input(InputKind::Random, n, ElemType::I32, std::uint32_t(n));
+      const Trace t = cpu_trace("scan-shared", c, in);
+      const std::uint32_t* out = t.row(t.steps.size() - 1, kRowMain);
+      std::uint32_t sum = 0;
+      for (int i = 0; i < n; ++i) {
+        ASSERT_EQ(out[i], sum) << "variant " << variant << " n=" << n << " element " << i;
+        sum += in[std::size_t(i)];
+      }
+      const int blocks = (n + 15) / 16;
+      std::int64_t stitch_adds = -1, launches = t.totals(t.steps.size() - 1).launches;
+      for (const Step& s : t.steps) {
+        EXPECT_NE(s.phase, "scan sums");
+        EXPECT_NE(s.phase, "distribute");
+        if (s.phase == "stitch") stitch_adds = s.counters.adds;
+      }
+      EXPECT_EQ(stitch_adds, blocks > 1 ? std::int64_t(16) * blocks * (blocks - 1) / 2 : -1) << "n=" << n;
+      EXPECT_EQ(launches, blocks > 1 ? 2 : 1) << "n=" << n;  // the block scan, kernStitch
+    }
+}

@@ -3,7 +3,7 @@
 // bank-conflict offsets (a toggle turns them off; the counters show the conflict degree either
 // way; the variant picks the one-term offset i >> 5 or GPU Gems 3's two-term (i >> 5) + (i >> 10),
 // conflict-free at 2048-element tiles); for more than one block the block sums are scanned and
-// added back.
+// added back, or (variant) seed 000's kernStitch adds each block the sums of all blocks before it.
 #include "lab/model/listing.h"
 #include "lab/model/plan.h"
 #include "lab/run/cpu_run.h"
@@ -14,7 +14,11 @@ namespace {
 enum Rows { kShared = kStdRows, kSums, kScanned, kInput };
 
 std::int32_t offset_terms(int terms, std::int32_t i) { return terms == 0 ? 0 : (i >> 5) + (terms == 2 ? i >> 10 : 0); }
-int terms_of(const StepConfig& cfg) { return cfg.conflict_offsets ? 1 + cfg.variant : 0; }
+// cfg.variant: bit 0 the two-term offset, bit 1 seed 000's kernStitch in place of scanning the sums.
+int terms_of(const StepConfig& cfg) { return cfg.conflict_offsets ? 1 + (cfg.variant & 1) : 0; }
+bool stitches(const StepConfig& cfg) { return (cfg.variant & 2) != 0; }
+// kernStitch's op slots: one add per block before an element's own.
+constexpr std::int64_t kMaxStitchOps = std::int64_t(1) << 21;
 
 // The shared scan's two sweeps over one block's shared memory, emulated warp by warp. Used for the
 // per-block levels and, whole, for the one-block scan of the block sums.
@@ -89,13 +93,17 @@ struct BlockSweep {
 }  // namespace
 
 Result plan_scan_shared(const StepConfig& cfg, Trace& t) {
-  if (cfg.variant < 0 || cfg.variant > 1)
-    return Result::failure("the shared scan's offset variant must be 0 (i >> 5) or 1 ((i >> 5) + (i >> 10))");
+  if (cfg.variant < 0 || cfg.variant > 3)
+    return Result::failure("the shared scan's variant must be 0 to 3 (bit 0: two-term offset, bit 1: kernStitch)");
   const std::int32_t n = cfg.n, B = cfg.block, E = 2 * B, blocks = plan::div_up(n, E), W = blocks * E;
+  if (stitches(cfg) && std::int64_t(blocks) * B * 2 * (blocks - 1) > kMaxStitchOps)
+    return Result::failure("kernStitch adds " + std::to_string(blocks - 1) +
+                           " block sums to each element: too many adds to trace; take larger blocks");
   const int terms = terms_of(cfg);
   t.title = terms == 0   ? "Shared-memory scan (GPU Gems 3, no bank-conflict offsets)"
             : terms == 1 ? "Shared-memory scan (GPU Gems 3, bank-conflict offsets)"
                          : "Shared-memory scan (GPU Gems 3, two-term bank-conflict offsets)";
+  if (stitches(cfg)) t.title += ", kernStitch (seed 000)";
   const std::string at_ai = terms == 0   ? "temp[ai]"
                             : terms == 1 ? "temp[ai + conflict_free(ai)]"
                                          : "temp[ai + conflict_free_two_term(ai)]";
@@ -157,7 +165,17 @@ Result plan_scan_shared(const StepConfig& cfg, Trace& t) {
   write.barrier = true;
   write.explain = "Each block writes its scanned tile back to global memory: every element holds the sum of the "
                   "elements before it in its own tile.";
-  if (blocks > 1) {
+  if (blocks > 1 && stitches(cfg)) {
+    const std::vector<std::string>& stitch = listing::lines("scan-shared-stitch");
+    const int line = int(t.code.size()) + listing::line_of("scan-shared-stitch", "stitch");
+    t.code.insert(t.code.end(), stitch.begin(), stitch.end());
+    plan::add_step(t, "kernStitch: block bx adds sums[0..bx-1] to each of its elements", "stitch", line, blocks, B,
+                   (blocks - 1) * B, 2 * (blocks - 1), kRowMain)
+        .explain = "Seed 000's kernStitch: instead of scanning the " + std::to_string(blocks) +
+                   " block sums, every block adds the roots of all the blocks before it to each of its elements, "
+                   "one by one: block " + std::to_string(blocks - 1) + " does " + std::to_string(blocks - 1) +
+                   " adds per element, O(blocks) where a scan of the sums needs O(log blocks).";
+  } else if (blocks > 1) {
     const std::int32_t threads = std::max(1, plan::next_pow2(blocks) / 2);
     plan::add_step(t, "scan the " + std::to_string(blocks) + " block sums in one block", "scan sums",
                    code.line("scan sums"), 1, threads, threads, 2, kScanned)
@@ -256,6 +274,19 @@ void cpu_scan_shared(const StepConfig& cfg, const std::vector<std::uint32_t>& in
       std::copy(temp.begin(), temp.begin() + blocks, scanned);
       c.global_read_bytes += std::int64_t(blocks) * 4;
       c.global_write_bytes += std::int64_t(blocks) * 4;
+    } else if (ph == "stitch") {
+      for (std::int32_t b = 1; b < blocks; ++b)
+        for (std::int32_t tid = 0; tid < B; ++tid)
+          for (int k = 0; k < 2; ++k) {
+            const std::int32_t i = b * E + tid + k * B;
+            for (std::int32_t j = 0; j < b; ++j) {
+              x[i] = cpu::add_words(x[i], sums[j], t.type);
+              run.op(b * B + tid, k * (blocks - 1) + j, OpKind::Add, kSums, j, kRowMain, i);
+            }
+            c.adds += b;
+            c.global_read_bytes += 8 * b;
+            c.global_write_bytes += 4 * b;
+          }
     } else if (ph == "distribute") {
       for (std::int32_t b = 1; b < blocks; ++b)
         for (std::int32_t tid = 0; tid < B; ++tid)

@@ -164,6 +164,27 @@ __global__ void distribute(SharedScan p, const std::uint32_t* scanned) {
   p.ctx.count(traced::kGlobalWrite, 8);
 }
 
+// listing: scan-shared-stitch
+// Seed 000's kernStitch, in place of scanning the block sums and distributing them: every block
+// adds the roots of all the blocks before it to each of its elements (O(blocks) adds an element).
+// in[] and sums[] may alias, so each += loads and stores in[index] again.
+__global__ void kernStitch(SharedScan p, const std::uint32_t* sums, int n) {
+  const int bx = blockIdx.x;
+  if (bx == 0) return;
+  for (int k = 0; k < 2; ++k) {
+    const int index = 2 * blockDim.x * bx + threadIdx.x + k * blockDim.x;
+    if (index >= n) return;
+    for (int i = 0; i < bx; i++) {
+      p.x[index] = traced::add_words(p.x[index], sums[i], p.ctx.type);  // step: stitch
+      p.ctx.op(bx * blockDim.x + threadIdx.x, k * (gridDim.x - 1) + i, OpKind::Add, kSums, i, kRowMain, index);
+    }
+    p.ctx.count(traced::kAdds, bx);
+    p.ctx.count(traced::kGlobalRead, 8ull * bx);
+    p.ctx.count(traced::kGlobalWrite, 4ull * bx);
+  }
+}
+// listing: end
+
 // listing: scan-shared
 __global__ void add_input(SharedScan p, const std::uint32_t* in, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -183,7 +204,7 @@ Result cuda_scan_shared(const StepConfig& cfg, const std::vector<std::uint32_t>&
   traced::CudaRun run(t, out);
   run.upload_initial(traced::initial_state(t, input, {kRowMain, kInput}));
   const int B = t.block, blocks = t.width / (2 * B);
-  const int terms = cfg.conflict_offsets ? 1 + cfg.variant : 0;
+  const int terms = cfg.conflict_offsets ? 1 + (cfg.variant & 1) : 0;
   auto smem = [&](int elems) {
     const int last = elems - 1;
     return std::size_t(elems + (terms == 0 ? 0 : (last >> 5) + (terms == 2 ? last >> 10 : 0))) * 4;
@@ -206,6 +227,8 @@ Result cuda_scan_shared(const StepConfig& cfg, const std::vector<std::uint32_t>&
     } else if (ph == "scan sums") {
       const int threads = st.launch.threads;
       scan_sums<<<1, threads, smem(2 * threads)>>>(p, run.row(kSums), run.row(kScanned), blocks);
+    } else if (ph == "stitch") {
+      kernStitch<<<blocks, B>>>(p, run.row(kSums), t.width);
     } else if (ph == "distribute") {
       distribute<<<blocks - 1, B>>>(p, run.row(kScanned));
     } else {
