@@ -108,6 +108,18 @@ static Algorithm scan_shared() {
       .timed("scan_exclusive", numeric_types(), PRIMLAB_TIMED(scan_shared));
 }
 
+namespace steppers {
+PRIMLAB_DECLARE_STEPPER(scan_naive_shared)
+}  // namespace steppers
+static Algorithm scan_naive_shared() {
+  return Row("scan-naive-shared", "scan")
+      .title("Naive scan in shared memory, block sums (seed 001)")
+      .description("Each block scans its B elements in a shared ping-pong buffer (offsets 1, 2, 4, ...); block sum = "
+                   "last scanned + last input; the host scans the block sums and a second kernel adds them.")
+      .options(kOptInclusive | kOptFloat | kOptU32)
+      .stepped(PRIMLAB_STEPPED(scan_naive_shared));
+}
+
 // [SECTION] Reductions: the lecture's reduce1..reduce5 (seed 004), the warp-shuffle reduction and
 // Harris's kernels 6 and 7, each with a second pass over the blocks' partial sums.
 namespace steppers {
@@ -391,7 +403,7 @@ static Algorithm partition_stable() {
 // [SECTION] The menu order, and the lookups.
 const std::vector<Algorithm>& algorithms() {
   static const std::vector<Algorithm> rows = {
-      scan_naive(),       scan_blelloch(),    scan_shared(),      reduce1(),          reduce2(),
+      scan_naive(),       scan_naive_shared(), scan_blelloch(),    scan_shared(),      reduce1(),          reduce2(),
       reduce3(),          reduce4(),          reduce5(),          reduce6(),          reduce7(),
       reduce_shuffle(),   compact(),          histogram_atomic(), histogram_shared(), histogram_tagged(),
       histogram_per_thread(), bitonic_sort(),     radix_split(),      radix_digits(),     partition_atomic(), partition_stable(),

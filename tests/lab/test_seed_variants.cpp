@@ -183,3 +183,41 @@ TEST(SharedScanStitch, EveryBlockAddsTheRootsOfTheBlocksBeforeIt) {
       EXPECT_EQ(launches, blocks > 1 ? 2 : 1) << "n=" << n;  // the block scan, kernStitch
     }
 }
+
+// Seed 001: each block scans its B elements in shared memory; block sum = last scanned + last
+// input; the host scans the sums, a second kernel adds them.
+TEST(NaiveSharedScan, BlockSumsAreLastScannedPlusLastInput) {
+  StepConfig c;
+  c.n = 37;
+  c.block = 8;
+  const std::vector<std::uint32_t> in = make_input(InputKind::Random, c.n, ElemType::I32, 4);
+  const Trace t = cpu_trace("scan-naive-shared", c, in);
+  const int blocks = 5;
+  std::size_t write = 0;
+  for (std::size_t s = 0; s < t.steps.size(); ++s)
+    if (t.steps[s].phase == "write") write = s;
+  ASSERT_GT(write, 0u);
+  const int sums = row_named(t, "block sums"), scanned = row_named(t, "scanned block sums");
+  ASSERT_GE(sums, 0);
+  ASSERT_GE(scanned, 0);
+  std::uint32_t before = 0;
+  for (int b = 0; b < blocks; ++b) {
+    std::uint32_t block_sum = 0;
+    for (int i = b * 8; i < std::min(c.n, b * 8 + 8); ++i) block_sum += in[std::size_t(i)];
+    EXPECT_EQ(t.row(write, std::size_t(sums))[b], block_sum) << "block " << b;
+    // The write step leaves each block's own exclusive scan, the last step the whole array's.
+    EXPECT_EQ(t.row(write, kRowMain)[b * 8], 0u) << "block " << b;
+    EXPECT_EQ(t.row(t.steps.size() - 1, std::size_t(scanned))[b], before) << "block " << b;
+    before += block_sum;
+  }
+  std::uint32_t sum = 0;
+  for (int i = 0; i < c.n; ++i) {
+    EXPECT_EQ(t.row(t.steps.size() - 1, kRowMain)[i], sum) << "element " << i;
+    sum += in[std::size_t(i)];
+  }
+  EXPECT_EQ(t.totals(t.steps.size() - 1).launches, 2);  // the block scan, the add of the offsets
+  // Offsets 1, 2, 4 in blocks of 8: three ping-pong passes.
+  int sweeps = 0;
+  for (const Step& s : t.steps) sweeps += s.phase == "sweep";
+  EXPECT_EQ(sweeps, 3);
+}
