@@ -33,6 +33,7 @@ __device__ int temp_cell(int j) { return 2 * blockIdx.x * blockDim.x + j; }
 // Exclusive scan of each block's blockDim.x elements in a shared ping-pong buffer temp[2 * B].
 __global__ void naive_load(NaiveShared p) {
   extern __shared__ std::uint32_t temp[];
+  restore(p, temp);
   const int tid = threadIdx.x, base = blockIdx.x * blockDim.x;
   const std::uint32_t* idata = p.row(kRowMain);
   p.ctx.branch(tid > 0);
@@ -133,7 +134,7 @@ Result cuda_scan_naive_shared(const StepConfig&, const std::vector<std::uint32_t
       naive_inclusive<<<blocks, B>>>(p);
     } else {
       // The seed's host step: copy the block sums back, scan them in a loop, copy them over.
-      std::vector<std::uint32_t> sums(std::size_t(blocks)), scanned(std::size_t(blocks));
+      std::vector<std::uint32_t> sums(static_cast<std::size_t>(blocks)), scanned(sums.size());
       PRIMLAB_TRACED_CHECK(run, cudaMemcpy(sums.data(), run.row(kSums), sums.size() * 4, cudaMemcpyDeviceToHost));
       scan_sums_on_host(sums.data(), scanned.data(), blocks, t.type);
       PRIMLAB_TRACED_CHECK(run, cudaMemcpy(run.row(kScanned), scanned.data(), scanned.size() * 4, cudaMemcpyHostToDevice));
