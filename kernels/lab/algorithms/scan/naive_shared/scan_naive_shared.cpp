@@ -14,17 +14,18 @@ using namespace naive_shared;
 Result plan_scan_naive_shared(const StepConfig& cfg, Trace& t) {
   const std::int32_t B = cfg.block, blocks = plan::div_up(cfg.n, B), W = blocks * B;
   t.title = "Naive scan in shared memory, block sums (seed 001)";
-  t.width = 2 * W;
+  t.width = W;
   t.elems_per_thread = 1;
   const plan::Code code = plan::code(t, "scan-naive-shared");
   plan::standard_rows(t, "x (global)", W, cfg.type);
   plan::add_row(t, "input", RowKind::Values, W, cfg.type);
-  plan::add_row(t, "temp: each block's two halves (ping-pong)", RowKind::Values, 2 * W, cfg.type, false);
+  plan::add_row(t, "temp[tid] (shared, first half)", RowKind::Values, W, cfg.type);
+  plan::add_row(t, "temp[B + tid] (shared, second half)", RowKind::Values, W, cfg.type);
   plan::add_row(t, "block sums", RowKind::Values, blocks, cfg.type, false);
   plan::add_row(t, "scanned block sums (host)", RowKind::Values, blocks, cfg.type, false);
   plan::initial_step(t);
   plan::add_step(t, "load: temp[tid] = tid > 0 ? in[base + tid - 1] : 0", "load", code.line("load"), blocks, B, W, 1,
-                 kTemp)
+                 kHalf0)
       .explain = "Each block of " + std::to_string(B) + " threads loads its elements into the first half of a "
                  "shared buffer, shifted right by one with a 0 in front: the inclusive passes that follow then "
                  "give the exclusive scan of the block.";
@@ -34,7 +35,7 @@ Result plan_scan_naive_shared(const StepConfig& cfg, Trace& t) {
     const std::string O = std::to_string(off);
     Step& st = plan::add_step(t, "offset " + O + ": temp[" + (pout ? "B + " : "") + "tid] = temp[" +
                                      (pout ? "" : "B + ") + "tid] + temp[" + (pout ? "" : "B + ") + "tid - " + O + "]",
-                              "sweep", code.line("sweep"), blocks, B, W, 2, kTemp);
+                              "sweep", code.line("sweep"), blocks, B, W, 1, kHalf0 + pout);
     st.barrier = true;
     st.explain = "Offset " + O + ": each thread adds the value " + O + " places to its left (the first " + O +
                  " only copy), reading one half of the shared buffer and writing the other, so no thread reads a "
@@ -62,7 +63,7 @@ void cpu_scan_naive_shared(const StepConfig&, const std::vector<std::uint32_t>& 
   const std::int32_t B = t.block, W = t.rows[kRowMain].length, blocks = W / B;
   std::uint32_t* x = run.row(kRowMain);
   std::uint32_t* in = run.row(kInput);
-  std::uint32_t* temp = run.row(kTemp);
+  std::uint32_t* half[2] = {run.row(kHalf0), run.row(kHalf1)};
   std::uint32_t* sums = run.row(kSums);
   std::uint32_t* scanned = run.row(kScanned);
   std::copy(input.begin(), input.end(), x);
@@ -79,7 +80,6 @@ void cpu_scan_naive_shared(const StepConfig&, const std::vector<std::uint32_t>& 
     if (ph == "add offsets") scan_sums_on_host(sums, scanned, blocks, t.type);
     const int pin = 1 - pout;
     cpu::for_each_warp(st.launch, [&](std::int32_t b, std::int32_t first, int lanes) {
-      std::uint32_t* tb = temp + 2 * b * B;
       int paths[32];
       std::int32_t a[32], a2[32], a3[32];
       for (int l = 0; l < lanes; ++l) {
@@ -88,12 +88,12 @@ void cpu_scan_naive_shared(const StepConfig&, const std::vector<std::uint32_t>& 
           paths[l] = tid > 0;
           a[l] = tid;
           if (tid > 0) {
-            tb[tid] = x[i - 1];
-            run.op(thread, 0, OpKind::Move, kRowMain, i - 1, kTemp, 2 * b * B + tid);
+            half[0][i] = x[i - 1];
+            run.op(thread, 0, OpKind::Move, kRowMain, i - 1, kHalf0, i);
             c.global_read_bytes += 4;
           } else {
-            tb[tid] = 0;
-            run.op(thread, 0, OpKind::Write, kTemp, -1, kTemp, 2 * b * B + tid);
+            half[0][i] = 0;
+            run.op(thread, 0, OpKind::Write, kHalf0, -1, kHalf0, i);
           }
         } else if (ph == "sweep") {
           paths[l] = tid >= off;
@@ -101,22 +101,22 @@ void cpu_scan_naive_shared(const StepConfig&, const std::vector<std::uint32_t>& 
           a2[l] = tid >= off ? pin * B + tid - off : -1;
           a3[l] = pout * B + tid;
           if (tid >= off) {
-            tb[pout * B + tid] = cpu::add_words(tb[pin * B + tid], tb[pin * B + tid - off], t.type);
-            run.op(thread, 0, OpKind::Add, kTemp, 2 * b * B + pin * B + tid - off, kTemp, 2 * b * B + pout * B + tid);
+            half[pout][i] = cpu::add_words(half[pin][i], half[pin][i - off], t.type);
+            run.op(thread, 0, OpKind::Add, kHalf0 + pin, i - off, kHalf0 + pout, i);
             c.adds += 1;
           } else {
-            tb[pout * B + tid] = tb[pin * B + tid];
-            run.op(thread, 0, OpKind::Move, kTemp, 2 * b * B + pin * B + tid, kTemp, 2 * b * B + pout * B + tid);
+            half[pout][i] = half[pin][i];
+            run.op(thread, 0, OpKind::Move, kHalf0 + pin, i, kHalf0 + pout, i);
           }
         } else if (ph == "write") {
           paths[l] = tid == B - 1;
           a[l] = pout * B + tid;
-          x[i] = tb[pout * B + tid];
-          run.op(thread, 0, OpKind::Move, kTemp, 2 * b * B + pout * B + tid, kRowMain, i);
+          x[i] = half[pout][i];
+          run.op(thread, 0, OpKind::Move, kHalf0 + pout, i, kRowMain, i);
           c.global_write_bytes += 4;
           if (tid == B - 1) {
-            sums[b] = cpu::add_words(tb[pout * B + tid], in[i], t.type);
-            run.op(thread, 1, OpKind::Move, kTemp, 2 * b * B + pout * B + tid, kSums, b);
+            sums[b] = cpu::add_words(half[pout][i], in[i], t.type);
+            run.op(thread, 1, OpKind::Move, kHalf0 + pout, i, kSums, b);
             run.op(thread, 2, OpKind::Add, kInput, i, kSums, b);
             c.adds += 1;
             c.global_read_bytes += 4;

@@ -14,20 +14,17 @@ struct NaiveShared {
   __device__ std::uint32_t* row(int r) const { return ctx.row(r); }
 };
 
+__device__ int thread_id() { return blockIdx.x * blockDim.x + threadIdx.x; }
+
 __device__ void restore(const NaiveShared& p, std::uint32_t* temp) {
-  const int B = blockDim.x;
-  for (int k = 0; k < 2; ++k) temp[threadIdx.x + k * B] = p.row(kTemp)[2 * blockIdx.x * B + threadIdx.x + k * B];
+  for (int k = 0; k < 2; ++k) temp[threadIdx.x + k * blockDim.x] = p.row(kHalf0 + k)[thread_id()];
   __syncthreads();
 }
 
 __device__ void spill(const NaiveShared& p, const std::uint32_t* temp) {
   __syncthreads();
-  const int B = blockDim.x;
-  for (int k = 0; k < 2; ++k) p.row(kTemp)[2 * blockIdx.x * B + threadIdx.x + k * B] = temp[threadIdx.x + k * B];
+  for (int k = 0; k < 2; ++k) p.row(kHalf0 + k)[thread_id()] = temp[threadIdx.x + k * blockDim.x];
 }
-
-__device__ int thread_id() { return blockIdx.x * blockDim.x + threadIdx.x; }
-__device__ int temp_cell(int j) { return 2 * blockIdx.x * blockDim.x + j; }
 
 // listing: scan-naive-shared
 // Exclusive scan of each block's blockDim.x elements in a shared ping-pong buffer temp[2 * B].
@@ -40,10 +37,10 @@ __global__ void naive_load(NaiveShared p) {
   temp[tid] = tid > 0 ? idata[base + tid - 1] : 0;  // step: load
   p.ctx.shared_access(tid);
   if (tid > 0) {
-    p.ctx.op(thread_id(), 0, OpKind::Move, kRowMain, base + tid - 1, kTemp, temp_cell(tid));
+    p.ctx.op(thread_id(), 0, OpKind::Move, kRowMain, base + tid - 1, kHalf0, base + tid);
     p.ctx.count(traced::kGlobalRead, 4);
   } else {
-    p.ctx.op(thread_id(), 0, OpKind::Write, kTemp, -1, kTemp, temp_cell(tid));
+    p.ctx.op(thread_id(), 0, OpKind::Write, kHalf0, -1, kHalf0, base + tid);
   }
   spill(p, temp);
 }
@@ -58,11 +55,11 @@ __global__ void naive_sweep(NaiveShared p, int pout, int offset) {
   p.ctx.shared_access(pout * B + tid);
   if (tid >= offset) {
     temp[pout * B + tid] = traced::add_words(temp[pin * B + tid], temp[pin * B + tid - offset], p.ctx.type);  // step: sweep
-    p.ctx.op(thread_id(), 0, OpKind::Add, kTemp, temp_cell(pin * B + tid - offset), kTemp, temp_cell(pout * B + tid));
+    p.ctx.op(thread_id(), 0, OpKind::Add, kHalf0 + pin, thread_id() - offset, kHalf0 + pout, thread_id());
     p.ctx.count(traced::kAdds, 1);
   } else {
     temp[pout * B + tid] = temp[pin * B + tid];  // step: sweep
-    p.ctx.op(thread_id(), 0, OpKind::Move, kTemp, temp_cell(pin * B + tid), kTemp, temp_cell(pout * B + tid));
+    p.ctx.op(thread_id(), 0, OpKind::Move, kHalf0 + pin, thread_id(), kHalf0 + pout, thread_id());
   }
   spill(p, temp);
 }
@@ -77,12 +74,12 @@ __global__ void naive_write(NaiveShared p, int pout) {
   p.ctx.shared_access(pout * B + tid);
   p.ctx.shared_access(tid == B - 1 ? pout * B + tid : -1);
   odata[base + tid] = temp[pout * B + tid];  // step: write
-  p.ctx.op(thread_id(), 0, OpKind::Move, kTemp, temp_cell(pout * B + tid), kRowMain, base + tid);
+  p.ctx.op(thread_id(), 0, OpKind::Move, kHalf0 + pout, base + tid, kRowMain, base + tid);
   p.ctx.count(traced::kGlobalWrite, 4);
   if (tid == B - 1) {
     // block sum = last scanned + last input
     p.row(kSums)[blockIdx.x] = traced::add_words(temp[pout * B + tid], idata[base + tid], p.ctx.type);  // step: write
-    p.ctx.op(thread_id(), 1, OpKind::Move, kTemp, temp_cell(pout * B + tid), kSums, blockIdx.x);
+    p.ctx.op(thread_id(), 1, OpKind::Move, kHalf0 + pout, base + tid, kSums, blockIdx.x);
     p.ctx.op(thread_id(), 2, OpKind::Add, kInput, base + tid, kSums, blockIdx.x);
     p.ctx.count(traced::kAdds, 1);
     p.ctx.count(traced::kGlobalRead, 4);
