@@ -102,6 +102,8 @@ struct Algorithm {
   std::int32_t max_n = 4096;          // largest n the stepper accepts
   std::int32_t min_block = 1, max_block = 1024;
   bool block_pow2 = false;            // block size must be a power of two
+  std::int32_t max_bins = 4096;       // kOptBins: bins (or partitions) from 2 up to this
+  bool bins_pow2 = false;             // kOptBins: bins must be a power of two
   bool deterministic = true;          // CPU and CUDA traces equal bit for bit (else final state and counts)
   const char* variant_names = nullptr;  // kOptVariant: the names of cfg.variant's values, NUL-separated, ending in two NULs
   // The stepped form. plan fills trace metadata: rows, steps (labels, launch shapes, op slots),
@@ -122,6 +124,9 @@ const Algorithm* find_algorithm(const std::string& name);
 
 // Checks cfg against the algorithm's limits.
 Result validate(const Algorithm& a, const StepConfig& cfg);
+// Moves cfg's block, type and bins to the nearest values the algorithm takes (a new algorithm is
+// picked with the options of the last one).
+void fit_config(const Algorithm& a, StepConfig& cfg);
 
 // Validates and plans (rows, steps, op slots) without running; values and ops are allocated.
 Result plan_trace(const Algorithm& a, const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& out);

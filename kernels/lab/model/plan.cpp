@@ -40,6 +40,10 @@ int Code::line(const std::string& tag) const { return listing::line_of(name, tag
 
 Code code(Trace& t, const std::string& name) {
   t.code = listing::lines(name);
+  t.code_tags.assign(t.code.size(), std::string());
+  if (const listing::Listing* l = listing::find(name))
+    for (const listing::Tag& tag : l->tags)
+      for (int line : tag.lines) t.code_tags[std::size_t(line)] = tag.name;
   return {name};
 }
 
