@@ -48,6 +48,19 @@ int main(int argc, char** argv) {
   io.IniFilename = settings.ini_path.c_str();
   window::load_layout(settings);
   ImGui::StyleColorsDark();
+  // The transport's keys, every press (ImGui's backend chains this callback).
+  glfwSetWindowUserPointer(win, &state);
+  glfwSetKeyCallback(win, [](GLFWwindow* w, int key, int, int action, int) {
+    if (action == GLFW_RELEASE) return;
+    auto& keys = static_cast<ui::AppState*>(glfwGetWindowUserPointer(w))->keys;
+    switch (key) {
+      case GLFW_KEY_SPACE: if (action == GLFW_PRESS) keys.push_back(ui::StepKey::Play); break;
+      case GLFW_KEY_RIGHT: keys.push_back(ui::StepKey::Next); break;
+      case GLFW_KEY_LEFT: keys.push_back(ui::StepKey::Previous); break;
+      case GLFW_KEY_HOME: keys.push_back(ui::StepKey::First); break;
+      case GLFW_KEY_END: keys.push_back(ui::StepKey::Last); break;
+    }
+  });
   ImGui_ImplGlfw_InitForOpenGL(win, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
   ui::init_app(state);
@@ -68,6 +81,7 @@ int main(int argc, char** argv) {
     ImGui::NewFrame();
     ui::handle_keys(state);
     ui::draw_frame(state, io.DisplaySize.x, io.DisplaySize.y, now - last);
+    if (!opt.state_file.empty()) ui::write_state(state, opt.state_file);
     last = now;
 
     ImGui::Render();

@@ -8,7 +8,7 @@ packages=(
   libglfw3-dev libimgui-dev libstb-dev            # window, UI, PNG
   libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri  # OpenGL/EGL (headless through Mesa)
   libgtest-dev nlohmann-json3-dev libcli11-dev libgif-dev libtbb-dev
-  xvfb xauth x11-apps                             # GUI smoke test in a real window
+  xvfb xauth x11-apps xdotool                     # GUI tests in a real window
 )
 missing=()
 for p in "${packages[@]}"; do

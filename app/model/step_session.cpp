@@ -5,7 +5,15 @@ namespace primlab::ui {
 
 bool StepSession::reject(const std::string& error) {
   message = error;
-  if (has_trace()) choice = last_good_;
+  if (has_trace()) {
+    // The typed list stays as written, beside the message that says what is wrong with it; the
+    // other choices return to those of the trace shown.
+    std::string typed = std::move(choice.typed);
+    const bool typing = choice.input == InputKind::Typed;
+    choice = last_good_;
+    choice.typed = std::move(typed);
+    if (typing) choice.input = InputKind::Typed;
+  }
   return false;
 }
 
@@ -23,6 +31,8 @@ bool StepSession::check(TraceRequest& out) {
 
 void StepSession::accept(TraceRequest&& req, Trace&& meta, std::string used_backend, std::string note,
                          bool host_values) {
+  // A new algorithm or input starts at step 0; other changes keep the step where they can.
+  const bool same = meta_.algo == meta.algo && input_ == req.input;
   meta_ = std::move(meta);
   input_ = std::move(req.input);
   host_values_ = host_values;
@@ -30,7 +40,7 @@ void StepSession::accept(TraceRequest&& req, Trace&& meta, std::string used_back
   choice.cfg.n = req.cfg.n;
   last_good_ = choice;
   message = std::move(note);
-  go(transport.step);  // a shorter trace clamps the step
+  go(same ? transport.step : 0);  // a shorter trace clamps the step
 }
 
 void StepSession::set_host_values(std::vector<std::uint32_t> values, std::vector<Op> ops) {

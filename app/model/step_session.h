@@ -39,9 +39,11 @@ class StepSession {
 
   // Checks `choice` and fills `out`. On failure behaves as reject().
   bool check(TraceRequest& out);
-  // Takes the trace built for `req`; `note` becomes the message (empty when all went as asked).
+  // Takes the trace built for `req`; `note` becomes the message (empty when all went as asked). A
+  // new algorithm or input starts at step 0.
   void accept(TraceRequest&& req, Trace&& meta, std::string used_backend, std::string note, bool host_values);
-  // Sets `message`, restores the last choice that built a trace, keeps the trace; returns false.
+  // Sets `message`, restores the last choice that built a trace but keeps the typed list as the
+  // user wrote it, keeps the trace; returns false.
   bool reject(const std::string& error);
   // The values and ops read back from wherever the trace lives (for export).
   void set_host_values(std::vector<std::uint32_t> values, std::vector<Op> ops);

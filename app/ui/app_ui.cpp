@@ -3,8 +3,13 @@
 
 #include <imgui.h>
 
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
 #include "headless/frame.h"
 #include "headless/imgui_offscreen.h"
+#include "ui/item_rects.h"
 #include "ui/step_tab.h"
 
 namespace primlab::ui {
@@ -19,14 +24,22 @@ bool init_app(AppState& s) {
 }
 
 void handle_keys(AppState& s) {
-  ImGuiIO& io = ImGui::GetIO();
-  if (io.WantTextInput) return;
-  StepSession& ss = s.step.session;
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false)) ss.transport.toggle_play(ss.last_step());
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) ss.go(ss.transport.step + 1);
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) ss.go(ss.transport.step - 1);
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home))) ss.go(0);
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End))) ss.go(ss.last_step());
+  const std::vector<StepKey> keys = std::move(s.keys);
+  s.keys.clear();
+  if (ImGui::GetIO().WantTextInput || s.tab == kPerfTab) return;
+  const bool race = s.tab == kRaceTab;
+  Transport& t = race ? s.race.transport : s.step.session.transport;
+  const int last = race ? race_last_step(s.race) : s.step.session.last_step();
+  for (StepKey k : keys) {
+    switch (k) {
+      case StepKey::Play: t.toggle_play(last); break;
+      case StepKey::Next: t.go(t.step + 1, last); break;
+      case StepKey::Previous: t.go(t.step - 1, last); break;
+      case StepKey::First: t.go(0, last); break;
+      case StepKey::Last: t.go(last, last); break;
+    }
+  }
+  if (race) sync_race(s.race);
 }
 
 double idle_wait_seconds(const AppState& s) {
@@ -42,12 +55,16 @@ void draw_frame(AppState& s, float width, float height, double dt) {
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoBringToFrontOnFocus);
   if (ImGui::BeginTabBar("tabs")) {
     auto flags = [&](int tab) { return s.request_tab == tab ? ImGuiTabItemFlags_SetSelected : 0; };
-    if (ImGui::BeginTabItem("Step", nullptr, flags(kStepTab))) {
+    const bool step_open = ImGui::BeginTabItem("Step", nullptr, flags(kStepTab));
+    note_item("tab step");
+    if (step_open) {
       s.tab = kStepTab;
       draw_step_tab(s.step, s.view);
       ImGui::EndTabItem();
     }
-    if (ImGui::BeginTabItem("Race", nullptr, flags(kRaceTab))) {
+    const bool race_open = ImGui::BeginTabItem("Race", nullptr, flags(kRaceTab));
+    note_item("tab race");
+    if (race_open) {
       s.tab = kRaceTab;
       draw_race_tab(s.race, s.view);
       ImGui::EndTabItem();
@@ -61,6 +78,32 @@ void draw_frame(AppState& s, float width, float height, double dt) {
   }
   if (s.request_tab == s.tab) s.request_tab = -1;
   ImGui::End();
+}
+
+void write_state(const AppState& s, const std::string& path) {
+  using nlohmann::json;
+  auto code = [](const CodeShown& c) { return json{{"first", c.first}, {"last", c.last}, {"lit", c.lit}}; };
+  auto pane = [&](const StepPane& p) {
+    const StepSession& ss = p.session;
+    return json{{"algo", ss.trace().algo},   {"block", ss.trace().block},      {"step", ss.transport.step},
+                {"last_step", ss.last_step()}, {"playing", ss.transport.playing}, {"typed", ss.choice.typed},
+                {"input", input_kind_name(ss.choice.input)}, {"message", ss.message}, {"code", code(p.code)}};
+  };
+  const char* tabs[] = {"step", "race", "perf"};
+  json rects = json::object();
+  for (const auto& [name, r] : item_rects()) rects[name] = r;
+  const json j = {{"tab", tabs[s.tab]},
+                  {"items", rects},
+                  {"step", pane(s.step)},
+                  {"race", {{"step", s.race.transport.step}, {"playing", s.race.transport.playing},
+                            {"a", pane(s.race.a)}, {"b", pane(s.race.b)}}}};
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp);
+    f << j.dump() << "\n";
+    if (!f) return;
+  }
+  std::rename(tmp.c_str(), path.c_str());
 }
 
 std::vector<unsigned char> render_app(AppState& s, int w, int h, int frames) {

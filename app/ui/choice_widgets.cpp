@@ -4,10 +4,12 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 #include "model/presets.h"
+#include "ui/item_rects.h"
 
 namespace primlab::ui {
 
@@ -24,8 +26,7 @@ bool algorithm_combo(StepChoice& c) {
       ImGui::PushID(a.name);
       if (ImGui::Selectable(a.title, c.algo == a.name)) {
         c.algo = a.name;
-        if (a.block_pow2 && (c.cfg.block & (c.cfg.block - 1))) c.cfg.block = 8;
-        if (c.cfg.type == ElemType::F32 && !(a.options & kOptFloat)) c.cfg.type = ElemType::I32;
+        fit_config(a, c.cfg);
         changed = true;
       }
       ImGui::PopID();
@@ -50,6 +51,21 @@ bool type_choice(StepChoice& c, const Algorithm& a) {
   }
   c.cfg.type = ElemType(t);
   return changed;
+}
+
+
+// Bins (or partitions): 2 to the row's maximum, as powers of two where the row needs them.
+bool bins_choice(StepConfig& cfg, const Algorithm& a) {
+  if (!a.bins_pow2)
+    return ImGui::SliderInt("Bins", &cfg.bins, 2, a.max_bins, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  int lg = 1, hi = 1;
+  while ((2 << lg) <= cfg.bins) ++lg;
+  while ((2 << hi) <= a.max_bins) ++hi;
+  char label[32];
+  std::snprintf(label, sizeof label, "%d partitions", 1 << lg);
+  if (!ImGui::SliderInt("Partitions", &lg, 1, hi, label)) return false;
+  cfg.bins = 1 << lg;
+  return true;
 }
 }  // namespace
 
@@ -88,9 +104,14 @@ bool options(StepChoice& c, const Algorithm& a) {
   changed |= type_choice(c, a);
   if (a.options & kOptConflictOffsets) changed |= ImGui::Checkbox("Bank-conflict offsets (GPU Gems 3)", &cfg.conflict_offsets);
   if (a.options & kOptVariant && a.variant_names) changed |= ImGui::Combo("Variant", &cfg.variant, a.variant_names);
-  if (a.options & kOptDigitBits) changed |= ImGui::SliderInt("Digit bits", &cfg.digit_bits, 1, 8);
-  if (a.options & kOptBins) changed |= ImGui::SliderInt("Bins", &cfg.bins, 2, 4096, "%d", ImGuiSliderFlags_Logarithmic);
-  if (a.options & kOptDigitStart) changed |= ImGui::SliderInt("Digit starts at bit", &cfg.digit_start, 0, 31);
+  if (a.options & kOptDigitBits) changed |= ImGui::SliderInt("Digit bits", &cfg.digit_bits, 2, 8);
+  if (a.options & kOptBins) changed |= bins_choice(cfg, a);
+  if (a.options & kOptDigitStart) {
+    int width = 0;  // the digit's bits, log2 of the partitions
+    while ((2 << width) <= cfg.bins) ++width;
+    cfg.digit_start = std::min(cfg.digit_start, 32 - width);
+    changed |= ImGui::SliderInt("Digit starts at bit", &cfg.digit_start, 0, 32 - width);
+  }
   if (a.options & kOptPredicate) {
     changed |= ImGui::Combo("Keep", &cfg.predicate, "non-zero\0even\0greater than threshold\0\0");
     if (cfg.predicate == 2) changed |= ImGui::InputInt("Threshold", &cfg.threshold);
@@ -109,7 +130,9 @@ bool input_controls(StepChoice& c) {
   }
   if (c.input == InputKind::Typed) {
     ImGui::InputTextMultiline("##typed", &c.typed, ImVec2(-1, ImGui::GetTextLineHeight() * 3));
+    note_item("typed list");
     changed |= ImGui::Button("Apply list");
+    note_item("apply list");
   } else {
     int n = c.cfg.n;
     ImGui::InputInt("n", &n, 1, 64);

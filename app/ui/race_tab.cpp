@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "ui/choice_widgets.h"
+#include "ui/code_panel.h"
 
 namespace primlab::ui {
 namespace {
@@ -22,14 +23,14 @@ const RacePair kRacePairs[] = {
     {"1-bit split vs 4-bit digits", "radix-split", "radix-digits"},
 };
 
-// Copies the shared input of the race (input, n, type, block, seed) from a to b.
+// Copies the shared input of the race (input, n, type, seed) from a to b; each side keeps its own
+// block size, so that a race can compare block sizes too.
 void share_input(const StepChoice& from, StepChoice& to) {
   to.input = from.input;
   to.typed = from.typed;
   to.seed = from.seed;
   to.cfg.n = from.cfg.n;
   to.cfg.type = from.cfg.type;
-  to.cfg.block = from.cfg.block;
   to.prefer_cuda = from.prefer_cuda;
 }
 
@@ -59,12 +60,14 @@ void race_controls(RaceState& r) {
     ImGui::PushID(side);
     ImGui::TextUnformatted(side);
     changed |= algorithm_combo(p->session.choice);
-    if (const Algorithm* a = find_algorithm(p->session.choice.algo)) changed |= options(p->session.choice, *a);
+    if (const Algorithm* a = find_algorithm(p->session.choice.algo)) {
+      changed |= options(p->session.choice, *a);
+      changed |= block_choice(p->session.choice, *a);
+    }
     ImGui::PopID();
   }
   ImGui::Separator();
   ImGui::TextUnformatted("Shared input");
-  if (const Algorithm* a = find_algorithm(r.a.session.choice.algo)) changed |= block_choice(r.a.session.choice, *a);
   changed |= input_controls(r.a.session.choice);
   if (changed) start_race(r, r.a.session.choice.algo, r.b.session.choice.algo);
   for (const StepPane* p : {&r.a, &r.b})
@@ -80,11 +83,9 @@ bool start_race(RaceState& r, const std::string& algo_a, const std::string& algo
   a.algo = algo_a;
   r.b.session.choice.algo = algo_b;
   if (a.input == InputKind::Random && a.cfg.n == StepConfig{}.n) a.cfg.n = 32;
-  // A power-of-two block suits every variant of a pair.
-  int b = 1;
-  while (b * 2 <= a.cfg.block) b *= 2;
-  a.cfg.block = b;
   share_input(a, r.b.session.choice);
+  for (StepPane* p : {&r.a, &r.b})
+    if (const Algorithm* alg = find_algorithm(p->session.choice.algo)) fit_config(*alg, p->session.choice.cfg);
   const bool ok = rebuild(r.a) & rebuild(r.b);
   r.transport.step = 0;
   sync_race(r);
@@ -107,13 +108,22 @@ void draw_race_tab(RaceState& r, ViewPrograms& programs) {
     if (r.a.session.has_trace() && r.b.session.has_trace()) {
       transport_bar(r.transport, race_last_step(r));
       sync_race(r);
-      const float view_h = std::max(120.f, (ImGui::GetContentRegionAvail().y - 230.f) / 2.f);
+      const float code_h = std::max(110.f, ImGui::GetContentRegionAvail().y * 0.22f);
+      const float view_h = std::max(120.f, (ImGui::GetContentRegionAvail().y - 230.f - code_h) / 2.f);
       for (StepPane* p : {&r.a, &r.b}) {
         const StepSession& s = p->session;
         const Step& st = s.trace().steps[std::size_t(s.transport.step)];
-        ImGui::TextColored(kHighlight, "%s  %s: step %d/%d  %s", p == &r.a ? "A" : "B", s.trace().title.c_str(),
-                           s.transport.step, s.last_step(), st.label.c_str());
+        ImGui::TextColored(kHighlight, "%s  %s (block %d): step %d/%d  %s", p == &r.a ? "A" : "B",
+                           s.trace().title.c_str(), s.trace().block, s.transport.step, s.last_step(), st.label.c_str());
         trace_image(programs, *p, ImVec2(ImGui::GetContentRegionAvail().x, view_h));
+      }
+      if (ImGui::BeginTable("race_code", 2, ImGuiTableFlags_BordersInnerV)) {
+        for (StepPane* p : {&r.a, &r.b}) {
+          ImGui::TableNextColumn();
+          p->code = code_panel(p == &r.a ? "code_a" : "code_b", p->session.trace(), p->session.transport.step,
+                               ImVec2(0, code_h));
+        }
+        ImGui::EndTable();
       }
       race_counters(r);
     }

@@ -3,6 +3,7 @@
 // Race tab two.
 #pragma once
 #include "model/step_session.h"
+#include "ui/code_panel.h"
 #include "view/trace_buffers.h"
 #include "view/trace_view.h"
 
@@ -13,6 +14,7 @@ struct StepPane {
   view::TraceBuffers buffers;
   view::ViewOptions options;
   view::Framebuffer fb;
+  CodeShown code;  // what its code panel showed last
 };
 
 // Builds the trace for the session's choice into fresh buffers (CUDA when chosen and present,

@@ -10,6 +10,7 @@
 #include "lab/run/backend.h"
 #include "ui/bank_panel.h"
 #include "ui/choice_widgets.h"
+#include "ui/code_panel.h"
 
 namespace primlab::ui {
 namespace {
@@ -30,6 +31,13 @@ void controls_panel(StepPane& pane) {
   changed |= block_choice(c, *a);
   ImGui::Separator();
   changed |= input_controls(c);
+  if (changed) rebuild(pane);
+  if (!ss.message.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kError);
+    ImGui::TextWrapped("%s", ss.message.c_str());
+    ImGui::PopStyleColor();
+  }
+  changed = false;
   ImGui::Separator();
   ImGui::Text("Backend:");
   ImGui::SameLine();
@@ -42,33 +50,12 @@ void controls_panel(StepPane& pane) {
     ImGui::PopStyleColor();
   }
   if (changed) rebuild(pane);
-  if (!ss.message.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, kError);
-    ImGui::TextWrapped("%s", ss.message.c_str());
-    ImGui::PopStyleColor();
-  }
   ImGui::Separator();
   ImGui::Checkbox("Arrows", &pane.options.arrows);
   ImGui::SameLine();
   ImGui::Checkbox("Labels", &pane.options.labels);
   ImGui::SameLine();
   ImGui::Checkbox("Blocks", &pane.options.bands);
-}
-
-// [SECTION] Code listing
-void code_panel(const Trace& t, const Step& st) {
-  for (std::size_t i = 0; i < t.code.size(); ++i) {
-    const bool cur = int(i) == st.code_line;
-    if (cur) {
-      const ImVec2 p = ImGui::GetCursorScreenPos();
-      ImGui::GetWindowDrawList()->AddRectFilled(
-          p, ImVec2(p.x + ImGui::GetContentRegionAvail().x, p.y + ImGui::GetTextLineHeightWithSpacing()),
-          IM_COL32(90, 70, 20, 255));
-    }
-    ImGui::TextColored(cur ? kHighlight : ImVec4(0.8f, 0.82f, 0.86f, 1), "%3zu  %s", i + 1,
-                       t.code[i].c_str());
-    if (cur && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY();
-  }
 }
 
 }  // namespace
@@ -98,11 +85,11 @@ void draw_step_tab(StepPane& pane, ViewPrograms& programs) {
       const float bottom_h = std::max(180.f, ImGui::GetContentRegionAvail().y * 0.34f);
       trace_image(programs, pane, ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetContentRegionAvail().y - bottom_h));
       if (ImGui::BeginTable("bottom", 2, ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV)) {
+        ImGui::TableSetupColumn("code", ImGuiTableColumnFlags_WidthStretch, 0.6f);
+        ImGui::TableSetupColumn("counters", ImGuiTableColumnFlags_WidthStretch, 0.4f);
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::BeginChild("code", ImVec2(0, bottom_h - 8), false, ImGuiWindowFlags_HorizontalScrollbar);
-        code_panel(t, st);
-        ImGui::EndChild();
+        pane.code = code_panel("code", t, ss.transport.step, ImVec2(0, bottom_h - 8));
         ImGui::TableNextColumn();
         ImGui::BeginChild("counters", ImVec2(0, bottom_h - 8), false);
         const LaunchShape& launch = st.launch;

@@ -20,6 +20,7 @@ std::optional<int> parse_options(int argc, char** argv, Options& o, ui::AppState
   auto* smoke = app.add_option("--smoke-frames", o.smoke_frames, "run this many frames, then exit (tests)")
                     ->check(CLI::NonNegativeNumber);
   app.add_option("--screenshot", o.screenshot, "with --smoke-frames: save the last frame to this PNG")->needs(smoke);
+  app.add_option("--state-file", o.state_file, "write what each frame shows to this JSON file (GUI tests)");
   if (auto code = ui::parse_command_line(app, "primlab", argc, argv)) return *code;
   Result r = ui::resolve_step_options(o.step, state.step.session.choice);
   if (r.ok() && !race.empty()) r = ui::parse_race(race, o.race_a, o.race_b);

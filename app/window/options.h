@@ -17,6 +17,7 @@ struct Options {
   bool perf_sweep = false;
   int smoke_frames = 0;           // > 0: run this many frames, then exit
   std::string screenshot;         // with smoke_frames: the last frame's PNG
+  std::string state_file;         // write what each frame showed here (GUI tests)
 };
 
 // Parses argv and puts the step choice into `state`. Returns the exit code when the program

@@ -4,6 +4,8 @@
 // it. Adding an algorithm is one folder under algorithms/ and one row here.
 #include "lab/catalog.h"
 
+#include <algorithm>
+
 #include "lab/run/steppers.h"
 
 namespace primlab {
@@ -275,6 +277,7 @@ static Algorithm histogram_atomic() {
       .description("Every sample does atomicAdd(&bins[x mod bins], 1) in global memory; lanes of a warp on one bin "
                    "collide and serialise.")
       .options(kOptBins | kOptU32)
+      .bins(256, false)
       .nondeterministic()
       .stepped(PRIMLAB_STEPPED(histogram_atomic))
       .timed("histogram_even", sample_types(), PRIMLAB_TIMED(histogram_atomic));
@@ -290,6 +293,7 @@ static Algorithm histogram_shared() {
       .description("Each block counts into its own shared-memory histogram with atomicAdd, then adds it to the "
                    "global bins: one global atomic per bin and block.")
       .options(kOptBins | kOptU32)
+      .bins(256, false)
       .nondeterministic()
       .stepped(PRIMLAB_STEPPED(histogram_shared))
       .timed("histogram_even", sample_types(), PRIMLAB_TIMED(histogram_shared));
@@ -304,6 +308,7 @@ static Algorithm histogram_tagged() {
       .description("No atomics: each warp counts into its own sub-histogram, the 5 high bits tag the last writer, a "
                    "lane writes, checks and retries; partial histograms per block, then a merge kernel.")
       .options(kOptBins | kOptU32)
+      .bins(256, false)
       .nondeterministic()
       .stepped(PRIMLAB_STEPPED(histogram_tagged));
 }
@@ -384,6 +389,7 @@ static Algorithm partition_atomic() {
       .description("Histogram of a bit-field digit (bfe) with shared atomicAdd, prefix scan into offsets, reorder "
                    "with atomicAdd on each partition's cursor: grouped by digit, not stable.")
       .options(kOptBins | kOptU32 | kOptDigitStart)
+      .bins(4096, true)
       .nondeterministic()
       .stepped(PRIMLAB_STEPPED(partition_atomic));
 }
@@ -397,6 +403,7 @@ static Algorithm partition_stable() {
       .description("Per-block digit histograms stored [digit][block], one scan over them, each block writes its "
                    "keys in order: a stable counting sort by digit.")
       .options(kOptBins | kOptU32 | kOptDigitStart)
+      .bins(4096, true)
       .stepped(PRIMLAB_STEPPED(partition_stable));
 }
 
@@ -433,6 +440,22 @@ Result validate(const Algorithm& a, const StepConfig& cfg) {
   if (cfg.type == ElemType::F32 && !(a.options & kOptFloat)) return Result::failure(name + " does not take floats");
   if (cfg.type == ElemType::U32 && !(a.options & kOptU32)) return Result::failure(name + " does not take uint32");
   return {};
+}
+
+void fit_config(const Algorithm& a, StepConfig& cfg) {
+  auto floor_pow2 = [](std::int32_t v) {
+    std::int32_t p = 1;
+    while (p * 2 <= v) p *= 2;
+    return p;
+  };
+  cfg.block = std::clamp(cfg.block, a.min_block, a.max_block);
+  if (a.block_pow2) cfg.block = floor_pow2(cfg.block);
+  if (cfg.type == ElemType::F32 && !(a.options & kOptFloat)) cfg.type = ElemType::I32;
+  if (cfg.type == ElemType::U32 && !(a.options & kOptU32)) cfg.type = ElemType::I32;
+  if (a.options & kOptBins) {
+    cfg.bins = std::clamp(cfg.bins, 2, a.max_bins);
+    if (a.bins_pow2) cfg.bins = floor_pow2(cfg.bins);
+  }
 }
 
 Result plan_trace(const Algorithm& a, const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& out) {

@@ -124,6 +124,9 @@ const Algorithm* find_algorithm(const std::string& name);
 
 // Checks cfg against the algorithm's limits.
 Result validate(const Algorithm& a, const StepConfig& cfg);
+// Moves cfg's block, type and bins to the nearest values the algorithm takes (a new algorithm is
+// picked with the options of the last one).
+void fit_config(const Algorithm& a, StepConfig& cfg);
 
 // Validates and plans (rows, steps, op slots) without running; values and ops are allocated.
 Result plan_trace(const Algorithm& a, const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& out);

@@ -221,3 +221,25 @@ TEST(NaiveSharedScan, BlockSumsAreLastScannedPlusLastInput) {
   for (const Step& s : t.steps) sweeps += s.phase == "sweep";
   EXPECT_EQ(sweeps, 3);
 }
+
+// The variants' kernels are appended to the shared scan's listing with their tags, so the code
+// panel lights the step's lines there too.
+TEST(SharedScanOffsets, AppendedListingsKeepTheirTags) {
+  for (int variant = 0; variant < 4; ++variant) {
+    StepConfig c;
+    c.n = 64;
+    c.block = 8;
+    c.variant = variant;
+    const Trace t = cpu_trace("scan-shared", c, make_input(InputKind::Random, c.n, ElemType::I32, 2));
+    ASSERT_EQ(t.code_tags.size(), t.code.size()) << "variant " << variant;
+    for (std::size_t s = 1; s < t.steps.size(); ++s) {
+      const Step& st = t.steps[s];
+      const std::string& tag = t.code_tags[std::size_t(st.code_line)];
+      EXPECT_EQ(tag.substr(0, tag.find(" (")), st.phase) << "variant " << variant << " step " << s;
+      if (st.phase == "load")
+        EXPECT_EQ(tag, (variant & 1) ? "load (two-term)" : "load") << "variant " << variant;
+      if (st.phase == "stitch")
+        EXPECT_NE(t.code[std::size_t(st.code_line)].find("sums[i]"), std::string::npos) << t.code[std::size_t(st.code_line)];
+    }
+  }
+}

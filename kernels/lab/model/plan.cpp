@@ -38,8 +38,30 @@ void initial_step(Trace& t, int focus_row) {
 
 int Code::line(const std::string& tag) const { return listing::line_of(name, tag); }
 
+namespace {
+// Appends the lines of listing NAME and their tags to t's code; returns its first line.
+int append_lines(Trace& t, const std::string& name) {
+  const std::size_t at = t.code.size();
+  const std::vector<std::string>& lines = listing::lines(name);
+  t.code.insert(t.code.end(), lines.begin(), lines.end());
+  t.code_tags.resize(at);
+  t.code_tags.resize(t.code.size());
+  if (const listing::Listing* l = listing::find(name))
+    for (const listing::Tag& g : l->tags)
+      for (int line : g.lines) t.code_tags[at + std::size_t(line)] = g.name;
+  return int(at);
+}
+}  // namespace
+
+int append_code(Trace& t, const std::string& name, const std::string& tag) {
+  const int at = append_lines(t, name);
+  return at + listing::line_of(name, tag);
+}
+
 Code code(Trace& t, const std::string& name) {
-  t.code = listing::lines(name);
+  t.code.clear();
+  t.code_tags.clear();
+  append_lines(t, name);
   return {name};
 }
 

@@ -26,6 +26,9 @@ struct Code {
 };
 // Shows the listing NAME as t's code.
 Code code(Trace& t, const std::string& name);
+// Appends the listing NAME to t's code (a variant's kernel after the main listing); returns the
+// line of t.code that a step tagged TAG highlights.
+int append_code(Trace& t, const std::string& name, const std::string& tag);
 
 inline std::int32_t div_up(std::int64_t a, std::int64_t b) { return std::int32_t((a + b - 1) / b); }
 inline std::int32_t next_pow2(std::int32_t v) {

@@ -65,6 +65,24 @@ Counters Trace::totals(std::size_t upto_step) const {
   return c;
 }
 
+std::vector<int> step_code_lines(const Trace& t, std::size_t s) {
+  const int line = t.steps[s].code_line;
+  if (line < 0 || line >= int(t.code.size())) return {};
+  if (std::size_t(line) >= t.code_tags.size() || t.code_tags[std::size_t(line)].empty()) return {line};
+  const std::string& tag = t.code_tags[std::size_t(line)];
+  // The tag's lines next to the step's line: a gap of untagged lines ends the span (compaction
+  // joins two listings, which may reuse a tag name).
+  int first = line, last = line;
+  auto tagged = [&](int i) {
+    return i >= 0 && i < int(t.code_tags.size()) && (t.code_tags[std::size_t(i)] == tag);
+  };
+  while (tagged(first - 1)) --first;
+  while (tagged(last + 1)) ++last;
+  std::vector<int> v;
+  for (int i = first; i <= last; ++i) v.push_back(i);
+  return v;
+}
+
 int bank_conflict_degree(const std::int32_t* addrs, int lanes) {
   int worst = 0;
   for (int bank = 0; bank < 32; ++bank) {

@@ -160,6 +160,7 @@ struct Trace {
   std::vector<std::uint32_t> values;  // steps x rows x width words
   std::vector<Op> ops;                // all steps' op slots, None where a thread was idle
   std::vector<std::string> code;      // the kernel listing
+  std::vector<std::string> code_tags; // per listing line, its `// step:` tag ("" for none)
   bool network = false;               // view: also draw the comparator network of all steps (sorting networks)
   // A block's shared memory word by word: the logical index each word holds, -1 for a padding
   // word that the addressing skips (the scan's conflict-free offsets). Empty: word w holds index w.
@@ -174,6 +175,10 @@ struct Trace {
   void allocate();
   Counters totals(std::size_t upto_step) const;  // sum of counters of steps [0, upto_step]
 };
+
+// The listing lines step s highlights: its code line and every line carrying the same `// step:`
+// tag in that listing (a step that spans several statements); empty when the step has no line.
+std::vector<int> step_code_lines(const Trace& t, std::size_t s);
 
 // Worst bank-conflict degree of one warp-wide shared-memory access: the most distinct 4-byte
 // words that fall in one of the 32 banks (1 = conflict-free). addrs[l] < 0: lane l inactive.

@@ -24,6 +24,7 @@ Result plan_compact(const StepConfig& cfg, Trace& t) {
   const plan::Code code = plan::code(t, "compact");
   const int scan_line0 = int(t.code.size());
   t.code.insert(t.code.end(), s.code.begin(), s.code.end());
+  t.code_tags.insert(t.code_tags.end(), s.code_tags.begin(), s.code_tags.end());
   plan::standard_rows(t, "x (input)", n, cfg.type);
   plan::add_row(t, "flags = keep(x)", RowKind::Flags, n, ElemType::I32);
   plan::add_row(t, "idx = exclusive scan of flags", RowKind::Index, s.rows[kRowMain].length, ElemType::I32);

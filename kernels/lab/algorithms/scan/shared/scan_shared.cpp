@@ -4,7 +4,6 @@
 // way; the variant picks the one-term offset i >> 5 or GPU Gems 3's two-term (i >> 5) + (i >> 10),
 // conflict-free at 2048-element tiles); for more than one block the block sums are scanned and
 // added back, or (variant) seed 000's kernStitch adds each block the sums of all blocks before it.
-#include "lab/model/listing.h"
 #include "lab/model/plan.h"
 #include "lab/run/cpu_run.h"
 #include "lab/run/steppers.h"
@@ -115,11 +114,8 @@ Result plan_scan_shared(const StepConfig& cfg, Trace& t) {
   for (std::int32_t i = 0; i < E; ++i) t.shared_layout[std::size_t(i + offset_terms(terms, i))] = i;
   const plan::Code code = plan::code(t, "scan-shared");
   int load_line = code.line("load");
-  if (terms == 2) {  // the two-term offset, shown after the kernel whose conflict_free it replaces
-    const std::vector<std::string>& two = listing::lines("scan-shared-two-term");
-    load_line = int(t.code.size()) + listing::line_of("scan-shared-two-term", "load (two-term)");
-    t.code.insert(t.code.end(), two.begin(), two.end());
-  }
+  if (terms == 2)  // the two-term offset, shown after the kernel whose conflict_free it replaces
+    load_line = plan::append_code(t, "scan-shared-two-term", "load (two-term)");
   plan::standard_rows(t, "x (global)", W, cfg.type);
   plan::add_row(t, "shared (logical order)", RowKind::Values, W, cfg.type);
   plan::add_row(t, "block sums", RowKind::Values, blocks, cfg.type, false);
@@ -166,9 +162,7 @@ Result plan_scan_shared(const StepConfig& cfg, Trace& t) {
   write.explain = "Each block writes its scanned tile back to global memory: every element holds the sum of the "
                   "elements before it in its own tile.";
   if (blocks > 1 && stitches(cfg)) {
-    const std::vector<std::string>& stitch = listing::lines("scan-shared-stitch");
-    const int line = int(t.code.size()) + listing::line_of("scan-shared-stitch", "stitch");
-    t.code.insert(t.code.end(), stitch.begin(), stitch.end());
+    const int line = plan::append_code(t, "scan-shared-stitch", "stitch");
     plan::add_step(t, "kernStitch: block bx adds sums[0..bx-1] to each of its elements", "stitch", line, blocks, B,
                    (blocks - 1) * B, 2 * (blocks - 1), kRowMain)
         .explain = "Seed 000's kernStitch: instead of scanning the " + std::to_string(blocks) +
