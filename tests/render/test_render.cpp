@@ -2,6 +2,8 @@
 // of the trace view and of the whole app, checked pixel by pixel for what they must show.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "render_test_util.h"
 
 using namespace primlab;
@@ -44,7 +46,7 @@ TEST(Render, EveryAlgorithmDrawsItsLastStepInTheApp) {
   const Result gl = headless_gl();
   ASSERT_TRUE(gl.ok()) << gl.message();
   for (const Algorithm& a : algorithms()) {
-    ui::AppState& s = app_at_step(a.name, 40, 8, 1 << 20);
+    ui::AppState& s = app_at_step(a.name, 40, std::clamp(8, a.min_block, a.max_block), 1 << 20);
     ASSERT_EQ(s.step.session.transport.step, int(s.step.session.trace().steps.size()) - 1) << a.name;
     auto px = ui::render_app(s, 1280, 800);
     EXPECT_EQ(px.size(), 1280u * 800u * 4u);
