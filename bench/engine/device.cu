@@ -89,6 +89,9 @@ void describe_device(const Device& d, Results* h) {
   h->driver = "CUDA driver API " + version(drv);
   h->cub = std::to_string(CUB_MAJOR_VERSION) + "." + std::to_string(CUB_MINOR_VERSION) + "." +
            std::to_string(CUB_SUBMINOR_VERSION);
+#ifdef PRIMLAB_NEWER_CCCL
+  h->cub_newer = newer_cub_version();
+#endif
 }
 
 double device_copy_gbps(Device& d) {
@@ -253,6 +256,10 @@ Result time_device_row(Device& d, const Impl& im, Case& c, const Settings& s, co
 void add_device_rows(Table& table) {
   add_reduce_scan_rows(table);
   add_sort_rows(table);
+#ifdef PRIMLAB_NEWER_CCCL
+  add_reduce_scan_rows_newer_cccl(table);
+  add_sort_rows_newer_cccl(table);
+#endif
 }
 
 }  // namespace primlab::bench

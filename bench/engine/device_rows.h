@@ -14,6 +14,11 @@ namespace primlab::bench {
 void add_reduce_scan_rows(Table& table);
 // Sorts, their skewed inputs, partition, bitonic and segmented sorts (engine/rows_sort.cu).
 void add_sort_rows(Table& table);
+// The same CUB and Thrust rows against the newer CCCL of PRIMLAB_CCCL_INCLUDE (impl "cub-3.6",
+// "thrust-3.6", ...), and its CUB version; built only with that option (PRIMLAB_NEWER_CCCL).
+void add_reduce_scan_rows_newer_cccl(Table& table);
+void add_sort_rows_newer_cccl(Table& table);
+std::string newer_cub_version();
 
 // A row of `impl`: "primlab" (the library), "cub" or "thrust".
 inline Impl device_row(const std::string& primitive, const std::string& impl, std::vector<Type> types) {

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <cstdio>
@@ -35,8 +36,11 @@ std::string catalog_name(const std::string& primitive, const std::string& impl) 
 void compute_ratios(std::vector<Row>& rows) {
   std::map<std::string, double> cub;
   auto key = [](const Row& x) { return x.primitive + "|" + x.type + "|" + std::to_string(x.n); };
-  for (const Row& x : rows)
-    if (x.impl == "cub" && x.ok()) cub[key(x)] = x.median_ms;
+  for (const Row& x : rows) {
+    if ((x.impl != "cub" && x.impl.rfind("cub-", 0) != 0) || !x.ok()) continue;
+    auto [it, fresh] = cub.emplace(key(x), x.median_ms);
+    if (!fresh) it->second = std::min(it->second, x.median_ms);
+  }
   for (Row& x : rows) {
     x.ratio_to_cub = 0;
     auto it = cub.find(key(x));
@@ -51,6 +55,7 @@ std::string to_json(const Results& r) {
   j["cuda_version"] = r.cuda_version;
   j["driver"] = r.driver;
   if (!r.cub.empty()) j["cub"] = r.cub;
+  if (!r.cub_newer.empty()) j["cub_newer"] = r.cub_newer;
   j["commit"] = r.commit;
   j["date"] = r.date;
   j["copy_gbps"] = r.copy_gbps;
@@ -109,6 +114,7 @@ Result parse_json(const std::string& text, Results* out) {
   if (r.cuda_version.empty()) r.cuda_version = str(j, "cuda");
   r.driver = str(j, "driver");
   r.cub = str(j, "cub");
+  r.cub_newer = str(j, "cub_newer");
   r.commit = str(j, "commit");
   r.date = str(j, "date");
   r.copy_gbps = num(j, "copy_gbps");
@@ -179,6 +185,7 @@ std::string format_table(const Results& r) {
   if (!r.cuda_version.empty()) s << ", CUDA " << r.cuda_version;
   if (!r.driver.empty()) s << ", " << r.driver;
   if (!r.cub.empty()) s << ", CUB " << r.cub;
+  if (!r.cub_newer.empty()) s << " and " << r.cub_newer;
   s << ", copy " << r.copy_gbps << " GB/s\n" << head;
   for (const Row& x : r.rows) s << format_row(x) << "\n";
   return s.str();

@@ -18,18 +18,20 @@ struct Row {
   int runs = 0;
   double median_ms = 0, p10_ms = 0, p90_ms = 0;
   double items_per_s = 0, gbps = 0;
-  double ratio_to_cub = 0;  // cub median / this median (> 1: faster than CUB); 0 when no cub row
+  double ratio_to_cub = 0;  // the faster CUB's median / this median (> 1: faster than CUB); 0: no cub row
   std::string error;        // non-empty when the run failed or was skipped (the reason)
   bool ok() const { return error.empty() && median_ms > 0; }
 };
 
 struct Results {
-  std::string gpu, cuda_version, driver, cub, commit, date;  // cub: the CUB version ("3.0.1")
+  std::string gpu, cuda_version, driver, cub, commit, date;  // cub: the toolkit's CUB version ("3.0.1")
+  std::string cub_newer;  // the newer CUB beside it (rows "cub-3.6"), empty when none was built
   double copy_gbps = 0;  // copy bandwidth (read + write) of the device the rows ran on, 0 when unknown
   std::vector<Row> rows;
 };
 
-// Sets every row's ratio_to_cub from the cub row of the same (primitive, type, n).
+// Sets every row's ratio_to_cub from the fastest CUB row ("cub", or a newer CUB's "cub-X.Y") of the
+// same (primitive, type, n).
 void compute_ratios(std::vector<Row>& rows);
 
 std::string to_json(const Results& r);

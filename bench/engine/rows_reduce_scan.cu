@@ -1,5 +1,9 @@
 // Device rows of reduce, scan, select and histogram: primlab's fast path, CUB and Thrust, on the
 // case's shared inputs (the CPU rows are engine/cpu_rows.cpp; the lab's, engine/lab_rows.cpp).
+// Built twice when PRIMLAB_CCCL_INCLUDE names a newer CCCL (bench/CMakeLists.txt): once against the
+// toolkit's CUB and Thrust, once against the newer ones, wrapped in their own namespaces so that
+// both live in one binary (engine/newer_cccl.h).
+#include "engine/newer_cccl.h"
 #include <cub/device/device_histogram.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
@@ -295,11 +299,20 @@ void add_histogram(Table& t) {
 
 }  // namespace
 
-void add_reduce_scan_rows(Table& table) {
-  add_reduce(table);
-  add_scans(table);
-  add_select(table);
-  add_histogram(table);
+void PRIMLAB_ROWS_FN(add_reduce_scan_rows)(Table& table) {
+  Table rows;
+  add_reduce(rows);
+  add_scans(rows);
+  add_select(rows);
+  add_histogram(rows);
+  keep_rows(rows, table);
 }
+
+#ifdef PRIMLAB_ROWS_NEWER_CCCL
+std::string newer_cub_version() {
+  return std::to_string(CUB_MAJOR_VERSION) + "." + std::to_string(CUB_MINOR_VERSION) + "." +
+         std::to_string(CUB_SUBMINOR_VERSION);
+}
+#endif
 
 }  // namespace primlab::bench

@@ -5,6 +5,10 @@
 //   radix_partition_keys, radix_partition_pairs (bits [0,8)) primlab partition | cub SortKeys/SortPairs [0,8)
 //   bitonic_sort_keys                                        primlab bitonic | cub merge sort
 //   segmented_sort_1024 (segments of 1024)                   primlab bitonic segments | cub DeviceSegmentedSort
+// Built twice when PRIMLAB_CCCL_INCLUDE names a newer CCCL (bench/CMakeLists.txt): once against the
+// toolkit's CUB and Thrust, once against the newer ones, wrapped in their own namespaces so that
+// both live in one binary (engine/newer_cccl.h).
+#include "engine/newer_cccl.h"
 #include <cub/device/device_merge_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_segmented_sort.cuh>
@@ -371,12 +375,14 @@ void add_bitonic(Table& t) {
 
 }  // namespace
 
-void add_sort_rows(Table& table) {
-  add_sort_keys(table);
-  add_sort_pairs(table);
-  add_skewed(table);
-  add_partition(table);
-  add_bitonic(table);
+void PRIMLAB_ROWS_FN(add_sort_rows)(Table& table) {
+  Table rows;
+  add_sort_keys(rows);
+  add_sort_pairs(rows);
+  add_skewed(rows);
+  add_partition(rows);
+  add_bitonic(rows);
+  keep_rows(rows, table);
 }
 
 }  // namespace primlab::bench

@@ -213,6 +213,7 @@ void Session::sweep(const SweepOptions& o, Results* out) {
   out->cuda_version = h.cuda_version;
   out->driver = h.driver;
   out->cub = h.cub;
+  out->cub_newer = h.cub_newer;
   out->date = h.date;
   out->copy_gbps = h.copy_gbps;
   std::vector<std::string> prims;

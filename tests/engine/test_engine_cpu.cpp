@@ -250,3 +250,27 @@ TEST(EngineCpu, ABlockOutsideTheRowsLimitsIsTheRowsError) {
   im.takes_block = false;
   EXPECT_TRUE(check_block(im, 96).ok());
 }
+
+TEST(EngineCpu, RatiosAreAgainstTheFasterCubAndBothVersionsAreKept) {
+  Results r;
+  r.cub = "3.0.1";
+  r.cub_newer = "3.6.0";
+  auto row = [](const char* impl, double ms) {
+    Row x;
+    x.primitive = "sort_keys";
+    x.impl = impl;
+    x.type = "u32";
+    x.n = 65536;
+    x.median_ms = ms;
+    return x;
+  };
+  r.rows = {row("primlab", 0.036), row("cub", 0.062), row("cub-3.6", 0.051), row("thrust", 0.07)};
+  compute_ratios(r.rows);
+  EXPECT_NEAR(r.rows[0].ratio_to_cub, 0.051 / 0.036, 1e-9);  // the faster CUB: 3.6 here
+  EXPECT_NEAR(r.rows[1].ratio_to_cub, 0.051 / 0.062, 1e-9);
+  EXPECT_NEAR(r.rows[2].ratio_to_cub, 1.0, 1e-9);
+  Results back;
+  ASSERT_TRUE(parse_json(to_json(r), &back).ok());
+  EXPECT_EQ(back.cub, "3.0.1");
+  EXPECT_EQ(back.cub_newer, "3.6.0");
+}
