@@ -52,6 +52,7 @@ void controls_panel(StepPane& pane) {
   ImGui::Checkbox("Labels", &pane.options.labels);
   ImGui::SameLine();
   ImGui::Checkbox("Blocks", &pane.options.bands);
+  ImGui::Checkbox("Scale bars per step", &pane.options.scale_per_step);
 }
 
 // [SECTION] Code listing
@@ -87,7 +88,7 @@ void draw_step_tab(StepPane& pane, ViewPrograms& programs) {
       ImGui::TextColored(kDim, " [%s, n=%d%s, %s]", t.title.c_str(), t.n,
                          t.width != t.n ? (", padded to " + std::to_string(t.width)).c_str() : "",
                          elem_type_name(t.type));
-      legend();
+      legend(&t);
       const float bottom_h = std::max(180.f, ImGui::GetContentRegionAvail().y * 0.34f);
       trace_image(programs, pane, ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetContentRegionAvail().y - bottom_h));
       if (ImGui::BeginTable("bottom", 2, ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV)) {

@@ -1,8 +1,10 @@
 // TraceBuffers: a whole trace in OpenGL buffer objects (values: steps x rows x width words as a
 // R32UI texture buffer; ops: slots as an RGBA32I texture buffer). The CPU backend fills them with
 // glBufferSubData; the CUDA backend writes them through interop (interop/interop.h). Scrubbing
-// changes a uniform, not a buffer.
+// changes a uniform and, once per step shown, the small label buffer (the step's labels, formatted
+// on the host) and the step's value ranges.
 #pragma once
+#include <array>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -37,12 +39,26 @@ class TraceBuffers {
   // Per-row value ranges over the whole trace (for bar heights and strip colours).
   std::vector<RowRange> ranges;
 
+  // Makes `step` the prepared one: its words (from meta.values, or read back from the values
+  // buffer when the CUDA backend filled it), its per-row ranges and its labels in the label
+  // buffer. Does nothing when `step` is already prepared.
+  void prepare_step(const Trace& meta, int step);
+  const std::vector<RowRange>& step_ranges() const { return step_ranges_; }
+  GLuint labels_texture() const { return labels_tex_; }
+  // The label buffer's texels (rows x width), read back (for tests).
+  std::vector<std::array<std::uint32_t, 4>> read_labels() const;
+
  private:
   void release();
-  GlObject values_buf_, values_tex_, ops_buf_, ops_tex_;
+  GlObject values_buf_, values_tex_, ops_buf_, ops_tex_, labels_buf_, labels_tex_;
   std::size_t words_ = 0, slots_ = 0;
+  int prepared_step_ = -1;
+  std::vector<RowRange> step_ranges_;
 };
 
+// Ranges of each row of one step (`values`: that step's rows x width words); non-finite values
+// are left out, a row with no finite value gets 0..1.
+std::vector<RowRange> step_ranges(const Trace& meta, const std::uint32_t* values);
 // Ranges of each row over all steps of a host trace (CPU backend).
 std::vector<RowRange> host_ranges(const Trace& t);
 
