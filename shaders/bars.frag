@@ -77,7 +77,7 @@ void main() {
     c = stripe ? (nan ? kNaN : kInf) : touch_colour(touch);
   } else {
     float base = value_y(0.0), top = min(value_y(hi), base), bottom = max(value_y(lo), base);
-    if (bottom - top < 1.0) bottom = top + 1.0;
+    if (bottom - top < 1.0) top = bottom - 1.0;  // zero: one pixel on the baseline
     in_bar = v_px.y >= top && v_px.y <= bottom;
     c = touch_colour(touch);
     float mean = value_y(sum / float(max(finite_n, 1)));

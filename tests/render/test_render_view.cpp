@@ -1,0 +1,175 @@
+// The array view's facts, drawn through EGL and checked in the pixels and the GL label buffer:
+// labels as `trace` prints them, inf and NaN colours, the per-step scale, zoom with its overview,
+// and the level of detail of bands, lines and arrows at large n.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "render_test_util.h"
+#include "view/step_labels.h"
+
+using namespace primlab;
+using namespace primlab::testing;
+
+namespace {
+
+constexpr int kW = 1200, kH = 600;
+const view::Rect kRect{0, 0, float(kW), float(kH)};
+
+ui::AppState& float_app(const std::string& typed) {
+  static ui::AppState* s = nullptr;
+  delete s;
+  s = new ui::AppState;
+  ui::StepChoice& c = s->step.session.choice;
+  c.algo = "scan-blelloch";
+  c.cfg.type = ElemType::F32;
+  c.input = InputKind::Typed;
+  c.typed = typed;
+  EXPECT_TRUE(ui::init_app(*s)) << s->view.error << s->step.session.message;
+  return *s;
+}
+
+view::ViewLayout layout(ui::AppState& s) {
+  return view::layout_view(s.step.session.trace(), s.step.session.transport.step, kRect, s.step.options);
+}
+
+std::vector<std::string> main_row_labels(ui::AppState& s) {
+  const Trace& t = s.step.session.trace();
+  const std::vector<view::LabelTexel> texels = s.step.buffers.read_labels();
+  std::vector<std::string> out;
+  for (int i = 0; i < t.n; ++i) out.push_back(view::unpack_label(texels.at(std::size_t(kRowMain * t.width + i))));
+  return out;
+}
+
+TEST(RenderView, LabelsInTheGlBufferAreWhatTracePrints) {
+  ASSERT_TRUE(headless_gl().ok());
+  ui::AppState& s = float_app("1e30 0.001 -0.0 inf nan 1e-30 -inf 2.5");
+  ui::render_step_view(s, kW, kH);
+  const std::vector<std::string> want = {"1e+30", "0.001", "-0", "inf", "nan", "1e-30", "-inf", "2.5"};
+  EXPECT_EQ(main_row_labels(s), want);
+  const Trace& t = s.step.session.trace();
+  for (int i = 0; i < t.n; ++i) EXPECT_EQ(want[std::size_t(i)], format_word(t.row(0, kRowMain)[i], ElemType::F32));
+  // Scrubbing rewrites the labels: after the first up-sweep level x[1] = 1e30 + 0.001, x[3] = -0 + inf,
+  // x[5] = nan + 1e-30, x[7] = -inf + 2.5.
+  s.step.session.go(1);
+  ui::render_step_view(s, kW, kH);
+  const std::vector<std::string> step1 = {"1e+30", "1e+30", "-0", "inf", "nan", "nan", "-inf", "-inf"};
+  EXPECT_EQ(main_row_labels(s), step1);
+  // Rows that are not drawn have no labels.
+  const std::vector<view::LabelTexel> texels = s.step.buffers.read_labels();
+  EXPECT_EQ(view::unpack_label(texels.at(std::size_t(kRowTouch * t.width))), "");
+}
+
+TEST(RenderView, LabelTexelsRoundTripAndCut) {
+  for (const std::string& text : {std::string(), std::string("7"), std::string("-1.17549e-38"), std::string("4294967295")})
+    EXPECT_EQ(view::unpack_label(view::pack_label(text)), text);
+  EXPECT_EQ(view::unpack_label(view::pack_label("0123456789abcdefXYZ")), "0123456789abcdef");
+}
+
+TEST(RenderView, InfAndNaNBarsHaveTheirOwnColours) {
+  ASSERT_TRUE(headless_gl().ok());
+  ui::AppState& s = float_app("1e30 0.001 -0.0 inf nan 1e-30 -inf 2.5");
+  const auto px = ui::render_step_view(s, kW, kH);
+  const view::ViewLayout l = layout(s);
+  // Bars 3 and 6 (inf, -inf) and 4 (NaN) fill the bars' height, striped half and half.
+  const float cell = l.bars.w / 8.f;
+  const float bar_px = (cell - 1.f) * l.bars.h;
+  EXPECT_GT(count_in(px, kW, {l.bars.x + 3 * cell, l.bars.y, cell, l.bars.h}, kInf), std::size_t(bar_px * 0.4f));
+  EXPECT_GT(count_in(px, kW, {l.bars.x + 6 * cell, l.bars.y, cell, l.bars.h}, kInf), std::size_t(bar_px * 0.4f));
+  EXPECT_GT(count_in(px, kW, {l.bars.x + 4 * cell, l.bars.y, cell, l.bars.h}, kNaN), std::size_t(bar_px * 0.4f));
+  EXPECT_EQ(count_in(px, kW, {l.bars.x + 4 * cell, l.bars.y, cell, l.bars.h}, kInf), 0u);
+  EXPECT_EQ(count_in(px, kW, l.bars, to_rgb(view::op_colour(OpKind::Atomic))), 0u);
+  // 1e30 is the tallest bar: it reaches the top of the bars.
+  EXPECT_GT(count_in(px, kW, {l.bars.x, l.bars.y + 2, cell, 4}, kIdle), std::size_t(cell * 2));
+}
+
+TEST(RenderView, PerStepScaleShowsStepZeroOfALargeScan) {
+  ASSERT_TRUE(headless_gl().ok());
+  ui::AppState& s = app_for("scan-blelloch", 4096, 256);
+  s.step.session.go(0);
+  const view::ViewLayout l = layout(s);
+  const view::Rect low{l.bars.x, l.bars.y + l.bars.h * 0.75f, l.bars.w, l.bars.h * 0.25f - 1};
+  const std::size_t area = std::size_t(low.w * low.h);
+  EXPECT_GT(count_in(ui::render_step_view(s, kW, kH), kW, low, kIdle), area * 6 / 10);
+  // On the whole trace's scale (the sums reach ~18000) the inputs 0..9 are a line of one pixel.
+  s.step.options.scale_per_step = false;
+  EXPECT_LT(count_in(ui::render_step_view(s, kW, kH), kW, low, kIdle), area / 10);
+}
+
+TEST(RenderView, BandsAndLinesOnlyWhereWideEnough) {
+  ASSERT_TRUE(headless_gl().ok());
+  // Block 4 at n = 4096: a block is 8 elements, 2 px. Neither its band nor its boundary is drawn.
+  ui::AppState& s = app_for("scan-blelloch", 4096, 4);
+  s.step.session.go(0);
+  s.step.options.arrows = false;
+  const Rgb band{51, 54, 66}, block_line{217, 217, 230};
+  view::ViewLayout l = layout(s);
+  const view::Rect above{l.bars.x, l.bars.y, l.bars.w, 8};  // the tallest bar is 9 of 9: most of this is background
+  auto px = ui::render_step_view(s, kW, kH);
+  EXPECT_EQ(count_in(px, kW, l.bars, block_line, 3), 0u);
+  EXPECT_EQ(count_in(px, kW, l.bars, band, 2), 0u);
+  // Zoomed to 64 elements (8 blocks of 135 px) both are back.
+  s.step.options.window = {512.f, 64.f};
+  l = layout(s);
+  px = ui::render_step_view(s, kW, kH);
+  EXPECT_GT(count_in(px, kW, {l.bars.x, l.bars.y, l.bars.w, l.bars.h}, block_line, 3), 7u * 2u * 8u);
+  EXPECT_GT(count_in(px, kW, above, band, 2), 100u);
+}
+
+TEST(RenderView, ZoomWidensTheBarsAndTheOverviewMarksTheWindow) {
+  ASSERT_TRUE(headless_gl().ok());
+  ui::AppState& s = app_for("scan-blelloch", 4096, 256);
+  s.step.session.go(0);
+  s.step.options.window = {1000.f, 16.f};
+  const view::ViewLayout l = layout(s);
+  ASSERT_GT(l.overview.h, 0.f);
+  const auto px = ui::render_step_view(s, kW, kH);
+  // The window's edges in the overview, where elements 1000 and 1016 fall.
+  const Rgb edge{242, 242, 255};
+  for (float e : {1000.f, 1016.f}) {
+    const float x = l.overview.x + e / 4096.f * l.overview.w;
+    EXPECT_GT(count_in(px, kW, {x - 2, l.overview.y, 4, l.overview.h}, edge, 4), std::size_t(l.overview.h * 0.8f)) << e;
+  }
+  // 16 elements across the bars: the bottom pixel row is 16 idle runs of about bars.w / 16 px.
+  const float y = l.bars.y + l.bars.h - 1;
+  int runs = 0, run = 0, longest = 0;
+  for (int x = int(l.bars.x); x < int(l.bars.x + l.bars.w); ++x) {
+    const unsigned char* p = &px[(std::size_t(y) * kW + std::size_t(x)) * 4];
+    const bool idle = std::abs(p[0] - kIdle.r) <= 6 && std::abs(p[1] - kIdle.g) <= 6 && std::abs(p[2] - kIdle.b) <= 6;
+    if (idle && run++ == 0) ++runs;
+    if (!idle) run = 0;
+    longest = std::max(longest, run);
+  }
+  EXPECT_EQ(runs, 16);
+  EXPECT_GT(longest, int(l.bars.w / 16.f) - 4);
+  // And the labels of the window fit: element 1000's label is under its bar.
+  EXPECT_GT(count_in(px, kW, {l.bars.x, l.label_y, l.bars.w / 16.f, l.label_h}, {235, 235, 242}, 8), 5u);
+}
+
+TEST(RenderView, ArrowsOnlyWhereElementsAreWideEnough) {
+  ASSERT_TRUE(headless_gl().ok());
+  ui::AppState& s = app_for("scan-blelloch", 4096, 256);
+  s.step.session.go(1);  // up-sweep d=1: 2048 adds
+  const Rgb add = to_rgb(view::op_colour(OpKind::Add));
+  view::ViewLayout l = layout(s);
+  const view::Rect arcs{l.bars.x, l.bars.y - 40, l.bars.w, l.bars.h + 40};
+  EXPECT_EQ(count_in(ui::render_step_view(s, kW, kH), kW, arcs, add, 30), 0u);
+  s.step.options.window = {0.f, 32.f};
+  EXPECT_GT(count_in(ui::render_step_view(s, kW, kH), kW, arcs, add, 30), 400u);
+}
+
+TEST(RenderView, PaletteColoursAreTellable) {
+  auto dist = [](const view::Colour& a, const view::Colour& b) {
+    return std::sqrt((a.r - b.r) * (a.r - b.r) + (a.g - b.g) * (a.g - b.g) + (a.b - b.b) * (a.b - b.b));
+  };
+  EXPECT_GT(dist(view::kWritten.colour, view::op_colour(OpKind::CompareSwap).colour), 0.5f);
+  const view::PaletteEntry bars[] = {view::kIdle, view::kRead, view::kWritten, view::kPadding, view::kInf, view::kNaN};
+  for (const auto& a : bars)
+    for (const auto& b : bars)
+      if (&a != &b) EXPECT_GT(dist(a.colour, b.colour), 0.3f) << a.name << " / " << b.name;
+  for (OpKind a : {OpKind::Read, OpKind::Write, OpKind::Add, OpKind::Move, OpKind::CompareSwap, OpKind::Atomic})
+    for (OpKind b : {OpKind::Read, OpKind::Write, OpKind::Add, OpKind::Move, OpKind::CompareSwap, OpKind::Atomic})
+      if (a != b) EXPECT_GT(dist(view::op_colour(a).colour, view::op_colour(b).colour), 0.25f) << op_kind_name(a) << " / " << op_kind_name(b);
+}
+
+}  // namespace
