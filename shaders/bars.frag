@@ -41,7 +41,7 @@ void main() {
   vec2 r = u_range[row];
   for (int i = i0; i <= i1; i += stride) {
     uint w = word(row, i);
-    if (elem) touch |= row < 16 ? (word(1, i) >> uint(2 * row)) & 3u : 0u;
+    touch |= touch_at(row, i);
     real = real || !elem || i < u_n;
     if (!finite_value(row, w)) {
       nan = nan || is_nan(row, w);

@@ -8,6 +8,7 @@ uniform vec2 u_win;               // visible elements: first (fractional), count
 uniform usamplerBuffer u_values;  // steps x rows x width words
 uniform isamplerBuffer u_ops;     // op slots: thread, kind|rows, src, dst
 uniform usamplerBuffer u_labels;  // the step's labels: rows x width texels of 16 ASCII bytes
+uniform usamplerBuffer u_touch;   // the step's touch flags of every row: rows x width, 1 read | 2 written
 uniform int u_width;              // row width
 uniform int u_n;                  // real elements (>= n is padding)
 uniform int u_step;
@@ -25,6 +26,7 @@ uniform float u_min_band_px;      // bands and boundary lines narrower than this
 
 uint word_at(int step, int row, int i) { return texelFetch(u_values, step * u_step_words + row * u_width + i).r; }
 uint word(int row, int i) { return word_at(u_step, row, i); }
+uint touch_at(int row, int i) { return texelFetch(u_touch, row * u_width + i).r; }
 
 float num(int row, uint w) {
   int t = u_row_type[row];

@@ -9,7 +9,8 @@
 namespace primlab::view {
 
 void TraceBuffers::release() {
-  for (GlObject* o : {&values_tex_, &ops_tex_, &labels_tex_, &values_buf_, &ops_buf_, &labels_buf_}) o->reset();
+  for (GlObject* o : {&values_tex_, &ops_tex_, &labels_tex_, &touch_tex_, &values_buf_, &ops_buf_, &labels_buf_, &touch_buf_})
+    o->reset();
   words_ = slots_ = 0;
   prepared_step_ = -1;
 }
@@ -44,6 +45,12 @@ Result TraceBuffers::allocate(const Trace& meta) {
   labels_tex_ = GlObject(GlKind::Texture);
   glBindTexture(GL_TEXTURE_BUFFER, labels_tex_);
   glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32UI, labels_buf_);
+  touch_buf_ = GlObject(GlKind::Buffer);
+  glBindBuffer(GL_TEXTURE_BUFFER, touch_buf_);
+  glBufferData(GL_TEXTURE_BUFFER, GLsizeiptr(std::max<std::size_t>(meta.step_words(), 1) * 4), nullptr, GL_DYNAMIC_DRAW);
+  touch_tex_ = GlObject(GlKind::Texture);
+  glBindTexture(GL_TEXTURE_BUFFER, touch_tex_);
+  glTexBuffer(GL_TEXTURE_BUFFER, GL_R32UI, touch_buf_);
   glBindTexture(GL_TEXTURE_BUFFER, 0);
   glBindBuffer(GL_TEXTURE_BUFFER, 0);
   if (GLenum e = glGetError(); e != GL_NO_ERROR) {
@@ -81,21 +88,35 @@ void TraceBuffers::read_back(const Trace& meta, std::vector<std::uint32_t>& valu
 
 void TraceBuffers::prepare_step(const Trace& meta, int step) {
   if (step == prepared_step_ || step < 0 || step >= int(meta.steps.size()) || !labels_buf_) return;
-  std::vector<std::uint32_t> read;
+  const Step& st = meta.steps[std::size_t(step)];
+  const std::size_t slots = std::size_t(st.op_count());
+  std::vector<std::uint32_t> read_values;
+  std::vector<Op> read_ops;
   const std::uint32_t* values = nullptr;
+  const Op* ops = nullptr;
   if (!meta.values.empty()) {
     values = meta.row(std::size_t(step), 0);
+    ops = meta.ops.data() + st.op_begin;
   } else {
-    read.resize(meta.step_words());
+    read_values.resize(meta.step_words());
     glBindBuffer(GL_TEXTURE_BUFFER, values_buf_);
-    glGetBufferSubData(GL_TEXTURE_BUFFER, GLintptr(std::size_t(step) * meta.step_words() * 4), GLsizeiptr(read.size() * 4),
-                       read.data());
-    values = read.data();
+    glGetBufferSubData(GL_TEXTURE_BUFFER, GLintptr(std::size_t(step) * meta.step_words() * 4),
+                       GLsizeiptr(read_values.size() * 4), read_values.data());
+    values = read_values.data();
+    read_ops.resize(slots);
+    glBindBuffer(GL_TEXTURE_BUFFER, ops_buf_);
+    if (slots)
+      glGetBufferSubData(GL_TEXTURE_BUFFER, GLintptr(st.op_begin * std::int64_t(sizeof(Op))), GLsizeiptr(slots * sizeof(Op)),
+                         read_ops.data());
+    ops = read_ops.data();
   }
   step_ranges_ = view::step_ranges(meta, values);
   const std::vector<LabelTexel> labels = step_labels(meta, values);
+  const std::vector<std::uint32_t> touch = step_touch(meta, values, ops, slots);
   glBindBuffer(GL_TEXTURE_BUFFER, labels_buf_);
   if (!labels.empty()) glBufferSubData(GL_TEXTURE_BUFFER, 0, GLsizeiptr(labels.size() * sizeof(LabelTexel)), labels.data());
+  glBindBuffer(GL_TEXTURE_BUFFER, touch_buf_);
+  if (!touch.empty()) glBufferSubData(GL_TEXTURE_BUFFER, 0, GLsizeiptr(touch.size() * 4), touch.data());
   glBindBuffer(GL_TEXTURE_BUFFER, 0);
   prepared_step_ = step;
 }
@@ -107,6 +128,27 @@ std::vector<LabelTexel> TraceBuffers::read_labels() const {
   std::vector<LabelTexel> out(std::size_t(bytes) / sizeof(LabelTexel));
   if (!out.empty()) glGetBufferSubData(GL_TEXTURE_BUFFER, 0, GLsizeiptr(out.size() * sizeof(LabelTexel)), out.data());
   glBindBuffer(GL_TEXTURE_BUFFER, 0);
+  return out;
+}
+
+std::vector<std::uint32_t> step_touch(const Trace& meta, const std::uint32_t* values, const Op* ops, std::size_t count) {
+  const std::size_t w = std::size_t(meta.width);
+  std::vector<std::uint32_t> out(meta.step_words(), 0u);
+  for (std::size_t r = 0; r < meta.rows.size() && r < 16; ++r)
+    if (meta.rows[r].element_space)
+      for (std::size_t i = 0; i < w; ++i) out[r * w + i] = (values[kRowTouch * w + i] >> (2 * r)) & 3u;
+  auto mark = [&](int row, std::int32_t i, std::uint32_t bits) {
+    if (row < int(meta.rows.size()) && !meta.rows[std::size_t(row)].element_space && i >= 0 && i < meta.width)
+      out[std::size_t(row) * w + std::size_t(i)] |= bits;
+  };
+  for (std::size_t k = 0; k < count; ++k) {
+    const Op& op = ops[k];
+    const OpKind kind = kind_of(op.kind);
+    if (kind == OpKind::None) continue;
+    mark(src_row_of(op.kind), op.src, kTouchRead);
+    if (kind != OpKind::Read)
+      mark(dst_row_of(op.kind), op.dst, kTouchWrite | (kind == OpKind::Add || kind == OpKind::Atomic ? kTouchRead : 0u));
+  }
   return out;
 }
 

@@ -18,7 +18,9 @@ ViewLayout layout_view(const Trace& meta, int step, Rect rect, const ViewOptions
   const int focus = meta.steps.empty() ? 0 : meta.steps[std::size_t(step)].focus_row;
   const float name_w = opt.name_w > 0 ? std::min(opt.name_w, rect.w * 0.5f) : std::min(120.f, rect.w * 0.2f);
   const float arc_room = 44.f, label_h = 14.f;
-  const bool overview = meta.width >= kOverviewFrom || !whole_row(opt.window, meta.width);
+  // Only a row in element space has a window to show (bins and block sums are always whole).
+  const bool elements = meta.rows.empty() || meta.rows[std::size_t(focus)].element_space;
+  const bool overview = elements && (meta.width >= kOverviewFrom || !whole_row(opt.window, meta.width));
   const float overview_h = overview ? 24.f : 0.f, top = rect.y + (overview ? overview_h + 6.f : 0.f);
   l.strip_h = 20.f;
   int strips = 0;
@@ -122,6 +124,7 @@ void TraceView::set_common(GLuint prog, const Trace& meta, const TraceBuffers& b
   glUniform1i(loc("u_values"), 0);
   glUniform1i(loc("u_ops"), 1);
   glUniform1i(loc("u_labels"), 2);
+  glUniform1i(loc("u_touch"), 3);
   glUniform1i(loc("u_width"), meta.width);
   glUniform1i(loc("u_n"), meta.n);
   glUniform1i(loc("u_step"), step);
@@ -165,6 +168,8 @@ void TraceView::draw(const Trace& meta, TraceBuffers& buf, int step, const ViewO
   glBindTexture(GL_TEXTURE_BUFFER, buf.ops_texture());
   glActiveTexture(GL_TEXTURE2);
   glBindTexture(GL_TEXTURE_BUFFER, buf.labels_texture());
+  glActiveTexture(GL_TEXTURE3);
+  glBindTexture(GL_TEXTURE_BUFFER, buf.touch_texture());
   glActiveTexture(GL_TEXTURE0);
   glDisable(GL_DEPTH_TEST);
   glEnable(GL_BLEND);
@@ -190,7 +195,7 @@ void TraceView::draw(const Trace& meta, TraceBuffers& buf, int step, const ViewO
   // Everything in element space is clipped to the columns of the bars.
   glEnable(GL_SCISSOR_TEST);
   glScissor(GLint(l.bars.x), 0, GLsizei(l.bars.w + 0.5f), GLsizei(fb_h));
-  if (opt.bands) {
+  if (opt.bands && meta.rows[std::size_t(meta.steps[std::size_t(step)].focus_row)].element_space) {
     glUseProgram(bands_);
     set_common(bands_, meta, buf, step, l, opt, fb_w, fb_h);
     quad(bands_, l.bars);

@@ -49,6 +49,27 @@ TEST(ElementAccess, BlellochUpSweepNamesTheThreadThatWroteNotTheHomeThread) {
   EXPECT_TRUE(element_accesses(t, 0, kRowMain, 7).empty());  // the input step has no ops
 }
 
+TEST(ElementAccess, EveryAtomicOnABinIsNamed) {
+  // One round of atomicAdd(&bins[x mod bins], 1) from zero: bin b is hit by exactly bins[b] threads.
+  const Trace t = cpu_trace("histogram-atomic", 64, 32);
+  int bins_row = -1;
+  for (std::size_t r = 0; r < t.rows.size(); ++r)
+    if (t.rows[r].name == "bins") bins_row = int(r);
+  ASSERT_GE(bins_row, 0);
+  const std::size_t last = t.steps.size() - 1;
+  int total = 0;
+  for (int b = 0; b < t.rows[std::size_t(bins_row)].length; ++b) {
+    const std::vector<ElementAccess> acc = element_accesses(t, int(last), bins_row, b);
+    EXPECT_EQ(acc.size(), t.row(last, std::size_t(bins_row))[b]) << "bin " << b;
+    for (const ElementAccess& e : acc) {
+      EXPECT_EQ(kind_of(e.op.kind), OpKind::Atomic);
+      EXPECT_TRUE(e.reads && e.writes);
+    }
+    total += int(acc.size());
+  }
+  EXPECT_EQ(total, 64);
+}
+
 TEST(ElementAccess, WritersAgreeWithTheTouchFlagsOfEveryAlgorithm) {
   for (const Algorithm& a : algorithms()) {
     const Trace t = cpu_trace(a.name, 40, std::max(a.min_block, 8));

@@ -158,6 +158,24 @@ TEST(RenderView, ArrowsOnlyWhereElementsAreWideEnough) {
   EXPECT_GT(count_in(ui::render_step_view(s, kW, kH), kW, arcs, add, 30), 400u);
 }
 
+TEST(RenderView, BinsWrittenByAtomicsAreDrawnWritten) {
+  ASSERT_TRUE(headless_gl().ok());
+  // The trace's touch row covers element rows only; the bins' flags come from the step's ops.
+  ui::AppState& s = app_for("histogram-atomic", 64, 32);
+  s.step.session.go(1);
+  const Trace& t = s.step.session.trace();
+  const int bins = t.steps[1].focus_row;
+  ASSERT_FALSE(t.rows[std::size_t(bins)].element_space);
+  const std::vector<std::uint32_t> touch =
+      view::step_touch(t, t.row(1, 0), t.ops.data() + t.steps[1].op_begin, std::size_t(t.steps[1].op_count()));
+  for (int b = 0; b < t.rows[std::size_t(bins)].length; ++b)
+    EXPECT_EQ(touch[std::size_t(bins * t.width + b)], t.row(1, std::size_t(bins))[b] ? 3u : 0u) << "bin " << b;
+  const auto px = ui::render_step_view(s, kW, kH);
+  const view::ViewLayout l = layout(s);
+  EXPECT_GT(count_in(px, kW, l.bars, kWritten), std::size_t(l.bars.w * l.bars.h * 0.2f));
+  EXPECT_EQ(l.overview.h, 0.f);  // bins have no window to show
+}
+
 TEST(RenderView, PaletteColoursAreTellable) {
   auto dist = [](const view::Colour& a, const view::Colour& b) {
     return std::sqrt((a.r - b.r) * (a.r - b.r) + (a.g - b.g) * (a.g - b.g) + (a.b - b.b) * (a.b - b.b));
