@@ -119,7 +119,8 @@ void legend(const Trace* t) {
     ImGui::SameLine(0, 14);
   };
   heading("bars:");
-  for (const view::PaletteEntry& e : {view::kIdle, view::kRead, view::kWritten, view::kPadding}) swatch(e, false);
+  for (const view::PaletteEntry& e : {view::kIdle, view::kRead, view::kWritten}) swatch(e, false);
+  if (!t || t->width > t->n) swatch(view::kPadding, false);
   if (floats) {
     swatch(view::kInf, false);
     swatch(view::kNaN, false);

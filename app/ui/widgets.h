@@ -44,8 +44,9 @@ struct CountersColumn {
 // The counters table: for each trace its "this step" column, then for each its "so far" column.
 void counters_table(const char* id, const std::vector<CountersColumn>& columns);
 
-// The palette's swatches, wrapped to the width: bar colours, then arrow kinds. With a trace: inf
-// and NaN only for float rows, and the arrow kinds its ops use (all when its ops are on the device).
+// The palette's swatches, wrapped to the width: bar colours, then arrow kinds. With a trace:
+// padding only when it is padded, inf and NaN only for float rows, and the arrow kinds its ops use
+// (all when its ops are on the device).
 void legend(const Trace* t = nullptr);
 
 // Draws the pane's current step into its framebuffer and shows it as an image of `size`, with
