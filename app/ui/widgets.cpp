@@ -209,6 +209,8 @@ void trace_image(ViewPrograms& programs, StepPane& pane, ImVec2 size) {
   glViewport(vp[0], vp[1], vp[2], vp[3]);
 
   const ImVec2 origin = ImGui::GetCursorScreenPos();
+  pane.image_x = origin.x;
+  pane.image_y = origin.y;
   ImGui::PushID(&pane);
   ImGui::InvisibleButton("trace_view", ImVec2(float(w), float(h)));
   ImGui::SetItemUsingMouseWheel();  // the wheel zooms the view, not the window

@@ -3,6 +3,7 @@
 // and the level of detail of bands, lines and arrows at large n.
 #include <gtest/gtest.h>
 
+#include <cfloat>
 #include <cmath>
 
 #include "render_test_util.h"
@@ -174,6 +175,28 @@ TEST(RenderView, BinsWrittenByAtomicsAreDrawnWritten) {
   const view::ViewLayout l = layout(s);
   EXPECT_GT(count_in(px, kW, l.bars, kWritten), std::size_t(l.bars.w * l.bars.h * 0.2f));
   EXPECT_EQ(l.overview.h, 0.f);  // bins have no window to show
+}
+
+TEST(RenderView, HoverHighlightsTheThreadThatTouchedTheElement) {
+  ASSERT_TRUE(headless_gl().ok());
+  // scan-blelloch n=16 block 4, step 3 (x[k+7] += x[k+3]): thread 0 wrote element 7, whose "home
+  // thread" 7 / 2 = 3 is idle; nobody touched element 4.
+  ui::AppState& s = app_for("scan-blelloch", 16, 4);
+  s.step.session.go(3);
+  ui::render_app(s, 1366, 768);
+  ui::StepPane& p = s.step;
+  const view::Rect rect{0, 0, float(p.fb.width()), float(p.fb.height())};
+  const view::ViewLayout l = view::layout_view(s.step.session.trace(), 3, rect, p.options);
+  auto hover = [&](int element) {
+    ImGui::GetIO().MousePos = ImVec2(p.image_x + l.bars.x + (element + 0.5f) * l.bars.w / 16.f, p.image_y + l.bars.y + l.bars.h - 2);
+    ui::render_app(s, 1366, 768, 3);
+    return p.options.highlight_thread;
+  };
+  EXPECT_EQ(hover(7), 0);
+  EXPECT_EQ(hover(15), 1);
+  EXPECT_EQ(hover(4), -1);
+  ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+  ui::render_app(s, 1366, 768);
 }
 
 TEST(RenderView, PaletteColoursAreTellable) {
