@@ -158,6 +158,7 @@ void TraceView::draw(const Trace& meta, TraceBuffers& buf, int step, const ViewO
                      Rect rect) {
   if (meta.steps.empty() || step < 0 || step >= int(meta.steps.size()) || meta.width <= 0) return;
   buf.prepare_step(meta, step);
+  const int focus = meta.steps[std::size_t(step)].focus_row;
   const ViewLayout l = layout_view(meta, step, rect, opt);
   const ViewWindow win = clamp_window(opt.window, meta.width);
   const float elem_px = l.bars.w / win.count;
@@ -195,7 +196,7 @@ void TraceView::draw(const Trace& meta, TraceBuffers& buf, int step, const ViewO
   // Everything in element space is clipped to the columns of the bars.
   glEnable(GL_SCISSOR_TEST);
   glScissor(GLint(l.bars.x), 0, GLsizei(l.bars.w + 0.5f), GLsizei(fb_h));
-  if (opt.bands && meta.rows[std::size_t(meta.steps[std::size_t(step)].focus_row)].element_space) {
+  if (opt.bands && meta.rows[std::size_t(focus)].element_space) {
     glUseProgram(bands_);
     set_common(bands_, meta, buf, step, l, opt, fb_w, fb_h);
     quad(bands_, l.bars);
@@ -223,19 +224,19 @@ void TraceView::draw(const Trace& meta, TraceBuffers& buf, int step, const ViewO
     const GLsizei visible = GLsizei(std::min<float>(float(meta.width - first), std::ceil(win.count) + 1.f));
     glUniform1f(glGetUniformLocation(labels_, "u_label_y"), l.label_y);
     glUniform1f(glGetUniformLocation(labels_, "u_label_h"), l.label_h);
-    glUniform3f(glGetUniformLocation(labels_, "u_ink"), 0.92f, 0.92f, 0.95f);
-    glUniform1i(mode, 0);
-    glUniform1i(base, first);
-    glDrawArraysInstanced(GL_TRIANGLES, 0, 6, visible);
-    glUniform3f(glGetUniformLocation(labels_, "u_ink"), 0.05f, 0.05f, 0.1f);
-    glUniform1i(mode, 1);
-    for (std::size_t r = 0; r < meta.rows.size() && r < 16; ++r) {
-      if (l.row_y[r] < 0) continue;
+    auto draw_row = [&](std::size_t r) {
       const bool elem = meta.rows[r].element_space;
       glUniform1i(row, GLint(r));
       glUniform1i(base, elem ? first : 0);
       glDrawArraysInstanced(GL_TRIANGLES, 0, 6, elem ? visible : meta.rows[r].length);
-    }
+    };
+    glUniform3f(glGetUniformLocation(labels_, "u_ink"), 0.92f, 0.92f, 0.95f);
+    glUniform1i(mode, 0);
+    draw_row(std::size_t(focus));
+    glUniform3f(glGetUniformLocation(labels_, "u_ink"), 0.05f, 0.05f, 0.1f);
+    glUniform1i(mode, 1);
+    for (std::size_t r = 0; r < meta.rows.size() && r < 16; ++r)
+      if (l.row_y[r] >= 0) draw_row(r);
   }
 
   const Step& st = meta.steps[std::size_t(step)];
