@@ -199,6 +199,43 @@ TEST(RenderView, HoverHighlightsTheThreadThatTouchedTheElement) {
   ui::render_app(s, 1366, 768);
 }
 
+TEST(RenderView, WheelZoomsAroundTheMouseDragPansDoubleClickShowsAll) {
+  ASSERT_TRUE(headless_gl().ok());
+  ui::AppState& s = app_for("scan-blelloch", 4096, 256);
+  ui::render_app(s, 1366, 768);
+  ui::StepPane& p = s.step;
+  const view::Rect rect{0, 0, float(p.fb.width()), float(p.fb.height())};
+  const view::ViewLayout l = view::layout_view(s.step.session.trace(), s.step.session.transport.step, rect, p.options);
+  ImGuiIO& io = ImGui::GetIO();
+  // The wheel over element 1024 zooms in around it.
+  const ImVec2 at(p.image_x + l.bars.x + l.bars.w / 4.f, p.image_y + l.bars.y + l.bars.h / 2);
+  io.MousePos = at;
+  ui::render_app(s, 1366, 768, 1);
+  io.MouseWheel = 3.f;
+  ui::render_app(s, 1366, 768, 1);
+  const view::ViewWindow zoomed = p.options.window;
+  EXPECT_NEAR(zoomed.count, 4096.f * 0.512f, 1.f);  // 0.8^3
+  EXPECT_NEAR(view::element_at(zoomed, 4096, l.bars.x, l.bars.w, l.bars.x + l.bars.w / 4.f), 1024.f, 1.f);
+  // Dragging 100 px to the right shows elements further left.
+  io.MouseDown[0] = true;
+  ui::render_app(s, 1366, 768, 1);
+  io.MousePos = ImVec2(at.x + 100, at.y);
+  ui::render_app(s, 1366, 768, 1);
+  io.MouseDown[0] = false;
+  ui::render_app(s, 1366, 768, 1);
+  EXPECT_NEAR(p.options.window.first, zoomed.first - 100.f / l.bars.w * zoomed.count, 1.f);
+  // A double-click shows the whole row again.
+  for (int click = 0; click < 2; ++click) {
+    io.MouseDown[0] = true;
+    ui::render_app(s, 1366, 768, 1);
+    io.MouseDown[0] = false;
+    ui::render_app(s, 1366, 768, 1);
+  }
+  EXPECT_TRUE(view::whole_row(p.options.window, 4096));
+  io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+  ui::render_app(s, 1366, 768);
+}
+
 TEST(RenderView, PaletteColoursAreTellable) {
   auto dist = [](const view::Colour& a, const view::Colour& b) {
     return std::sqrt((a.r - b.r) * (a.r - b.r) + (a.g - b.g) * (a.g - b.g) + (a.b - b.b) * (a.b - b.b));
