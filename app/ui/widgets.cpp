@@ -148,7 +148,7 @@ bool hit(const Trace& t, int step, const view::ViewLayout& l, const view::ViewOp
          int& index) {
   if (p.x < l.bars.x || p.x >= l.bars.x + l.bars.w) return false;
   row = -1;
-  if (p.y >= l.bars.y - 44.f && p.y < l.label_y + l.label_h) row = t.steps[std::size_t(step)].focus_row;
+  if (p.y >= l.arcs_y && p.y < l.label_y + l.label_h) row = t.steps[std::size_t(step)].focus_row;
   for (std::size_t r = 0; r < t.rows.size(); ++r)
     if (l.row_y[r] >= 0 && p.y >= l.row_y[r] && p.y < l.row_y[r] + l.strip_h) row = int(r);
   if (row < 0) return false;

@@ -32,6 +32,7 @@ ViewLayout layout_view(const Trace& meta, int step, Rect rect, const ViewOptions
   if (overview) l.overview = {rect.x + name_w, rect.y + 2.f, rect.w - name_w - 8.f, overview_h - 2.f};
   l.bars = {rect.x + name_w, top + arc_room, rect.w - name_w - 8.f,
             std::max(20.f, rect.y + rect.h - top - arc_room - label_h - 6.f - strips_h - 8.f - net_h)};
+  l.arcs_y = top;
   l.label_y = l.bars.y + l.bars.h + 3.f;
   l.label_h = label_h;
   l.row_y.assign(meta.rows.size(), -1.f);

@@ -31,6 +31,7 @@ struct ViewOptions {
 // Where things are, for overlays drawn by the UI (row names, hover readouts).
 struct ViewLayout {
   Rect overview;          // the whole row and the visible window (h = 0: not drawn)
+  float arcs_y = 0;       // top of the room for the arrows above the bars
   Rect bars;
   float label_y = 0, label_h = 0;
   float strip_h = 0;
