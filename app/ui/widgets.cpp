@@ -97,38 +97,51 @@ void legend(const Trace* t) {
     if (!first && ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
     first = false;
   };
-  auto heading = [&](const char* text) {
-    room(ImGui::CalcTextSize(text).x + 8);
+  // A heading stays on the line of its first entry.
+  auto heading = [&](const char* text, const view::PaletteEntry& first_entry) {
+    room(ImGui::CalcTextSize(text).x + 6 + s + 4 + ImGui::CalcTextSize(first_entry.name).x);
     ImGui::TextColored(kDim, "%s", text);
     ImGui::SameLine(0, 6);
   };
-  auto swatch = [&](const view::PaletteEntry& e, bool arrow) {
+  enum Shape { kBox, kRight, kLeft };
+  auto swatch = [&](const view::PaletteEntry& e, Shape shape) {
     room(s + 4 + ImGui::CalcTextSize(e.name).x + 14);
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const ImU32 c = ImGui::ColorConvertFloat4ToU32(ImVec4(e.colour.r, e.colour.g, e.colour.b, 1.f));
-    if (arrow) {
-      dl->AddLine(ImVec2(p.x, p.y + s * 0.5f), ImVec2(p.x + s - 4, p.y + s * 0.5f), c, 2.f);
-      dl->AddTriangleFilled(ImVec2(p.x + s, p.y + s * 0.5f), ImVec2(p.x + s - 6, p.y + s * 0.2f),
-                            ImVec2(p.x + s - 6, p.y + s * 0.8f), c);
-    } else {
+    if (shape == kBox) {
       dl->AddRectFilled(p, ImVec2(p.x + s, p.y + s), c);
+    } else {
+      const float tip = shape == kRight ? p.x + s : p.x, back = shape == kRight ? tip - 6 : tip + 6;
+      dl->AddLine(ImVec2(p.x, p.y + s * 0.5f), ImVec2(p.x + s, p.y + s * 0.5f), c, 2.f);
+      dl->AddTriangleFilled(ImVec2(tip, p.y + s * 0.5f), ImVec2(back, p.y + s * 0.2f), ImVec2(back, p.y + s * 0.8f), c);
     }
     ImGui::Dummy(ImVec2(s, s));
     ImGui::SameLine(0, 4);
     ImGui::TextUnformatted(e.name);
     ImGui::SameLine(0, 14);
   };
-  heading("bars:");
-  for (const view::PaletteEntry& e : {view::kIdle, view::kRead, view::kWritten}) swatch(e, false);
-  if (!t || t->width > t->n) swatch(view::kPadding, false);
+  heading("bars:", view::kIdle);
+  for (const view::PaletteEntry& e : {view::kIdle, view::kRead, view::kWritten}) swatch(e, kBox);
+  if (!t || t->width > t->n) swatch(view::kPadding, kBox);
   if (floats) {
-    swatch(view::kInf, false);
-    swatch(view::kNaN, false);
+    swatch(view::kInf, kBox);
+    swatch(view::kNaN, kBox);
   }
-  heading("arrows:");
-  for (OpKind k : {OpKind::Read, OpKind::Add, OpKind::Move, OpKind::Write, OpKind::CompareSwap, OpKind::Atomic})
-    if (all_kinds || kinds[std::size_t(k)]) swatch(view::op_colour(k), true);
-  swatch(view::kHovered, true);
+  const OpKind arrows[] = {OpKind::Read, OpKind::Add, OpKind::Move, OpKind::Write, OpKind::CompareSwap, OpKind::Atomic};
+  bool headed = false;
+  for (OpKind k : arrows)
+    if (all_kinds || kinds[std::size_t(k)]) {
+      if (!headed) heading("arrows:", view::op_colour(k));
+      headed = true;
+      swatch(view::op_colour(k), kRight);
+    }
+  if (!headed) heading("arrows:", view::kHovered);
+  swatch(view::kHovered, kRight);
+  if (!t || t->network) {
+    heading("network:", view::kNetUp);
+    swatch(view::kNetUp, kRight);
+    swatch(view::kNetDown, kLeft);
+  }
   ImGui::NewLine();
 }
 

@@ -18,7 +18,8 @@ std::string palette_glsl() {
     const char* glsl;
     const PaletteEntry& entry;
   } named[] = {{"kIdle", kIdle}, {"kRead", kRead}, {"kWritten", kWritten}, {"kPadding", kPadding},
-               {"kInf", kInf},   {"kNaN", kNaN},   {"kHovered", kHovered}};
+               {"kInf", kInf},   {"kNaN", kNaN},   {"kHovered", kHovered}, {"kNetUp", kNetUp},
+               {"kNetDown", kNetDown}};
   for (const auto& e : named) s += std::string("const vec3 ") + e.glsl + " = " + vec3(e.entry.colour) + ";\n";
   const std::string n = std::to_string(sizeof kOpColours / sizeof kOpColours[0]);
   s += "const vec3 kOpColour[" + n + "] = vec3[" + n + "](";

@@ -36,6 +36,10 @@ inline constexpr PaletteEntry kOpColours[] = {
     {"compare-swap", {0.10f, 0.88f, 0.88f}},
     {"atomic", {1.00f, 0.45f, 0.85f}},
 };
+// The comparators of a sorting network (Trace::network), by the way the later key goes
+// (GLSL: kNetUp, kNetDown).
+inline constexpr PaletteEntry kNetUp{"comparator: later key to the right", {1.00f, 0.55f, 0.25f}};
+inline constexpr PaletteEntry kNetDown{"comparator: later key to the left", {0.35f, 0.75f, 1.00f}};
 // The arrows of the thread under the mouse (GLSL: kHovered).
 inline constexpr PaletteEntry kHovered{"thread under the mouse", {1.00f, 1.00f, 1.00f}};
 static_assert(sizeof kOpColours / sizeof kOpColours[0] == std::size_t(OpKind::Atomic) + 1,

@@ -241,6 +241,7 @@ TEST(RenderView, PaletteColoursAreTellable) {
     return std::sqrt((a.r - b.r) * (a.r - b.r) + (a.g - b.g) * (a.g - b.g) + (a.b - b.b) * (a.b - b.b));
   };
   EXPECT_GT(dist(view::kWritten.colour, view::op_colour(OpKind::CompareSwap).colour), 0.5f);
+  EXPECT_GT(dist(view::kNetUp.colour, view::kNetDown.colour), 0.5f);
   const view::PaletteEntry bars[] = {view::kIdle, view::kRead, view::kWritten, view::kPadding, view::kInf, view::kNaN};
   for (const auto& a : bars)
     for (const auto& b : bars)
