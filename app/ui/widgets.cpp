@@ -285,6 +285,8 @@ void trace_image(ViewPrograms& programs, StepPane& pane, ImVec2 size) {
   if (!hovered || active) return;
   for (std::size_t r = 0; m.x < l.bars.x && r < t.rows.size(); ++r)
     if (l.row_y[r] >= 0 && m.y >= l.row_y[r] && m.y < l.row_y[r] + l.strip_h) ImGui::SetTooltip("%s", t.rows[r].name.c_str());
+  if (l.overview.h > 0 && m.y >= l.overview.y && m.y < l.overview.y + l.overview.h && m.x >= l.overview.x)
+    ImGui::SetTooltip("the whole row: click or drag to move the window there");
   int row = 0, index = 0;
   if (!hit(t, step, l, opt, m, row, index)) return;
   const Trace& host = host_trace(pane);  // the values and ops, read back once when CUDA filled them
