@@ -40,6 +40,8 @@ void main() {
   int stride = max(1, (i1 - i0 + 1) / 64);
   vec2 r = u_range[row];
   for (int i = i0; i <= i1; i += stride) {
+    // Padding follows the real elements: a column with any real element shows only those.
+    if (elem && i >= u_n && real) break;
     uint w = word(row, i);
     touch |= touch_at(row, i);
     real = real || !elem || i < u_n;
