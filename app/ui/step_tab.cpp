@@ -8,6 +8,7 @@
 
 #include "interop/interop.h"
 #include "lab/run/backend.h"
+#include "ui/bank_panel.h"
 #include "ui/choice_widgets.h"
 
 namespace primlab::ui {
@@ -89,6 +90,11 @@ void draw_step_tab(StepPane& pane, ViewPrograms& programs) {
                          t.width != t.n ? (", padded to " + std::to_string(t.width)).c_str() : "",
                          elem_type_name(t.type));
       legend(&t);
+      if (ImGui::CollapsingHeader("Shared-memory banks")) {
+        ImGui::BeginChild("banks", ImVec2(0, std::max(250.f, ImGui::GetContentRegionAvail().y * 0.45f)));
+        bank_panel(t, ss.transport.step);
+        ImGui::EndChild();
+      }
       const float bottom_h = std::max(180.f, ImGui::GetContentRegionAvail().y * 0.34f);
       trace_image(programs, pane, ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetContentRegionAvail().y - bottom_h));
       if (ImGui::BeginTable("bottom", 2, ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV)) {

@@ -1,8 +1,9 @@
 // The CPU reference against the CUDA traced stepper for one config (GPU tests): deterministic rows
-// give the same trace bit for bit (values of every row, op slots, launch shapes, counters, labels);
-// the others (atomic order) the same steps, launch shapes and counters, and every value row's final
-// state as a multiset (atomics permute values inside a row; index rows such as owners and tags name
-// which lane won and may differ).
+// give the same trace bit for bit (values of every row, op slots, launch shapes, counters, labels,
+// the warps' shared-memory accesses lane by lane); the others (atomic order) the same steps, launch
+// shapes and counters, the same shared words accessed, and every value row's final state as a
+// multiset (atomics permute values inside a row; index rows such as owners and tags name which lane
+// won and may differ).
 #pragma once
 #include <gtest/gtest.h>
 
@@ -21,6 +22,22 @@ inline std::vector<std::uint32_t> final_values(const primlab::Trace& t, std::siz
   return v;
 }
 
+// A step's warp accesses with the lanes forgotten: each access's active word addresses, sorted, once
+// per warp. Where atomics decide which lane wins (the tagged histogram's retries), the lanes that
+// try again differ between backends, the words they hit do not.
+inline std::vector<std::vector<std::int32_t>> addresses_of(const std::vector<primlab::WarpAccess>& accesses) {
+  std::vector<std::vector<std::int32_t>> v;
+  for (const primlab::WarpAccess& w : accesses) {
+    std::vector<std::int32_t> a;
+    for (std::int32_t x : w.addr)
+      if (x >= 0) a.push_back(x);
+    std::sort(a.begin(), a.end());
+    v.insert(v.end(), std::size_t(w.warps), a);
+  }
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
 inline void expect_same_up_to_atomic_order(const primlab::Trace& cpu, const primlab::Trace& gpu) {
   ASSERT_EQ(cpu.steps.size(), gpu.steps.size());
   ASSERT_EQ(cpu.rows.size(), gpu.rows.size());
@@ -29,6 +46,7 @@ inline void expect_same_up_to_atomic_order(const primlab::Trace& cpu, const prim
     EXPECT_EQ(cpu.steps[s].label, gpu.steps[s].label) << "step " << s;
     EXPECT_TRUE(cpu.steps[s].launch == gpu.steps[s].launch) << "step " << s;
     EXPECT_TRUE(cpu.steps[s].counters == gpu.steps[s].counters) << "step " << s;
+    EXPECT_EQ(addresses_of(cpu.steps[s].accesses), addresses_of(gpu.steps[s].accesses)) << "step " << s;
   }
   for (std::size_t r = 0; r < cpu.rows.size(); ++r) {
     if (cpu.rows[r].kind != primlab::RowKind::Values) continue;

@@ -80,6 +80,38 @@ int bank_conflict_degree(const std::int32_t* addrs, int lanes) {
   return worst;
 }
 
+int WarpAccess::degree() const { return bank_conflict_degree(addr.data(), 32); }
+
+int WarpAccess::active_lanes() const {
+  int n = 0;
+  for (std::int32_t a : addr) n += a >= 0;
+  return n;
+}
+
+void record_access(std::vector<WarpAccess>& step_accesses, const std::int32_t* addrs, int lanes, std::int32_t warps) {
+  WarpAccess w;
+  bool any = false;
+  for (int l = 0; l < lanes && l < 32; ++l) {
+    w.addr[std::size_t(l)] = addrs[l] < 0 ? -1 : addrs[l];
+    any |= addrs[l] >= 0;
+  }
+  if (!any || warps <= 0) return;
+  const auto by_addr = [](const WarpAccess& x, const WarpAccess& y) { return x.addr < y.addr; };
+  auto it = std::lower_bound(step_accesses.begin(), step_accesses.end(), w, by_addr);
+  if (it != step_accesses.end() && it->addr == w.addr) {
+    it->warps += warps;
+    return;
+  }
+  w.warps = warps;
+  step_accesses.insert(it, w);
+}
+
+std::int64_t extra_wavefronts(const std::vector<WarpAccess>& step_accesses) {
+  std::int64_t extra = 0;
+  for (const WarpAccess& w : step_accesses) extra += std::int64_t(w.warps) * (w.degree() - 1);
+  return extra;
+}
+
 std::uint32_t to_word(float v) {
   std::uint32_t w;
   std::memcpy(&w, &v, 4);
@@ -144,6 +176,12 @@ Result compare_traces(const Trace& a, const Trace& b, bool compare_ops) {
     }
     if (!(a.steps[s].launch == b.steps[s].launch))
       return Result::failure("step " + std::to_string(s) + " launch shape differs");
+    if (!(a.steps[s].accesses == b.steps[s].accesses)) {
+      o << "step " << s << " (" << a.steps[s].label << ") shared accesses: " << a.steps[s].accesses.size()
+        << " distinct, " << extra_wavefronts(a.steps[s].accesses) << " extra wavefronts vs "
+        << b.steps[s].accesses.size() << ", " << extra_wavefronts(b.steps[s].accesses);
+      return Result::failure(o.str());
+    }
   }
   if (compare_ops) {
     if (a.ops.size() != b.ops.size()) return Result::failure("op slot count differs");

@@ -4,6 +4,7 @@
 // operations of the step, its launch shape and its counters. Values are raw 32-bit words, so a
 // CPU and a CUDA trace compare bit for bit; the same flat layout is what the GL buffers hold.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -89,6 +90,27 @@ struct RowInfo {
   bool element_space = true;     // index i is element i (touch flags and ownership apply)
 };
 
+// One warp-wide shared-memory access as the banks see it: the 4-byte word address of each lane in
+// its block's shared memory (-1: the lane is inactive or absent), and how many warps of the step
+// made exactly this access. Both backends record every access they count (CpuRun::shared_access,
+// StepCtx::shared_access); a step keeps the distinct ones sorted by address, so the CPU and CUDA
+// records compare bit for bit whatever order the warps ran in.
+struct WarpAccess {
+  std::array<std::int32_t, 32> addr;
+  std::int32_t warps = 0;
+  WarpAccess() { addr.fill(-1); }
+  int degree() const;        // bank_conflict_degree of the access
+  int active_lanes() const;
+  bool operator==(const WarpAccess& o) const { return warps == o.warps && addr == o.addr; }
+};
+// Adds `warps` warps that made the access addrs[0, lanes) to a step's distinct accesses (kept
+// sorted by address); an access with no active lane is not recorded.
+void record_access(std::vector<WarpAccess>& step_accesses, const std::int32_t* addrs, int lanes,
+                   std::int32_t warps = 1);
+// The extra shared-memory wavefronts of the recorded accesses: the sum over warps of (degree - 1),
+// what ncu's l1tex__data_bank_conflicts_pipe_lsu_mem_shared counts.
+std::int64_t extra_wavefronts(const std::vector<WarpAccess>& step_accesses);
+
 struct Step {
   std::string label;   // "up-sweep d=2: x[k+3] += x[k+1]"
   std::string phase;   // "up-sweep", "down-sweep", "load", ...
@@ -98,6 +120,7 @@ struct Step {
   Counters counters;
   int ops_per_thread = 0;  // op slots per launched thread
   std::int64_t op_begin = 0;  // first op slot of this step in Trace::ops
+  std::vector<WarpAccess> accesses;  // the step's distinct warp accesses to shared memory
   std::int64_t op_count() const { return launch.launched() * ops_per_thread; }
 };
 
@@ -115,6 +138,9 @@ struct Trace {
   std::vector<Op> ops;                // all steps' op slots, None where a thread was idle
   std::vector<std::string> code;      // the kernel listing
   bool network = false;               // view: also draw the comparator network of all steps (sorting networks)
+  // A block's shared memory word by word: the logical index each word holds, -1 for a padding
+  // word that the addressing skips (the scan's conflict-free offsets). Empty: word w holds index w.
+  std::vector<std::int32_t> shared_layout;
 
   std::size_t step_words() const { return rows.size() * std::size_t(width); }
   std::uint32_t* row(std::size_t s, std::size_t r) { return values.data() + s * step_words() + r * width; }

@@ -63,6 +63,7 @@ void write_trace_json(std::ostream& os, const Trace& t, const std::string& backe
   j["block"] = t.block;
   j["backend"] = backend;
   j["code"] = t.code;
+  if (!t.shared_layout.empty()) j["shared_layout"] = t.shared_layout;
   json rows = json::array();
   for (const RowInfo& r : t.rows)
     rows.push_back({{"name", r.name}, {"length", r.length}, {"type", elem_type_name(r.type)},
@@ -116,6 +117,10 @@ void write_trace_json(std::ostream& os, const Trace& t, const std::string& backe
                      {"dst", o.dst}});
     }
     js["ops"] = ops;
+    json accesses = json::array();
+    for (const WarpAccess& w : st.accesses)
+      accesses.push_back({{"warps", w.warps}, {"degree", w.degree()}, {"addr", w.addr}});
+    js["shared_accesses"] = accesses;
     steps.push_back(js);
   }
   j["steps"] = steps;

@@ -55,11 +55,13 @@ class CpuRun {
   }
 
   // One warp-wide shared-memory access: addrs[l] is lane l's word address, < 0 when inactive.
+  // Counted, and recorded in the step's accesses.
   void shared_access(const std::int32_t* addrs, int lanes) {
     int active = 0;
     for (int l = 0; l < lanes; ++l) active += addrs[l] >= 0;
     count().shared_accesses += active;
     count().bank_conflict = std::max<std::int64_t>(count().bank_conflict, bank_conflict_degree(addrs, lanes));
+    record_access(t_.steps[s_].accesses, addrs, lanes);
   }
   // One warp-wide branch: a warp whose live lanes take different paths is divergent.
   void branch(const int* paths, int lanes) {

@@ -7,6 +7,9 @@
 namespace primlab::traced {
 namespace {
 
+// Warp accesses one step may record (8 MiB of addresses); a step that makes more fails the trace.
+constexpr unsigned kAccessCapacity = 1u << 16;
+
 __global__ void prepare_step(std::uint32_t* touch, std::uint32_t* owner, std::int32_t width, Op* ops,
                              std::int64_t slots) {
   const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -32,11 +35,15 @@ CudaRun::CudaRun(Trace& t, DeviceTraceView out) : t_(t), out_(out), launches_(t.
   try {
     state_.resize(t.step_words());
     counters_.resize(t.steps.size() * kNumCounters);
+    access_addrs_.resize(std::size_t(kAccessCapacity) * 32);
+    access_count_.resize(1);
   } catch (const DeviceError& e) {
     error_ = e.what();
     return;
   }
   check(cudaMemset(counters_.get(), 0, counters_.bytes()), __FILE__, __LINE__);
+  check(cudaMemset(access_addrs_.get(), 0xff, access_addrs_.bytes()), __FILE__, __LINE__);
+  check(cudaMemset(access_count_.get(), 0, access_count_.bytes()), __FILE__, __LINE__);
 }
 
 bool CudaRun::check(cudaError_t e, const char* file, int line) {
@@ -66,6 +73,9 @@ StepCtx CudaRun::begin(std::size_t s) {
   c.ops = out_.ops + st.op_begin;
   c.ops_per_thread = st.ops_per_thread;
   c.counters = counters_.get() + s * kNumCounters;
+  c.access_addrs = access_addrs_.get();
+  c.access_count = access_count_.get();
+  c.access_capacity = kAccessCapacity;
   c.type = t_.type;
   if (!ok()) return c;
   const std::int64_t slots = st.op_count();
@@ -80,6 +90,22 @@ StepCtx CudaRun::begin(std::size_t s) {
 bool CudaRun::end(std::size_t s, int launches) {
   launches_[s] = launches;
   if (!check(cudaPeekAtLastError(), __FILE__, __LINE__)) return false;
+  unsigned count = 0;
+  if (!check(cudaMemcpy(&count, access_count_.get(), sizeof count, cudaMemcpyDeviceToHost), __FILE__, __LINE__))
+    return false;
+  if (count > kAccessCapacity) {
+    error_ = "step " + std::to_string(s) + " made " + std::to_string(count) +
+             " warp accesses to shared memory; the trace records at most " + std::to_string(kAccessCapacity);
+    return false;
+  }
+  if (count > 0) {
+    std::vector<std::int32_t> h(std::size_t(count) * 32);
+    if (!check(cudaMemcpy(h.data(), access_addrs_.get(), h.size() * 4, cudaMemcpyDeviceToHost), __FILE__, __LINE__) ||
+        !check(cudaMemset(access_addrs_.get(), 0xff, h.size() * 4), __FILE__, __LINE__) ||
+        !check(cudaMemset(access_count_.get(), 0, sizeof count), __FILE__, __LINE__))
+      return false;
+    for (unsigned k = 0; k < count; ++k) record_access(t_.steps[s].accesses, h.data() + std::size_t(k) * 32, 32);
+  }
   return check(cudaMemcpyAsync(out_.values + s * t_.step_words(), state_.get(), state_.bytes(),
                                cudaMemcpyDeviceToDevice),
                __FILE__, __LINE__);

@@ -43,6 +43,9 @@ struct StepCtx {
   Op* ops = nullptr;                    // this step's op slots
   int ops_per_thread = 0;
   unsigned long long* counters = nullptr;  // kNumCounters for this step
+  std::int32_t* access_addrs = nullptr;    // 32 lane words per recorded warp access, -1 where idle
+  unsigned* access_count = nullptr;        // warp accesses recorded in this step
+  unsigned access_capacity = 0;
   ElemType type = ElemType::I32;
 
   __device__ std::uint32_t* row(int r) const { return state + std::size_t(r) * width; }
@@ -62,7 +65,8 @@ struct StepCtx {
   __device__ void count(CounterIndex i, unsigned long long v) const { atomicAdd(counters + i, v); }
 
   // Warp-collective: every live lane of the warp calls it, with the word address of its shared
-  // access or -1. Counts the accesses and the worst number of distinct words in one bank.
+  // access or -1. Counts the accesses and the worst number of distinct words in one bank, and
+  // records the lanes' addresses (CudaRun::end folds them into the step's accesses).
   __device__ void shared_access(std::int32_t addr) const {
     const unsigned live = __activemask();
     const int lane = threadIdx.x & 31;
@@ -73,10 +77,15 @@ struct StepCtx {
     const unsigned degree = active ? __popc(same_bank & leaders) : 0u;
     const unsigned worst = warp_max(live, degree);
     const unsigned accesses = __popc(__ballot_sync(live, active));
-    if (lane == __ffs(live) - 1) {
+    const int leader = __ffs(live) - 1;
+    unsigned slot = 0;
+    if (lane == leader) {
       if (accesses) atomicAdd(counters + kShared, accesses);
       atomicMax(counters + kConflict, (unsigned long long)worst);
+      if (accesses) slot = atomicAdd(access_count, 1u);
     }
+    slot = __shfl_sync(live, slot, leader);
+    if (accesses && active && slot < access_capacity) access_addrs[std::size_t(slot) * 32 + lane] = addr;
   }
 
   // Warp-collective: every live lane calls it with the path it takes; a warp whose lanes differ
@@ -97,7 +106,8 @@ class CudaRun {
   bool upload_initial(const std::vector<std::uint32_t>& state0);
   // Prepares step s (clears touch flags, owners, op slots) and returns its context.
   StepCtx begin(std::size_t s);
-  // Snapshots the state into step s; counts `launches` algorithm launches for the step.
+  // Snapshots the state into step s; counts `launches` algorithm launches for the step; adds the
+  // warp accesses recorded since the last end() to the step's accesses.
   bool end(std::size_t s, int launches = 1);
   // Copies the counters back into the trace and synchronises; fails with the first error.
   Result finish();
@@ -113,6 +123,8 @@ class CudaRun {
   DeviceTraceView out_;
   DeviceBuffer<std::uint32_t> state_;
   DeviceBuffer<unsigned long long> counters_;
+  DeviceBuffer<std::int32_t> access_addrs_;  // the current step's warp accesses, 32 words each
+  DeviceBuffer<unsigned> access_count_;
   std::vector<int> launches_;
   std::string error_;
 };

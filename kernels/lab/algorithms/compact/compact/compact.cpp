@@ -99,6 +99,7 @@ void cpu_compact(const StepConfig& cfg, const std::vector<std::uint32_t>& input,
       t.ops[std::size_t(t.steps[step].op_begin + o)] = op;
     }
     run.count() = ss.counters;
+    t.steps[step].accesses = ss.accesses;
     run.end();
   }
 

@@ -131,6 +131,7 @@ Result cuda_compact(const StepConfig& cfg, const std::vector<std::uint32_t>& inp
       splice<<<traced::blocks_for(threads, 256), 256>>>(run.begin(1 + k), d_values.get() + k * s.step_words(),
                                                         d_ops.get() + ss.op_begin, ss.op_count(), map, c);
       run.end(1 + k, int(ss.counters.launches));
+      t.steps[1 + k].accesses = ss.accesses;
     }
     // The scan's buffers are freed here: wait for the splices that read them.
     PRIMLAB_TRACED_CHECK(run, cudaDeviceSynchronize());

@@ -41,6 +41,7 @@ struct BlockSweep {
       run.shared_access(pa, lanes);  // read temp[a]
       run.shared_access(pb, lanes);  // read temp[b]
       if (down) run.shared_access(pa, lanes);  // write temp[a]
+      if (down) run.shared_access(pb, lanes);  // read temp[b] again: temp[b] += t after temp[a] = temp[b]
       run.shared_access(pb, lanes);  // write temp[b]
       for (int l = 0; l < lanes; ++l) {
         if (A[l] < 0) continue;
@@ -86,6 +87,10 @@ Result plan_scan_shared(const StepConfig& cfg, Trace& t) {
   t.title = "Shared-memory scan (GPU Gems 3, bank-conflict offsets)";
   t.width = W;
   t.elems_per_thread = 2;
+  // temp[i + conflict_free(i)]: with the offsets, one padding word after every 32 elements.
+  const std::int32_t pad = cfg.conflict_offsets ? (E - 1) >> 5 : 0;
+  t.shared_layout.assign(std::size_t(E + pad), -1);
+  for (std::int32_t i = 0; i < E; ++i) t.shared_layout[std::size_t(i + (cfg.conflict_offsets ? i >> 5 : 0))] = i;
   const plan::Code code = plan::code(t, "scan-shared");
   plan::standard_rows(t, "x (global)", W, cfg.type);
   plan::add_row(t, "shared (logical order)", RowKind::Values, W, cfg.type);

@@ -43,6 +43,7 @@ __device__ void level(const SharedScan& p, std::uint32_t* temp, int d, int offse
   p.ctx.shared_access(pa);
   p.ctx.shared_access(pb);
   if (down) p.ctx.shared_access(pa);
+  if (down) p.ctx.shared_access(pb);  // temp[b] += t reads temp[b] again after the store to temp[a]
   p.ctx.shared_access(pb);
   if (!act) return;
   if (down) {
