@@ -1,8 +1,9 @@
 // A 3x5 pixel font, scaled to the box; nothing is drawn when the text does not fit. It has the
-// characters format_word prints: digits, - . + e and those of inf and nan.
+// characters format_word prints: digits, - . + e and those of inf and nan. The text starts on a
+// whole pixel, so that every glyph row samples the same columns.
 flat in uvec4 v_text;
 flat in int v_len;
-in vec2 v_local;
+flat in vec2 v_origin;
 flat in vec2 v_box;
 uniform vec3 u_ink;
 out vec4 frag;
@@ -25,7 +26,8 @@ void main() {
   float s = floor(min(v_box.y / 7.0, (v_box.x - 1.0) / (4.0 * float(v_len))));
   if (s < 1.0) discard;
   vec2 size = vec2(4.0 * float(v_len) - 1.0, 5.0) * s;
-  vec2 p = (v_local - 0.5 * (v_box - size)) / s;
+  vec2 px = vec2(gl_FragCoord.x, u_viewport.y - gl_FragCoord.y);
+  vec2 p = (px - floor(v_origin + 0.5 * (v_box - size) + 0.5)) / s;
   if (p.x < 0.0 || p.y < 0.0 || p.x >= size.x / s || p.y >= 5.0) discard;
   int ch = int(p.x) / 4, col = int(p.x) % 4, r = int(p.y);
   if (col == 3 || ch >= v_len) discard;

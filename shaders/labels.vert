@@ -8,7 +8,7 @@ uniform float u_label_y;    // top of the labels under the bars, px
 uniform float u_label_h;
 flat out uvec4 v_text;
 flat out int v_len;
-out vec2 v_local;           // px inside the box
+flat out vec2 v_origin;     // the box's top left, px (y down)
 flat out vec2 v_box;
 void main() {
   int i = u_base + gl_InstanceID;
@@ -18,8 +18,7 @@ void main() {
   float h = u_mode == 0 ? u_label_h : u_strip_h;
   vec2 c = vec2(float(gl_VertexID == 1 || gl_VertexID == 2 || gl_VertexID == 4), float(gl_VertexID >= 2 && gl_VertexID <= 4));
   v_box = vec2(cw, h);
-  v_local = c * v_box;
-  v_local.y = h - v_local.y;
+  v_origin = vec2(x0, y0);
   gl_Position = to_ndc(vec2(x0, y0) + vec2(c.x * cw, (1.0 - c.y) * h));
   uvec4 text = i < u_width ? texelFetch(u_labels, row * u_width + i) : uvec4(0u);
   int len = 0;
