@@ -61,6 +61,43 @@ TEST(RenderView, LabelsInTheGlBufferAreWhatTracePrints) {
   EXPECT_EQ(view::unpack_label(texels.at(std::size_t(kRowTouch * t.width))), "");
 }
 
+TEST(RenderView, GlyphsAreNotShearedAtFractionalPositions) {
+  ASSERT_TRUE(headless_gl().ok());
+  // "0" is a box: every one of its rows has ink in the left column. Widths that put the labels at
+  // fractional pixels must not shift some rows of a glyph against the others, in any row: the
+  // shared scan's one-block rows put a "0" in the middle of a strip as wide as the view.
+  ui::AppState& s = app_for("scan-shared", 64, 32);
+  s.step.session.go(3);
+  const Trace& t = s.step.session.trace();
+  int checked = 0;
+  for (int w = 1000; w < 1020; ++w) {
+    const view::ViewLayout l = view::layout_view(t, 3, {0, 0, float(w), float(kH)}, s.step.options);
+    const auto px = ui::render_step_view(s, w, kH);
+    for (std::size_t r = 0; r < t.rows.size(); ++r) {
+      const bool bars = int(r) == t.steps[3].focus_row;
+      if (!bars && l.row_y[r] < 0) continue;
+      const int len = t.rows[r].element_space ? t.width : t.rows[r].length;
+      const float y0 = bars ? l.label_y : l.row_y[r], h = bars ? l.label_h : l.strip_h, cell = l.bars.w / float(len);
+      for (int i = 0; i < len && cell >= 8.f; ++i) {
+        if (t.row(3, r)[i] != 0u || (t.rows[r].element_space && i >= t.n)) continue;
+        std::set<int> left;
+        for (int y = int(y0); y < int(y0 + h); ++y)
+          for (int x = int(l.bars.x + i * cell) + 2; x < int(l.bars.x + (i + 1) * cell) - 2; ++x) {
+            const unsigned char* p = &px[(std::size_t(y) * std::size_t(w) + std::size_t(x)) * 4];
+            // Light ink under the bars, dark in the strips.
+            if (bars ? p[0] > 200 && p[1] > 200 : p[0] < 40 && p[1] < 40 && p[2] < 40) {
+              left.insert(x);
+              break;
+            }
+          }
+        EXPECT_EQ(left.size(), 1u) << "width " << w << ", row " << t.rows[r].name << "[" << i << "]";
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 20) << "too few zeros";
+}
+
 TEST(RenderView, LabelTexelsRoundTripAndCut) {
   for (const std::string& text : {std::string(), std::string("7"), std::string("-1.17549e-38"), std::string("4294967295")})
     EXPECT_EQ(view::unpack_label(view::pack_label(text)), text);
