@@ -6,6 +6,7 @@
 #include <cfloat>
 #include <cmath>
 
+#include "headless/frame.h"
 #include "render_test_util.h"
 #include "view/step_labels.h"
 
@@ -271,6 +272,25 @@ TEST(RenderView, WheelZoomsAroundTheMouseDragPansDoubleClickShowsAll) {
   EXPECT_TRUE(view::whole_row(p.options.window, 4096));
   io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
   ui::render_app(s, 1366, 768);
+}
+
+TEST(RenderView, AStepOfATraceOnlyInTheBuffersIsReadBack) {
+  ASSERT_TRUE(headless_gl().ok());
+  // The CUDA backend leaves the values and ops in the GL buffers only; the view reads the shown
+  // step back for its labels, ranges and the bins' touch flags. Same buffers, metadata only: same
+  // pixels as from the host trace.
+  ui::AppState& s = app_for("histogram-atomic", 64, 32);
+  Trace meta = s.step.session.trace();
+  meta.values = {};
+  meta.ops = {};
+  for (int step : {1, 0, 1}) {
+    const auto host = headless::render_view(s.view.view, s.step.session.trace(), s.step.buffers, step, {}, kW, kH);
+    const std::vector<view::LabelTexel> host_labels = s.step.buffers.read_labels();
+    s.step.buffers.prepare_step(meta, 1 - step);  // another step, so that the next draw prepares anew
+    const auto device = headless::render_view(s.view.view, meta, s.step.buffers, step, {}, kW, kH);
+    EXPECT_EQ(s.step.buffers.read_labels(), host_labels) << "step " << step;
+    EXPECT_EQ(device, host) << "step " << step;
+  }
 }
 
 TEST(RenderView, PaletteColoursAreTellable) {
