@@ -1,5 +1,5 @@
-// Arrow colour by operation kind (kOpColour from the palette, app/view/palette.h); the thread
-// under the mouse in kHovered.
+// Arrow colour by operation kind (kOpColour from the palette, app/view/palette.h); those that
+// touch the element under the mouse in kHovered.
 flat in int v_kind;
 flat in int v_hi;
 out vec4 frag;

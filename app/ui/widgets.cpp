@@ -173,8 +173,7 @@ bool hit(const Trace& t, int step, const view::ViewLayout& l, const view::ViewOp
 }
 
 // The tooltip of one index: its value, and who read or wrote it in this step, from the step's ops.
-// Returns the first thread that touched it (-1: none), for the arrows to highlight.
-int element_tooltip(const Trace& t, int step, int row, int index, float elem_px) {
+void element_tooltip(const Trace& t, int step, int row, int index, float elem_px) {
   const RowInfo& ri = t.rows[std::size_t(row)];
   const std::vector<ElementAccess> acc = element_accesses(t, step, row, index);
   ImGui::BeginTooltip();
@@ -188,7 +187,6 @@ int element_tooltip(const Trace& t, int step, int row, int index, float elem_px)
   for (std::size_t k = 0; k < acc.size() && k < kLines; ++k) ImGui::TextUnformatted(describe_access(t, acc[k]).c_str());
   if (acc.size() > kLines) ImGui::TextColored(kDim, "... and %zu more", acc.size() - kLines);
   ImGui::EndTooltip();
-  return acc.empty() ? -1 : acc.front().op.thread;
 }
 
 }  // namespace
@@ -280,8 +278,9 @@ void trace_image(ViewPrograms& programs, StepPane& pane, ImVec2 size) {
     opt.window = view::pan_window(opt.window, t.width, -io.MouseDelta.x / l.bars.w * opt.window.count);
   }
 
-  // Hover: the index under the mouse, and who touched it in this step (from the step's ops).
-  opt.highlight_thread = -1;
+  // Hover: the index under the mouse, and who touched it in this step (from the step's ops); the
+  // arrows of those accesses are highlighted.
+  opt.highlight_row = opt.highlight_index = -1;
   if (!hovered || active) return;
   for (std::size_t r = 0; m.x < l.bars.x && r < t.rows.size(); ++r)
     if (l.row_y[r] >= 0 && m.y >= l.row_y[r] && m.y < l.row_y[r] + l.strip_h) ImGui::SetTooltip("%s", t.rows[r].name.c_str());
@@ -290,7 +289,9 @@ void trace_image(ViewPrograms& programs, StepPane& pane, ImVec2 size) {
   int row = 0, index = 0;
   if (!hit(t, step, l, opt, m, row, index)) return;
   const Trace& host = host_trace(pane);  // the values and ops, read back once when CUDA filled them
-  opt.highlight_thread = element_tooltip(host, step, row, index, t.rows[std::size_t(row)].element_space ? elem_px : 1.f);
+  element_tooltip(host, step, row, index, t.rows[std::size_t(row)].element_space ? elem_px : 1.f);
+  opt.highlight_row = row;
+  opt.highlight_index = index;
 }
 
 }  // namespace primlab::ui

@@ -52,8 +52,8 @@ void legend(const Trace* t = nullptr);
 // Draws the pane's current step into its framebuffer and shows it as an image of `size`, with
 // the row names and the bars' scale beside it. The mouse wheel zooms, a drag pans, a double-click
 // shows the whole row (pane.options.window). Under the mouse: the index, its value, and the
-// threads that read or wrote it in this step (the first one's arrows highlighted), or "not touched
-// in this step".
+// threads that read or wrote it in this step (their arrows highlighted), or "not touched in this
+// step".
 void trace_image(ViewPrograms& programs, StepPane& pane, ImVec2 size);
 
 }  // namespace primlab::ui

@@ -245,7 +245,7 @@ void TraceView::draw(const Trace& meta, TraceBuffers& buf, int step, const ViewO
     glUseProgram(ops_);
     set_common(ops_, meta, buf, step, l, opt, fb_w, fb_h);
     glUniform1i(glGetUniformLocation(ops_, "u_op_begin"), GLint(st.op_begin));
-    glUniform1i(glGetUniformLocation(ops_, "u_highlight_thread"), opt.highlight_thread);
+    glUniform2i(glGetUniformLocation(ops_, "u_highlight"), opt.highlight_row, opt.highlight_index);
     glDrawArraysInstanced(GL_TRIANGLES, 0, 12 * 6 + 3, GLsizei(st.op_count()));
   }
   if (meta.network && l.network.h > 0) draw_network(meta, buf, step, l, opt, fb_w, fb_h);

@@ -23,7 +23,7 @@ struct ViewOptions {
   bool labels = true;     // drawn only where they fit
   bool bands = true;
   bool scale_per_step = true;  // bar heights from this step's values, else the whole trace's
-  int highlight_thread = -1;
+  int highlight_row = -1, highlight_index = -1;  // the arrows that touch this index of this row are kHovered
   ViewWindow window;      // the elements shown (zoom and pan)
   float name_w = 0;       // px left of the bars for the row names (0: a fifth of the width, at most 120)
 };

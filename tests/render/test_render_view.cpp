@@ -215,24 +215,31 @@ TEST(RenderView, BinsWrittenByAtomicsAreDrawnWritten) {
   EXPECT_EQ(l.overview.h, 0.f);  // bins have no window to show
 }
 
-TEST(RenderView, HoverHighlightsTheThreadThatTouchedTheElement) {
+TEST(RenderView, HoverHighlightsTheArrowsThatTouchTheElement) {
   ASSERT_TRUE(headless_gl().ok());
-  // scan-blelloch n=16 block 4, step 3 (x[k+7] += x[k+3]): thread 0 wrote element 7, whose "home
-  // thread" 7 / 2 = 3 is idle; nobody touched element 4.
+  // scan-blelloch n=16 block 4, step 3 (x[k+7] += x[k+3]): thread 0 adds x[3] into x[7], thread 1
+  // x[11] into x[15]; nobody touches element 4 (whose "home thread" 4 / 2 = 2 is idle).
   ui::AppState& s = app_for("scan-blelloch", 16, 4);
   s.step.session.go(3);
   ui::render_app(s, 1366, 768);
   ui::StepPane& p = s.step;
   const view::Rect rect{0, 0, float(p.fb.width()), float(p.fb.height())};
   const view::ViewLayout l = view::layout_view(s.step.session.trace(), 3, rect, p.options);
-  auto hover = [&](int element) {
-    ImGui::GetIO().MousePos = ImVec2(p.image_x + l.bars.x + (element + 0.5f) * l.bars.w / 16.f, p.image_y + l.bars.y + l.bars.h - 2);
-    ui::render_app(s, 1366, 768, 3);
-    return p.options.highlight_thread;
+  const float cell = l.bars.w / 16.f;
+  // The highlighted arcs' pixels over the bars between two elements (the tooltip opens below the
+  // mouse, which stays at the bars' foot).
+  auto hover = [&](int element, int from, int to) {
+    ImGui::GetIO().MousePos = ImVec2(p.image_x + l.bars.x + (element + 0.5f) * cell, p.image_y + l.bars.y + l.bars.h - 2);
+    const auto px = ui::render_app(s, 1366, 768, 3);
+    EXPECT_EQ(p.options.highlight_index, element);
+    const view::Rect arcs{p.image_x + l.bars.x + from * cell, p.image_y + l.arcs_y, (to - from + 1) * cell,
+                          l.bars.y + l.bars.h - 8 - l.arcs_y};
+    return count_in(px, 1366, arcs, {213, 213, 213}, 14);  // kHovered at alpha 0.9, through the ImGui image
   };
-  EXPECT_EQ(hover(7), 0);
-  EXPECT_EQ(hover(15), 1);
-  EXPECT_EQ(hover(4), -1);
+  EXPECT_GT(hover(7, 3, 7), 50u);
+  EXPECT_EQ(hover(7, 11, 15), 0u);  // the other thread's arc stays in its colour
+  EXPECT_GT(hover(15, 11, 15), 50u);
+  EXPECT_EQ(hover(4, 0, 15), 0u);
   ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
   ui::render_app(s, 1366, 768);
 }
