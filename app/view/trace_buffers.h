@@ -1,8 +1,8 @@
 // TraceBuffers: a whole trace in OpenGL buffer objects (values: steps x rows x width words as a
 // R32UI texture buffer; ops: slots as an RGBA32I texture buffer). The CPU backend fills them with
 // glBufferSubData; the CUDA backend writes them through interop (interop/interop.h). Scrubbing
-// changes a uniform and, once per step shown, the small label buffer (the step's labels, formatted
-// on the host) and the step's value ranges.
+// changes a uniform and, once per step shown, two buffers of one step's size (its labels, formatted
+// on the host, and its touch flags of every row) and the step's value ranges.
 #pragma once
 #include <array>
 #include <cstddef>
@@ -66,6 +66,7 @@ std::vector<RowRange> step_ranges(const Trace& meta, const std::uint32_t* values
 // cover, take them from the step's ops as the CPU reference marks element rows: the source is read,
 // the destination written (and read by an add or an atomic).
 std::vector<std::uint32_t> step_touch(const Trace& meta, const std::uint32_t* values, const Op* ops, std::size_t count);
+
 // Ranges of each row over all steps of a host trace (CPU backend).
 std::vector<RowRange> host_ranges(const Trace& t);
 
