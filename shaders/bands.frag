@@ -1,24 +1,22 @@
-// Alternating bands per block, a line at each warp boundary, a stronger one at each block boundary.
+// Alternating bands per block, a line at each warp boundary, a stronger one at each block
+// boundary: each only where its period is at least u_min_band_px wide, so that they do not alias
+// into moire when thousands of elements share the view.
 in vec2 v_px;
 out vec4 frag;
-int owner_thread(int i) { return i / max(u_ept, 1); }
 void main() {
-  float w = u_bars.z / float(u_width);
-  float fx = (v_px.x - u_bars.x) / w;
+  float cw = cell_w(0);
+  float fx = index_at(0, v_px.x);
   int i = clamp(int(floor(fx)), 0, u_width - 1);
-  int t = owner_thread(i);
-  int block = t / max(u_block, 1);
-  int warp = (t % max(u_block, 1)) / 32;
-  vec3 c = (block % 2 == 0) ? vec3(0.16, 0.17, 0.20) : vec3(0.20, 0.21, 0.26);
+  int ept = max(u_ept, 1), threads = max(u_block, 1);
+  float per_block = float(threads * ept), per_warp = float(min(threads, 32) * ept);  // elements
+  bool blocks = per_block * cw >= u_min_band_px, warps = threads > 32 && per_warp * cw >= u_min_band_px;
+  int block = i / int(per_block);
+  vec3 c = (blocks && block % 2 == 1) ? vec3(0.20, 0.21, 0.26) : vec3(0.16, 0.17, 0.20);
   if (i >= u_n) c = vec3(0.13, 0.13, 0.14);
-  // Boundaries fall between elements i-1 and i.
-  float edge = abs(fx - round(fx)) * w;
-  int j = int(round(fx));
-  if (j > 0 && j < u_width && edge < 1.0) {
-    int ta = owner_thread(j - 1), tb = owner_thread(j);
-    int ba = ta / max(u_block, 1), bb = tb / max(u_block, 1);
-    if (ba != bb) c = vec3(0.85, 0.85, 0.9);
-    else if ((ta % max(u_block, 1)) / 32 != (tb % max(u_block, 1)) / 32) c = vec3(0.45, 0.48, 0.6);
-  }
+  // Boundaries fall between elements: a line two pixels wide, one where they are dense.
+  float kb = round(fx / per_block) * per_block, kw = round(fx / per_warp) * per_warp;
+  float block_half = per_block * cw >= 16.0 ? 1.0 : 0.5, warp_half = per_warp * cw >= 16.0 ? 1.0 : 0.5;
+  if (blocks && kb > 0.0 && kb < float(u_width) && abs(fx - kb) * cw < block_half) c = vec3(0.85, 0.85, 0.9);
+  else if (warps && kw > 0.0 && kw < float(u_width) && abs(fx - kw) * cw < warp_half) c = vec3(0.45, 0.48, 0.6);
   frag = vec4(c, 1.0);
 }

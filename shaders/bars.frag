@@ -1,25 +1,100 @@
-// Colours: idle, read in this step, written in this step; padding hatched; non-finite values
-// striped; strip cells coloured by value with a border when touched. kIdle, kRead, kWritten and
-// kPadding come from the palette (app/view/palette.h).
-flat in uint v_touch;
-flat in int v_flags;
-in float v_heat;
-in vec2 v_local;
-in vec2 v_size;
+// Bars of the focus row (u_mode 0), cells of strip row u_row (1), and the overview of the whole
+// focus row with the visible window u_sel marked (2), drawn per pixel over one quad. A pixel
+// column shows the element under its centre when an element gets a pixel or more; else it sums
+// up every element under it: a solid bar to their mean, a dimmer one out to their extremes, and
+// the strongest touch, so that a written element never falls between pixels at large n. Colours: idle, read, written (kIdle,
+// kRead, kWritten from the palette, app/view/palette.h); padding hatched; inf and NaN bars full
+// height in kInf and kNaN, striped with the touch colour; strip cells coloured by value (kInf,
+// kNaN where not finite) with a border in the touch colour.
+uniform int u_mode;
+uniform int u_row;
+uniform vec2 u_sel;   // overview: the visible window (first, count)
+in vec2 v_px;
 out vec4 frag;
+
+vec3 touch_colour(uint touch) { return (touch & 2u) != 0u ? kWritten : (touch & 1u) != 0u ? kRead : kIdle; }
+
 void main() {
-  bool cell = (v_flags & 4) != 0;
+  int row = u_mode == 1 ? u_row : u_focus;
+  bool elem = u_row_elem[row] == 1;
+  int len = elem ? u_width : u_row_len[row];
+  float cw = cell_w(row);
+  float fx = index_at(row, v_px.x);
+  int i0, i1;
+  if (cw >= 1.0) {
+    i0 = i1 = int(floor(fx));
+    // A one-pixel gap between cells that have room for it.
+    if (u_mode != 2 && cw > 4.0 && (fx - floor(fx)) * cw < 1.0) discard;
+  } else {
+    i0 = int(floor(fx - 0.5 / cw));
+    i1 = int(ceil(fx + 0.5 / cw)) - 1;
+  }
+  i0 = max(i0, 0);
+  i1 = min(i1, len - 1);
+  if (i0 > i1) discard;
+  // What the column holds.
+  float lo = 1e38, hi = -1e38, heat = 0.0, sum = 0.0;
+  int finite_n = 0;
+  bool inf = false, nan = false, real = false;
+  uint touch = 0u;
+  int stride = max(1, (i1 - i0 + 1) / 64);
+  vec2 r = u_range[row];
+  for (int i = i0; i <= i1; i += stride) {
+    // Padding follows the real elements: a column with any real element shows only those.
+    if (elem && i >= u_n && real) break;
+    uint w = word(row, i);
+    touch |= touch_at(row, i);
+    real = real || !elem || i < u_n;
+    if (!finite_value(row, w)) {
+      nan = nan || is_nan(row, w);
+      inf = inf || !is_nan(row, w);
+      continue;
+    }
+    float v = num(row, w);
+    lo = min(lo, v);
+    hi = max(hi, v);
+    sum += v;
+    heat += r.y > r.x ? clamp((0.5 * v - 0.5 * r.x) / (0.5 * r.y - 0.5 * r.x), 0.0, 1.0) : 0.5;
+    ++finite_n;
+  }
+  bool hatch = mod(gl_FragCoord.x + gl_FragCoord.y, 8.0) < 2.5;
+  bool stripe = mod(gl_FragCoord.y, 6.0) < 3.0;
   vec3 c;
-  if (cell) c = mix(vec3(0.20, 0.30, 0.55), vec3(0.55, 0.85, 0.95), v_heat);
-  else c = (v_touch & 2u) != 0u ? kWritten : (v_touch & 1u) != 0u ? kRead : kIdle;
-  if ((v_flags & 2) != 0 && mod(gl_FragCoord.y, 6.0) < 3.0) c = vec3(0.9, 0.2, 0.9);
-  if ((v_flags & 1) != 0) {
-    c = kPadding;
-    if (mod(gl_FragCoord.x + gl_FragCoord.y, 8.0) < 2.5) c = kPadding + vec3(0.13);
+  if (u_mode == 1) {
+    c = finite_n > 0 ? mix(vec3(0.20, 0.30, 0.55), vec3(0.55, 0.85, 0.95), heat / float(finite_n)) : vec3(0.3);
+    if (nan || inf) c = nan ? kNaN : kInf;
+    if (!real) c = hatch ? kPadding + vec3(0.13) : kPadding;
+    if (touch != 0u) {
+      float y = v_px.y - u_row_y[row];
+      float dx = cw >= 6.0 ? min(fx - floor(fx), ceil(fx) - fx) * cw : 1e9;
+      if (min(min(y, u_strip_h - y), dx) < 2.0) c = touch_colour(touch);
+    }
+    frag = vec4(c, 1.0);
+    return;
   }
-  if (cell && v_touch != 0u) {
-    vec2 d = min(v_local, 1.0 - v_local) * v_size;
-    if (min(d.x, d.y) < 2.0) c = (v_touch & 2u) != 0u ? kWritten : kRead;
+  // Bars: non-finite values fill the whole height; finite ones span zero to their value.
+  bool in_bar;
+  if (nan || inf) {
+    in_bar = true;
+    c = stripe ? (nan ? kNaN : kInf) : touch_colour(touch);
+  } else {
+    float base = value_y(0.0), top = min(value_y(hi), base), bottom = max(value_y(lo), base);
+    if (bottom - top < 1.0) top = bottom - 1.0;  // zero: one pixel on the baseline
+    in_bar = v_px.y >= top && v_px.y <= bottom;
+    c = touch_colour(touch);
+    float mean = value_y(sum / float(max(finite_n, 1)));
+    if (i1 > i0 && (v_px.y < min(mean, base) - 0.5 || v_px.y > max(mean, base) + 0.5)) c = mix(c, vec3(0.16), 0.5);
   }
+  if (!real) c = hatch ? kPadding + vec3(0.13) : kPadding;
+  if (u_mode == 2) {
+    // Overview: the window is lit, the rest dimmed, its edges drawn.
+    bool inside = fx >= u_sel.x && fx <= u_sel.x + u_sel.y;
+    float edge = min(abs(fx - u_sel.x), abs(fx - u_sel.x - u_sel.y)) * cw;
+    if (edge < 1.0) { frag = vec4(0.95, 0.95, 1.0, 1.0); return; }
+    if (!in_bar) { frag = inside ? vec4(1.0, 1.0, 1.0, 0.10) : vec4(0.0, 0.0, 0.0, 0.25); return; }
+    frag = vec4(inside ? c : mix(c, vec3(0.12), 0.55), 1.0);
+    return;
+  }
+  if (!in_bar) discard;
   frag = vec4(c, 1.0);
 }

@@ -1,24 +1,37 @@
-// 3x5 pixel glyphs scaled to the box; nothing is drawn when the text does not fit.
-flat in uvec2 v_text;
+// A 3x5 pixel font, scaled to the box; nothing is drawn when the text does not fit. It has the
+// characters format_word prints: digits, - . + e and those of inf and nan. The text starts on a
+// whole pixel, so that every glyph row samples the same columns.
+flat in uvec4 v_text;
 flat in int v_len;
-in vec2 v_local;
+flat in vec2 v_origin;
 flat in vec2 v_box;
 uniform vec3 u_ink;
 out vec4 frag;
 // Rows top to bottom, 3 bits each (bit 2 = left column).
-const int kGlyphs[12] = int[12](0x7B6F, 0x2C97, 0x73E7, 0x73CF, 0x5BC9, 0x79CF, 0x79EF, 0x7249, 0x7BEF, 0x7BCF,
-                                0x01C0, 0x0002);
+const int kDigits[10] = int[10](0x7B6F, 0x2C97, 0x73E7, 0x73CF, 0x5BC9, 0x79CF, 0x79EF, 0x7249, 0x7BEF, 0x7BCF);
+int glyph(uint ch) {
+  if (ch >= 48u && ch <= 57u) return kDigits[ch - 48u];
+  if (ch == 45u) return 0x01C0;   // -
+  if (ch == 46u) return 0x0002;   // .
+  if (ch == 43u) return 0x05D0;   // +
+  if (ch == 101u) return 0x7BE7;  // e
+  if (ch == 105u) return 0x2092;  // i
+  if (ch == 110u) return 0x0D6D;  // n
+  if (ch == 102u) return 0x39E4;  // f
+  if (ch == 97u) return 0x0CEF;   // a
+  return 0x7FFF;                  // anything else: a block, never silently nothing
+}
 void main() {
   if (v_len == 0) discard;
   float s = floor(min(v_box.y / 7.0, (v_box.x - 1.0) / (4.0 * float(v_len))));
   if (s < 1.0) discard;
   vec2 size = vec2(4.0 * float(v_len) - 1.0, 5.0) * s;
-  vec2 p = (v_local - 0.5 * (v_box - size)) / s;
+  vec2 px = vec2(gl_FragCoord.x, u_viewport.y - gl_FragCoord.y);
+  vec2 p = (px - floor(v_origin + 0.5 * (v_box - size) + 0.5)) / s;
   if (p.x < 0.0 || p.y < 0.0 || p.x >= size.x / s || p.y >= 5.0) discard;
   int ch = int(p.x) / 4, col = int(p.x) % 4, r = int(p.y);
   if (col == 3 || ch >= v_len) discard;
-  uint code = ch < 8 ? (v_text.x >> uint(4 * ch)) & 15u : (v_text.y >> uint(4 * (ch - 8))) & 15u;
-  int bits = kGlyphs[int(code)];
+  int bits = glyph((v_text[ch / 4] >> uint(8 * (ch % 4))) & 255u);
   if (((bits >> ((4 - r) * 3 + (2 - col))) & 1) == 0) discard;
   frag = vec4(u_ink, 1.0);
 }

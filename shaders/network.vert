@@ -66,7 +66,7 @@ void main() {
   float y = row_top(p) + (float(sub) + 0.5) / float(subs) * rowh;
   float x0 = cell_x(0, src), x1 = cell_x(0, dst);
   bool current = u_net_step[p] == u_step, done = u_net_step[p] < u_step;
-  vec3 rgb = dst > src ? vec3(1.0, 0.55, 0.25) : vec3(0.35, 0.75, 1.0);
+  vec3 rgb = dst > src ? kNetUp : kNetDown;
   vec4 col = current ? vec4(rgb, 1.0) : done ? vec4(rgb * 0.85, 0.6) : vec4(mix(rgb, vec3(0.6), 0.6), 0.3);
   float th = min(current ? 1.3 : 0.7, 0.22 * rowh / float(subs));  // keep gaps between sub-rows
   float dir = x1 > x0 ? 1.0 : -1.0;

@@ -1,7 +1,7 @@
 // The operations of the step as arrows: an arc between two bars of the focus row (the tree edges
 // of a sweep level), a straight arrow between rows. One instance per op slot; empty slots vanish.
 uniform int u_op_begin;
-uniform int u_highlight_thread;   // -1: none
+uniform ivec2 u_highlight;        // row, index under the mouse (-1: none)
 flat out int v_kind;
 flat out int v_hi;
 const int kSegments = 12;
@@ -10,7 +10,7 @@ void main() {
   ivec4 op = texelFetch(u_ops, u_op_begin + gl_InstanceID);
   int kind = op.y & 255, src_row = (op.y >> 8) & 255, dst_row = (op.y >> 16) & 255;
   v_kind = kind;
-  v_hi = int(op.x == u_highlight_thread);
+  v_hi = int((src_row == u_highlight.x && op.z == u_highlight.y) || (dst_row == u_highlight.x && op.w == u_highlight.y));
   bool hidden = kind == 0 || op.w < 0 || (src_row != u_focus && u_row_y[src_row] < 0.0) ||
                 (dst_row != u_focus && u_row_y[dst_row] < 0.0);
   if (hidden) { gl_Position = vec4(2.0, 2.0, 2.0, 1.0); return; }

@@ -3,7 +3,7 @@
 
 namespace primlab::headless {
 
-std::vector<unsigned char> render_view(view::TraceView& view, const Trace& meta, const view::TraceBuffers& buf, int step,
+std::vector<unsigned char> render_view(view::TraceView& view, const Trace& meta, view::TraceBuffers& buf, int step,
                                        const view::ViewOptions& options, int w, int h) {
   view::Framebuffer fb;
   fb.resize(w, h);

@@ -10,7 +10,7 @@ namespace primlab::headless {
 
 // Draws `step` of the trace into a w x h framebuffer and returns its RGBA pixels, top row first.
 // Needs a current GL context.
-std::vector<unsigned char> render_view(view::TraceView& view, const Trace& meta, const view::TraceBuffers& buf, int step,
+std::vector<unsigned char> render_view(view::TraceView& view, const Trace& meta, view::TraceBuffers& buf, int step,
                                        const view::ViewOptions& options, int w, int h);
 
 }  // namespace primlab::headless

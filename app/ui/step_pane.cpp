@@ -12,6 +12,7 @@ bool rebuild(StepPane& p) {
   interop::FilledTrace filled;
   if (Result r = interop::fill_trace(req, fresh, filled); !r.ok()) return p.session.reject(r.message());
   p.buffers = std::move(fresh);
+  p.options.window = {};  // a new trace is shown whole
   p.session.accept(std::move(req), std::move(filled.meta), std::move(filled.backend), std::move(filled.note),
                    filled.host_values);
   return true;

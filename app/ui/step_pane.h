@@ -15,6 +15,7 @@ struct StepPane {
   view::ViewOptions options;
   view::Framebuffer fb;
   CodeShown code;  // what its code panel showed last
+  float image_x = 0, image_y = 0;  // screen position of the view's top left in the last frame
 };
 
 // Builds the trace for the session's choice into fresh buffers (CUDA when chosen and present,

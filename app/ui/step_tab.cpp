@@ -56,6 +56,7 @@ void controls_panel(StepPane& pane) {
   ImGui::Checkbox("Labels", &pane.options.labels);
   ImGui::SameLine();
   ImGui::Checkbox("Blocks", &pane.options.bands);
+  ImGui::Checkbox("Scale bars per step", &pane.options.scale_per_step);
 }
 
 }  // namespace
@@ -76,7 +77,7 @@ void draw_step_tab(StepPane& pane, ViewPrograms& programs) {
                          t.width != t.n ? (", padded to " + std::to_string(t.width)).c_str() : "",
                          elem_type_name(t.type));
       if (!st.explain.empty()) ImGui::TextWrapped("%s", st.explain.c_str());
-      legend();
+      legend(&t);
       if (ImGui::CollapsingHeader("Shared-memory banks")) {
         ImGui::BeginChild("banks", ImVec2(0, std::max(250.f, ImGui::GetContentRegionAvail().y * 0.45f)));
         bank_panel(t, ss.transport.step);

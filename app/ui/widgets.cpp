@@ -1,11 +1,17 @@
 // The shared widgets of the Step and Race tabs.
 #include "ui/widgets.h"
 
+#include <imgui_internal.h>  // SetItemUsingMouseWheel
+
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <iterator>
 
 #include "lab/model/trace_io.h"
 #include "model/counter_rows.h"
+#include "model/element_access.h"
 #include "view/palette.h"
 
 namespace primlab::ui {
@@ -76,33 +82,130 @@ void counters_table(const char* id, const std::vector<CountersColumn>& columns) 
 }
 
 // [SECTION] Legend
-void legend() {
-  auto swatch = [](const view::PaletteEntry& e) {
-    ImDrawList* dl = ImGui::GetWindowDrawList();
+void legend(const Trace* t) {
+  bool floats = !t, kinds[std::size(view::kOpColours)] = {};
+  if (t) {
+    for (const RowInfo& r : t->rows) floats |= r.type == ElemType::F32;
+    for (const Op& op : t->ops) kinds[std::size_t(kind_of(op.kind)) % std::size(kinds)] = true;
+  }
+  const bool all_kinds = !t || t->ops.empty();  // the ops live on the device: show every kind
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float s = ImGui::GetTextLineHeight(), right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+  bool first = true;
+  // Items flow left to right and wrap, so that none is cut off in a narrow window.
+  auto room = [&](float w) {
+    if (!first && ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
+    first = false;
+  };
+  // A heading stays on the line of its first entry.
+  auto heading = [&](const char* text, const view::PaletteEntry& first_entry) {
+    room(ImGui::CalcTextSize(text).x + 6 + s + 4 + ImGui::CalcTextSize(first_entry.name).x);
+    ImGui::TextColored(kDim, "%s", text);
+    ImGui::SameLine(0, 6);
+  };
+  enum Shape { kBox, kRight, kLeft };
+  auto swatch = [&](const view::PaletteEntry& e, Shape shape) {
+    room(s + 4 + ImGui::CalcTextSize(e.name).x + 14);
     const ImVec2 p = ImGui::GetCursorScreenPos();
-    const float s = ImGui::GetTextLineHeight();
-    dl->AddRectFilled(p, ImVec2(p.x + s, p.y + s), ImGui::ColorConvertFloat4ToU32(ImVec4(e.colour.r, e.colour.g, e.colour.b, 1.f)));
+    const ImU32 c = ImGui::ColorConvertFloat4ToU32(ImVec4(e.colour.r, e.colour.g, e.colour.b, 1.f));
+    if (shape == kBox) {
+      dl->AddRectFilled(p, ImVec2(p.x + s, p.y + s), c);
+    } else {
+      const float tip = shape == kRight ? p.x + s : p.x, back = shape == kRight ? tip - 6 : tip + 6;
+      dl->AddLine(ImVec2(p.x, p.y + s * 0.5f), ImVec2(p.x + s, p.y + s * 0.5f), c, 2.f);
+      dl->AddTriangleFilled(ImVec2(tip, p.y + s * 0.5f), ImVec2(back, p.y + s * 0.2f), ImVec2(back, p.y + s * 0.8f), c);
+    }
     ImGui::Dummy(ImVec2(s, s));
-    ImGui::SameLine();
+    ImGui::SameLine(0, 4);
     ImGui::TextUnformatted(e.name);
     ImGui::SameLine(0, 14);
   };
-  for (const view::PaletteEntry& e : {view::kIdle, view::kRead, view::kWritten, view::kPadding}) swatch(e);
-  for (OpKind k : {OpKind::Add, OpKind::Move, OpKind::Write, OpKind::CompareSwap, OpKind::Atomic})
-    swatch(view::op_colour(k));
+  heading("bars:", view::kIdle);
+  for (const view::PaletteEntry& e : {view::kIdle, view::kRead, view::kWritten}) swatch(e, kBox);
+  if (!t || t->width > t->n) swatch(view::kPadding, kBox);
+  if (floats) {
+    swatch(view::kInf, kBox);
+    swatch(view::kNaN, kBox);
+  }
+  const OpKind arrows[] = {OpKind::Read, OpKind::Add, OpKind::Move, OpKind::Write, OpKind::CompareSwap, OpKind::Atomic};
+  bool headed = false;
+  for (OpKind k : arrows)
+    if (all_kinds || kinds[std::size_t(k)]) {
+      if (!headed) heading("arrows:", view::op_colour(k));
+      headed = true;
+      swatch(view::op_colour(k), kRight);
+    }
+  if (!headed) heading("arrows:", view::kHovered);
+  swatch(view::kHovered, kRight);
+  if (!t || t->network) {
+    heading("network:", view::kNetUp);
+    swatch(view::kNetUp, kRight);
+    swatch(view::kNetDown, kLeft);
+  }
   ImGui::NewLine();
 }
 
 // [SECTION] Trace image
+namespace {
+
+// A value of the bars' scale, as the row's type prints.
+std::string scale_text(float v, ElemType type) {
+  if (type == ElemType::F32) return format_word(to_word(v), type);
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0f", double(v));
+  return text;
+}
+
+// The row and index under a point of the image (px from its top left); false when none.
+bool hit(const Trace& t, int step, const view::ViewLayout& l, const view::ViewOptions& opt, ImVec2 p, int& row,
+         int& index) {
+  if (p.x < l.bars.x || p.x >= l.bars.x + l.bars.w) return false;
+  row = -1;
+  if (p.y >= l.arcs_y && p.y < l.label_y + l.label_h) row = t.steps[std::size_t(step)].focus_row;
+  for (std::size_t r = 0; r < t.rows.size(); ++r)
+    if (l.row_y[r] >= 0 && p.y >= l.row_y[r] && p.y < l.row_y[r] + l.strip_h) row = int(r);
+  if (row < 0) return false;
+  const RowInfo& ri = t.rows[std::size_t(row)];
+  const float at = ri.element_space ? view::element_at(opt.window, t.width, l.bars.x, l.bars.w, p.x)
+                                    : (p.x - l.bars.x) / l.bars.w * float(ri.length);
+  index = int(std::floor(at));
+  return index >= 0 && index < (ri.element_space ? t.width : ri.length);
+}
+
+// The tooltip of one index: its value, and who read or wrote it in this step, from the step's ops.
+void element_tooltip(const Trace& t, int step, int row, int index, float elem_px) {
+  const RowInfo& ri = t.rows[std::size_t(row)];
+  const std::vector<ElementAccess> acc = element_accesses(t, step, row, index);
+  ImGui::BeginTooltip();
+  ImGui::Text("%s[%d] = %s%s", ri.name.c_str(), index,
+              format_word(t.row(std::size_t(step), std::size_t(row))[index], ri.type).c_str(),
+              ri.element_space && index >= t.n ? "  (padding)" : "");
+  if (ri.element_space && elem_px < 1.f)
+    ImGui::TextColored(kDim, "%.0f elements share this pixel column: zoom in (mouse wheel)", 1.f / elem_px);
+  if (acc.empty()) ImGui::TextColored(kDim, "not touched in this step");
+  constexpr std::size_t kLines = 8;
+  for (std::size_t k = 0; k < acc.size() && k < kLines; ++k) ImGui::TextUnformatted(describe_access(t, acc[k]).c_str());
+  if (acc.size() > kLines) ImGui::TextColored(kDim, "... and %zu more", acc.size() - kLines);
+  ImGui::EndTooltip();
+}
+
+}  // namespace
+
 void trace_image(ViewPrograms& programs, StepPane& pane, ImVec2 size) {
-  const StepSession& ss = pane.session;
-  const Trace& t = ss.trace();
+  StepSession& ss = pane.session;
   const int step = ss.transport.step;
   const int w = std::max(16, int(size.x)), h = std::max(16, int(size.y));
   if (!programs.ready || !ss.has_trace()) {
     ImGui::TextColored(kError, "%s", programs.error.empty() ? "no trace" : programs.error.c_str());
     return;
   }
+  const Trace& t = ss.trace();
+  view::ViewOptions& opt = pane.options;
+  opt.window = view::clamp_window(opt.window, t.width);
+  // The name column fits the longest row name, up to a third of the view.
+  float names = ImGui::CalcTextSize("(this step)").x;
+  for (const RowInfo& r : t.rows) names = std::max(names, ImGui::CalcTextSize(r.name.c_str()).x);
+  opt.name_w = std::min(names + 16.f, float(w) / 3.f);
   view::Framebuffer& fb = pane.fb;
   fb.resize(w, h);
   GLint prev_fb = 0, vp[4];
@@ -112,50 +215,83 @@ void trace_image(ViewPrograms& programs, StepPane& pane, ImVec2 size) {
   glClearColor(0.10f, 0.105f, 0.12f, 1.f);
   glClear(GL_COLOR_BUFFER_BIT);
   const view::Rect rect{0, 0, float(w), float(h)};
-  programs.view.draw(t, pane.buffers, step, pane.options, float(w), float(h), rect);
+  programs.view.draw(t, pane.buffers, step, opt, float(w), float(h), rect);
   glBindFramebuffer(GL_FRAMEBUFFER, GLuint(prev_fb));
   glViewport(vp[0], vp[1], vp[2], vp[3]);
 
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(fb.texture())), ImVec2(float(w), float(h)),
-               ImVec2(0, 1), ImVec2(1, 0));
-  // Row names beside the bars and strips.
-  const Step& st = t.steps[std::size_t(step)];
-  const view::ViewLayout l = view::layout_view(t, step, rect);
+  pane.image_x = origin.x;
+  pane.image_y = origin.y;
+  ImGui::PushID(&pane);
+  ImGui::InvisibleButton("trace_view", ImVec2(float(w), float(h)));
+  ImGui::SetItemUsingMouseWheel();  // the wheel zooms the view, not the window
+  ImGui::PopID();
+  const bool hovered = ImGui::IsItemHovered(), active = ImGui::IsItemActive();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImU32 ink = IM_COL32(220, 222, 230, 255);
-  // Names are clipped to the name column; the full name is in the tooltip of the strip.
-  auto name = [&](float y, const std::string& text) {
-    const ImVec4 clip(origin.x, origin.y + y, origin.x + l.bars.x - 4, origin.y + y + l.strip_h);
-    dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(origin.x + 6, origin.y + y), ink, text.c_str(), nullptr,
+  dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(fb.texture())), origin,
+               ImVec2(origin.x + float(w), origin.y + float(h)), ImVec2(0, 1), ImVec2(1, 0));
+  const Step& st = t.steps[std::size_t(step)];
+  const view::ViewLayout l = view::layout_view(t, step, rect, opt);
+  const float elem_px = l.bars.w / opt.window.count;
+  const ImU32 ink = IM_COL32(220, 222, 230, 255), dim = ImGui::ColorConvertFloat4ToU32(kDim);
+  // Row names beside the bars and strips, clipped to the name column; the full name is in the
+  // tooltip of the strip.
+  auto text = [&](float y, const std::string& s, ImU32 colour) {
+    const ImVec4 clip(origin.x, origin.y + y, origin.x + l.bars.x - 4, origin.y + y + ImGui::GetFontSize() + 2);
+    dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(origin.x + 6, origin.y + y), colour, s.c_str(), nullptr,
                 0.f, &clip);
   };
-  name(l.bars.y, t.rows[std::size_t(st.focus_row)].name);
+  const RowInfo& focus = t.rows[std::size_t(st.focus_row)];
+  text(l.bars.y, focus.name, ink);
+  // The bars' scale: it follows the step unless the options fix it to the whole trace.
+  const view::RowRange range = view::bar_range(pane.buffers, std::size_t(st.focus_row), opt);
+  const float line = ImGui::GetTextLineHeight();
+  text(l.bars.y + line, "max " + scale_text(std::max(range.hi, 0.f), focus.type), dim);
+  if (range.lo < 0) text(l.bars.y + l.bars.h - line, "min " + scale_text(range.lo, focus.type), dim);
+  text(l.bars.y + 2 * line, opt.scale_per_step ? "(this step)" : "(all steps)", dim);
   for (std::size_t r = 0; r < t.rows.size(); ++r)
-    if (l.row_y[r] >= 0) name(l.row_y[r] + 3, t.rows[r].name);
-  // Hover: which element, thread, warp and block.
-  pane.options.highlight_thread = -1;
-  if (ImGui::IsItemHovered()) {
-    const ImVec2 m = ImGui::GetMousePos();
-    const float x = m.x - origin.x - l.bars.x;
-    for (std::size_t r = 0; x < 0 && r < t.rows.size(); ++r)
-      if (l.row_y[r] >= 0 && m.y - origin.y >= l.row_y[r] && m.y - origin.y < l.row_y[r] + l.strip_h)
-        ImGui::SetTooltip("%s", t.rows[r].name.c_str());
-    if (x >= 0 && x < l.bars.w) {
-      const int i = std::min(t.width - 1, int(x / l.bars.w * float(t.width)));
-      const int thread = i / std::max(1, t.elems_per_thread);
-      pane.options.highlight_thread = thread;
-      ImGui::BeginTooltip();
-      ImGui::Text("element %d%s", i, i >= t.n ? " (padding)" : "");
-      ImGui::Text("home thread %d: block %d, warp %d, lane %d", thread, thread / t.block, (thread % t.block) / 32,
-                  (thread % t.block) % 32);
-      if (!t.values.empty()) {
-        const std::uint32_t word = t.row(std::size_t(step), std::size_t(st.focus_row))[i];
-        ImGui::Text("value %s", format_word(word, t.rows[std::size_t(st.focus_row)].type).c_str());
-      }
-      ImGui::EndTooltip();
-    }
+    if (l.row_y[r] >= 0) text(l.row_y[r] + 3, t.rows[r].name, ink);
+  if (l.overview.h > 0) {
+    text(l.overview.y + 2, "overview", dim);
+    const int a = int(opt.window.first), b = int(std::ceil(opt.window.first + opt.window.count)) - 1;
+    std::string hint = "elements " + std::to_string(a) + "-" + std::to_string(b) + " of " + std::to_string(t.width) +
+                       ": wheel zooms, drag pans, double-click shows all";
+    if (opt.arrows && elem_px < view::kMinArrowPx) hint += "; zoom in for arrows";
+    dl->AddText(ImVec2(origin.x + l.bars.x + 4, origin.y + l.overview.y + l.overview.h + 4), dim, hint.c_str());
   }
+
+  // Zoom (wheel, around the mouse), pan (drag on the bars, or click and drag on the overview) and
+  // reset (double-click).
+  const ImGuiIO& io = ImGui::GetIO();
+  const ImVec2 m(io.MousePos.x - origin.x, io.MousePos.y - origin.y);
+  const ImVec2 pressed(io.MouseClickedPos[0].x - origin.x, io.MouseClickedPos[0].y - origin.y);
+  const bool on_overview = l.overview.h > 0 && pressed.y >= l.overview.y && pressed.y < l.overview.y + l.overview.h;
+  if (hovered && io.MouseWheel != 0.f) {
+    const float anchor = view::element_at(opt.window, t.width, l.bars.x, l.bars.w, m.x);
+    opt.window = view::zoom_window(opt.window, t.width, anchor, std::pow(0.8f, io.MouseWheel));
+  }
+  if (hovered && ImGui::IsMouseDoubleClicked(0)) opt.window = {};
+  if (active && on_overview) {
+    const float centre = (m.x - l.overview.x) / l.overview.w * float(t.width);
+    opt.window = view::pan_window(opt.window, t.width, centre - (opt.window.first + 0.5f * opt.window.count));
+  } else if (active && io.MouseDelta.x != 0.f) {
+    opt.window = view::pan_window(opt.window, t.width, -io.MouseDelta.x / l.bars.w * opt.window.count);
+  }
+
+  // Hover: the index under the mouse, and who touched it in this step (from the step's ops); the
+  // arrows of those accesses are highlighted.
+  opt.highlight_row = opt.highlight_index = -1;
+  if (!hovered || active) return;
+  for (std::size_t r = 0; m.x < l.bars.x && r < t.rows.size(); ++r)
+    if (l.row_y[r] >= 0 && m.y >= l.row_y[r] && m.y < l.row_y[r] + l.strip_h) ImGui::SetTooltip("%s", t.rows[r].name.c_str());
+  if (l.overview.h > 0 && m.y >= l.overview.y && m.y < l.overview.y + l.overview.h && m.x >= l.overview.x)
+    ImGui::SetTooltip("the whole row: click or drag to move the window there");
+  int row = 0, index = 0;
+  if (!hit(t, step, l, opt, m, row, index)) return;
+  const Trace& host = host_trace(pane);  // the values and ops, read back once when CUDA filled them
+  element_tooltip(host, step, row, index, t.rows[std::size_t(row)].element_space ? elem_px : 1.f);
+  opt.highlight_row = row;
+  opt.highlight_index = index;
 }
 
 }  // namespace primlab::ui

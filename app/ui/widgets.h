@@ -44,12 +44,16 @@ struct CountersColumn {
 // The counters table: for each trace its "this step" column, then for each its "so far" column.
 void counters_table(const char* id, const std::vector<CountersColumn>& columns);
 
-// The palette's swatches: element states, then arrow kinds.
-void legend();
+// The palette's swatches, wrapped to the width: bar colours, then arrow kinds. With a trace:
+// padding only when it is padded, inf and NaN only for float rows, and the arrow kinds its ops use
+// (all when its ops are on the device).
+void legend(const Trace* t = nullptr);
 
 // Draws the pane's current step into its framebuffer and shows it as an image of `size`, with
-// the row names beside it and, under the mouse, the element, its thread, warp and block (which
-// the arrows highlight).
+// the row names and the bars' scale beside it. The mouse wheel zooms, a drag pans, a double-click
+// shows the whole row (pane.options.window). Under the mouse: the index, its value, and the
+// threads that read or wrote it in this step (their arrows highlighted), or "not touched in this
+// step".
 void trace_image(ViewPrograms& programs, StepPane& pane, ImVec2 size);
 
 }  // namespace primlab::ui

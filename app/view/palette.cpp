@@ -14,11 +14,13 @@ std::string vec3(Colour c) {
 
 std::string palette_glsl() {
   std::string s;
-  for (const PaletteEntry& e : {kIdle, kRead, kWritten, kPadding}) {
-    std::string name = e.name;
-    name[0] = char(name[0] - 'a' + 'A');
-    s += "const vec3 k" + name + " = " + vec3(e.colour) + ";\n";
-  }
+  const struct {
+    const char* glsl;
+    const PaletteEntry& entry;
+  } named[] = {{"kIdle", kIdle}, {"kRead", kRead}, {"kWritten", kWritten}, {"kPadding", kPadding},
+               {"kInf", kInf},   {"kNaN", kNaN},   {"kHovered", kHovered}, {"kNetUp", kNetUp},
+               {"kNetDown", kNetDown}};
+  for (const auto& e : named) s += std::string("const vec3 ") + e.glsl + " = " + vec3(e.entry.colour) + ";\n";
   const std::string n = std::to_string(sizeof kOpColours / sizeof kOpColours[0]);
   s += "const vec3 kOpColour[" + n + "] = vec3[" + n + "](";
   for (const PaletteEntry& e : kOpColours) s += (&e == kOpColours ? "" : ", ") + vec3(e.colour);

@@ -1,13 +1,18 @@
 // TraceBuffers: allocation and CPU upload of the trace's GL buffers.
 #include "view/trace_buffers.h"
 
+#include <algorithm>
 #include <cmath>
+
+#include "view/step_labels.h"
 
 namespace primlab::view {
 
 void TraceBuffers::release() {
-  for (GlObject* o : {&values_tex_, &ops_tex_, &values_buf_, &ops_buf_}) o->reset();
+  for (GlObject* o : {&values_tex_, &ops_tex_, &labels_tex_, &touch_tex_, &values_buf_, &ops_buf_, &labels_buf_, &touch_buf_})
+    o->reset();
   words_ = slots_ = 0;
+  prepared_step_ = -1;
 }
 
 Result TraceBuffers::allocate(const Trace& meta) {
@@ -33,6 +38,19 @@ Result TraceBuffers::allocate(const Trace& meta) {
   ops_tex_ = GlObject(GlKind::Texture);
   glBindTexture(GL_TEXTURE_BUFFER, ops_tex_);
   glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32I, ops_buf_);
+  labels_buf_ = GlObject(GlKind::Buffer);
+  glBindBuffer(GL_TEXTURE_BUFFER, labels_buf_);
+  glBufferData(GL_TEXTURE_BUFFER, GLsizeiptr(std::max<std::size_t>(meta.step_words(), 1) * sizeof(LabelTexel)), nullptr,
+               GL_DYNAMIC_DRAW);
+  labels_tex_ = GlObject(GlKind::Texture);
+  glBindTexture(GL_TEXTURE_BUFFER, labels_tex_);
+  glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32UI, labels_buf_);
+  touch_buf_ = GlObject(GlKind::Buffer);
+  glBindBuffer(GL_TEXTURE_BUFFER, touch_buf_);
+  glBufferData(GL_TEXTURE_BUFFER, GLsizeiptr(std::max<std::size_t>(meta.step_words(), 1) * 4), nullptr, GL_DYNAMIC_DRAW);
+  touch_tex_ = GlObject(GlKind::Texture);
+  glBindTexture(GL_TEXTURE_BUFFER, touch_tex_);
+  glTexBuffer(GL_TEXTURE_BUFFER, GL_R32UI, touch_buf_);
   glBindTexture(GL_TEXTURE_BUFFER, 0);
   glBindBuffer(GL_TEXTURE_BUFFER, 0);
   if (GLenum e = glGetError(); e != GL_NO_ERROR) {
@@ -68,25 +86,106 @@ void TraceBuffers::read_back(const Trace& meta, std::vector<std::uint32_t>& valu
   glBindBuffer(GL_TEXTURE_BUFFER, 0);
 }
 
-std::vector<RowRange> host_ranges(const Trace& t) {
-  std::vector<RowRange> r(t.rows.size());
-  for (std::size_t row = 0; row < t.rows.size(); ++row) {
-    float lo = INFINITY, hi = -INFINITY;
-    const std::int32_t len = t.rows[row].element_space ? std::min(t.n, t.rows[row].length) : t.rows[row].length;
-    for (std::size_t s = 0; s < t.steps.size(); ++s) {
-      const std::uint32_t* v = t.row(s, row);
-      for (std::int32_t i = 0; i < len; ++i) {
-        float f = t.rows[row].type == ElemType::F32 ? word_to_float(v[i])
-                  : t.rows[row].type == ElemType::U32 ? float(v[i])
-                                                      : float(std::int32_t(v[i]));
-        if (!std::isfinite(f)) continue;
-        lo = std::min(lo, f);
-        hi = std::max(hi, f);
-      }
-    }
-    if (lo > hi) lo = 0, hi = 1;
-    r[row] = {lo, hi};
+void TraceBuffers::prepare_step(const Trace& meta, int step) {
+  if (step == prepared_step_ || step < 0 || step >= int(meta.steps.size()) || !labels_buf_) return;
+  const Step& st = meta.steps[std::size_t(step)];
+  const std::size_t slots = std::size_t(st.op_count());
+  std::vector<std::uint32_t> read_values;
+  std::vector<Op> read_ops;
+  const std::uint32_t* values = nullptr;
+  const Op* ops = nullptr;
+  if (!meta.values.empty()) {
+    values = meta.row(std::size_t(step), 0);
+    ops = meta.ops.data() + st.op_begin;
+  } else {
+    read_values.resize(meta.step_words());
+    glBindBuffer(GL_TEXTURE_BUFFER, values_buf_);
+    glGetBufferSubData(GL_TEXTURE_BUFFER, GLintptr(std::size_t(step) * meta.step_words() * 4),
+                       GLsizeiptr(read_values.size() * 4), read_values.data());
+    values = read_values.data();
+    read_ops.resize(slots);
+    glBindBuffer(GL_TEXTURE_BUFFER, ops_buf_);
+    if (slots)
+      glGetBufferSubData(GL_TEXTURE_BUFFER, GLintptr(st.op_begin * std::int64_t(sizeof(Op))), GLsizeiptr(slots * sizeof(Op)),
+                         read_ops.data());
+    ops = read_ops.data();
   }
+  step_ranges_ = view::step_ranges(meta, values);
+  const std::vector<LabelTexel> labels = step_labels(meta, values);
+  const std::vector<std::uint32_t> touch = step_touch(meta, values, ops, slots);
+  glBindBuffer(GL_TEXTURE_BUFFER, labels_buf_);
+  if (!labels.empty()) glBufferSubData(GL_TEXTURE_BUFFER, 0, GLsizeiptr(labels.size() * sizeof(LabelTexel)), labels.data());
+  glBindBuffer(GL_TEXTURE_BUFFER, touch_buf_);
+  if (!touch.empty()) glBufferSubData(GL_TEXTURE_BUFFER, 0, GLsizeiptr(touch.size() * 4), touch.data());
+  glBindBuffer(GL_TEXTURE_BUFFER, 0);
+  prepared_step_ = step;
+}
+
+std::vector<LabelTexel> TraceBuffers::read_labels() const {
+  GLint bytes = 0;
+  glBindBuffer(GL_TEXTURE_BUFFER, labels_buf_);
+  glGetBufferParameteriv(GL_TEXTURE_BUFFER, GL_BUFFER_SIZE, &bytes);
+  std::vector<LabelTexel> out(std::size_t(bytes) / sizeof(LabelTexel));
+  if (!out.empty()) glGetBufferSubData(GL_TEXTURE_BUFFER, 0, GLsizeiptr(out.size() * sizeof(LabelTexel)), out.data());
+  glBindBuffer(GL_TEXTURE_BUFFER, 0);
+  return out;
+}
+
+std::vector<std::uint32_t> step_touch(const Trace& meta, const std::uint32_t* values, const Op* ops, std::size_t count) {
+  const std::size_t w = std::size_t(meta.width);
+  std::vector<std::uint32_t> out(meta.step_words(), 0u);
+  for (std::size_t r = 0; r < meta.rows.size() && r < 16; ++r)
+    if (meta.rows[r].element_space)
+      for (std::size_t i = 0; i < w; ++i) out[r * w + i] = (values[kRowTouch * w + i] >> (2 * r)) & 3u;
+  auto mark = [&](int row, std::int32_t i, std::uint32_t bits) {
+    if (row < int(meta.rows.size()) && !meta.rows[std::size_t(row)].element_space && i >= 0 && i < meta.width)
+      out[std::size_t(row) * w + std::size_t(i)] |= bits;
+  };
+  for (std::size_t k = 0; k < count; ++k) {
+    const Op& op = ops[k];
+    const OpKind kind = kind_of(op.kind);
+    if (kind == OpKind::None) continue;
+    mark(src_row_of(op.kind), op.src, kTouchRead);
+    if (kind != OpKind::Read)
+      mark(dst_row_of(op.kind), op.dst, kTouchWrite | (kind == OpKind::Add || kind == OpKind::Atomic ? kTouchRead : 0u));
+  }
+  return out;
+}
+
+namespace {
+// Widens `r` by the finite values of `len` words of one row.
+void widen(RowRange& r, const RowInfo& row, const std::uint32_t* v, std::int32_t len) {
+  for (std::int32_t i = 0; i < len; ++i) {
+    const float f = row.type == ElemType::F32 ? word_to_float(v[i])
+                    : row.type == ElemType::U32 ? float(v[i])
+                                                : float(std::int32_t(v[i]));
+    if (!std::isfinite(f)) continue;
+    r.lo = std::min(r.lo, f);
+    r.hi = std::max(r.hi, f);
+  }
+}
+std::int32_t meaningful(const Trace& t, const RowInfo& row) {
+  return std::min(row.element_space ? std::min(t.n, row.length) : row.length, t.width);
+}
+void settle(std::vector<RowRange>& ranges) {
+  for (RowRange& r : ranges)
+    if (r.lo > r.hi) r = {0.f, 1.f};
+}
+}  // namespace
+
+std::vector<RowRange> step_ranges(const Trace& meta, const std::uint32_t* values) {
+  std::vector<RowRange> r(meta.rows.size(), RowRange{INFINITY, -INFINITY});
+  for (std::size_t row = 0; row < meta.rows.size(); ++row)
+    widen(r[row], meta.rows[row], values + row * std::size_t(meta.width), meaningful(meta, meta.rows[row]));
+  settle(r);
+  return r;
+}
+
+std::vector<RowRange> host_ranges(const Trace& t) {
+  std::vector<RowRange> r(t.rows.size(), RowRange{INFINITY, -INFINITY});
+  for (std::size_t row = 0; row < t.rows.size(); ++row)
+    for (std::size_t s = 0; s < t.steps.size(); ++s) widen(r[row], t.rows[row], t.row(s, row), meaningful(t, t.rows[row]));
+  settle(r);
   return r;
 }
 

@@ -2,15 +2,26 @@
 #include "view/trace_view.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "view/palette.h"
 
 namespace primlab::view {
 
-ViewLayout layout_view(const Trace& meta, int step, Rect rect) {
+namespace {
+// The overview strip is drawn when the row has this many elements, or when zoomed in.
+constexpr int kOverviewFrom = 64;
+}  // namespace
+
+ViewLayout layout_view(const Trace& meta, int step, Rect rect, const ViewOptions& opt) {
   ViewLayout l;
   const int focus = meta.steps.empty() ? 0 : meta.steps[std::size_t(step)].focus_row;
-  const float name_w = std::min(120.f, rect.w * 0.2f), arc_room = 44.f, label_h = 14.f;
+  const float name_w = opt.name_w > 0 ? std::min(opt.name_w, rect.w * 0.5f) : std::min(120.f, rect.w * 0.2f);
+  const float arc_room = 44.f, label_h = 14.f;
+  // Only a row in element space has a window to show (bins and block sums are always whole).
+  const bool elements = meta.rows.empty() || meta.rows[std::size_t(focus)].element_space;
+  const bool overview = elements && (meta.width >= kOverviewFrom || !whole_row(opt.window, meta.width));
+  const float overview_h = overview ? 24.f : 0.f, top = rect.y + (overview ? overview_h + 6.f : 0.f);
   l.strip_h = 20.f;
   int strips = 0;
   for (std::size_t r = kStdRows; r < meta.rows.size(); ++r) strips += int(r) != focus;
@@ -18,8 +29,10 @@ ViewLayout layout_view(const Trace& meta, int step, Rect rect) {
   const float strips_h = strips * (l.strip_h + 6.f);
   // [SECTION] Sorting network: a panel of about 40% of the height under the strips.
   const float net_h = meta.network ? std::max(60.f, rect.h * 0.4f) : 0.f;
-  l.bars = {rect.x + name_w, rect.y + arc_room, rect.w - name_w - 8.f,
-            std::max(20.f, rect.h - arc_room - label_h - 6.f - strips_h - 8.f - net_h)};
+  if (overview) l.overview = {rect.x + name_w, rect.y + 2.f, rect.w - name_w - 8.f, overview_h - 2.f};
+  l.bars = {rect.x + name_w, top + arc_room, rect.w - name_w - 8.f,
+            std::max(20.f, rect.y + rect.h - top - arc_room - label_h - 6.f - strips_h - 8.f - net_h)};
+  l.arcs_y = top;
   l.label_y = l.bars.y + l.bars.h + 3.f;
   l.label_h = label_h;
   l.row_y.assign(meta.rows.size(), -1.f);
@@ -35,6 +48,11 @@ ViewLayout layout_view(const Trace& meta, int step, Rect rect) {
   }
   l.bottom = y;
   return l;
+}
+
+RowRange bar_range(const TraceBuffers& buf, std::size_t row, const ViewOptions& opt) {
+  const std::vector<RowRange>& r = opt.scale_per_step && !buf.step_ranges().empty() ? buf.step_ranges() : buf.ranges;
+  return row < r.size() ? r[row] : RowRange{};
 }
 
 namespace {
@@ -86,8 +104,8 @@ Result TraceView::init() {
   const struct {
     GlObject* program;
     const char *vert, *frag;
-  } programs[] = {{&bands_, "bands.vert", "bands.frag"},
-                  {&bars_, "bars.vert", "bars.frag"},
+  } programs[] = {{&bands_, "quad.vert", "bands.frag"},
+                  {&bars_, "quad.vert", "bars.frag"},
                   {&ops_, "ops.vert", "ops.frag"},
                   {&labels_, "labels.vert", "labels.frag"},
                   {&network_, "network.vert", "network.frag"}};
@@ -98,12 +116,16 @@ Result TraceView::init() {
 }
 
 void TraceView::set_common(GLuint prog, const Trace& meta, const TraceBuffers& buf, int step, const ViewLayout& l,
-                           float fb_w, float fb_h) {
+                           const ViewOptions& opt, float fb_w, float fb_h) {
   auto loc = [&](const char* n) { return glGetUniformLocation(prog, n); };
+  const ViewWindow win = clamp_window(opt.window, meta.width);
   glUniform2f(loc("u_viewport"), fb_w, fb_h);
   glUniform4f(loc("u_bars"), l.bars.x, l.bars.y, l.bars.w, l.bars.h);
+  glUniform2f(loc("u_win"), win.first, win.count);
   glUniform1i(loc("u_values"), 0);
   glUniform1i(loc("u_ops"), 1);
+  glUniform1i(loc("u_labels"), 2);
+  glUniform1i(loc("u_touch"), 3);
   glUniform1i(loc("u_width"), meta.width);
   glUniform1i(loc("u_n"), meta.n);
   glUniform1i(loc("u_step"), step);
@@ -112,17 +134,19 @@ void TraceView::set_common(GLuint prog, const Trace& meta, const TraceBuffers& b
   glUniform1i(loc("u_block"), meta.block);
   glUniform1i(loc("u_ept"), meta.elems_per_thread);
   glUniform1f(loc("u_strip_h"), l.strip_h);
+  glUniform1f(loc("u_min_band_px"), kMinBandPx);
   const std::size_t rows = std::min<std::size_t>(meta.rows.size(), 16);
   float row_y[16], range[32];
   GLint type[16], len[16], elem[16];
   for (std::size_t r = 0; r < 16; ++r) {
     const bool have = r < rows;
+    const RowRange rr = have ? bar_range(buf, r, opt) : RowRange{};
     row_y[r] = have ? l.row_y[r] : -1.f;
     type[r] = have ? GLint(meta.rows[r].type == ElemType::F32 ? 1 : meta.rows[r].type == ElemType::U32 ? 2 : 0) : 0;
     len[r] = have ? meta.rows[r].length : 0;
     elem[r] = have ? meta.rows[r].element_space : 0;
-    range[2 * r] = have && r < buf.ranges.size() ? buf.ranges[r].lo : 0.f;
-    range[2 * r + 1] = have && r < buf.ranges.size() ? buf.ranges[r].hi : 1.f;
+    range[2 * r] = rr.lo;
+    range[2 * r + 1] = rr.hi;
   }
   glUniform1fv(loc("u_row_y"), 16, row_y);
   glUniform1iv(loc("u_row_type"), 16, type);
@@ -131,65 +155,101 @@ void TraceView::set_common(GLuint prog, const Trace& meta, const TraceBuffers& b
   glUniform2fv(loc("u_range"), 16, range);
 }
 
-void TraceView::draw(const Trace& meta, const TraceBuffers& buf, int step, const ViewOptions& opt, float fb_w,
-                     float fb_h, Rect rect) {
+void TraceView::draw(const Trace& meta, TraceBuffers& buf, int step, const ViewOptions& opt, float fb_w, float fb_h,
+                     Rect rect) {
   if (meta.steps.empty() || step < 0 || step >= int(meta.steps.size()) || meta.width <= 0) return;
-  const ViewLayout l = layout_view(meta, step, rect);
+  buf.prepare_step(meta, step);
+  const int focus = meta.steps[std::size_t(step)].focus_row;
+  const ViewLayout l = layout_view(meta, step, rect, opt);
+  const ViewWindow win = clamp_window(opt.window, meta.width);
+  const float elem_px = l.bars.w / win.count;
   glBindVertexArray(vao_);
   glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_BUFFER, buf.values_texture());
   glActiveTexture(GL_TEXTURE1);
   glBindTexture(GL_TEXTURE_BUFFER, buf.ops_texture());
+  glActiveTexture(GL_TEXTURE2);
+  glBindTexture(GL_TEXTURE_BUFFER, buf.labels_texture());
+  glActiveTexture(GL_TEXTURE3);
+  glBindTexture(GL_TEXTURE_BUFFER, buf.touch_texture());
+  glActiveTexture(GL_TEXTURE0);
   glDisable(GL_DEPTH_TEST);
   glEnable(GL_BLEND);
   glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-
-  if (opt.bands) {
-    glUseProgram(bands_);
-    set_common(bands_, meta, buf, step, l, fb_w, fb_h);
-    glUniform4f(glGetUniformLocation(bands_, "u_area"), l.bars.x, l.bars.y, l.bars.w, l.bars.h);
+  auto quad = [&](GLuint prog, const Rect& area) {
+    glUniform4f(glGetUniformLocation(prog, "u_area"), area.x, area.y, area.w, area.h);
     glDrawArrays(GL_TRIANGLES, 0, 6);
+  };
+
+  // The overview: the whole focus row in its own strip, the visible window marked.
+  if (l.overview.h > 0) {
+    glUseProgram(bars_);
+    ViewLayout whole = l;
+    whole.bars = l.overview;
+    ViewOptions all = opt;
+    all.window = {};
+    set_common(bars_, meta, buf, step, whole, all, fb_w, fb_h);
+    glUniform1i(glGetUniformLocation(bars_, "u_mode"), 2);
+    glUniform2f(glGetUniformLocation(bars_, "u_sel"), win.first, win.count);
+    quad(bars_, l.overview);
+  }
+
+  // Everything in element space is clipped to the columns of the bars.
+  glEnable(GL_SCISSOR_TEST);
+  glScissor(GLint(l.bars.x), 0, GLsizei(l.bars.w + 0.5f), GLsizei(fb_h));
+  if (opt.bands && meta.rows[std::size_t(focus)].element_space) {
+    glUseProgram(bands_);
+    set_common(bands_, meta, buf, step, l, opt, fb_w, fb_h);
+    quad(bands_, l.bars);
   }
 
   glUseProgram(bars_);
-  set_common(bars_, meta, buf, step, l, fb_w, fb_h);
+  set_common(bars_, meta, buf, step, l, opt, fb_w, fb_h);
   const GLint bars_mode = glGetUniformLocation(bars_, "u_mode"), bars_row = glGetUniformLocation(bars_, "u_row");
   glUniform1i(bars_mode, 0);
-  glDrawArraysInstanced(GL_TRIANGLES, 0, 6, meta.width);
+  quad(bars_, l.bars);
   glUniform1i(bars_mode, 1);
   for (std::size_t r = 0; r < meta.rows.size() && r < 16; ++r) {
     if (l.row_y[r] < 0) continue;
     glUniform1i(bars_row, GLint(r));
-    glDrawArraysInstanced(GL_TRIANGLES, 0, 6, meta.rows[r].length);
+    quad(bars_, Rect{l.bars.x, l.row_y[r], l.bars.w, l.strip_h});
   }
 
   if (opt.labels) {
     glUseProgram(labels_);
-    set_common(labels_, meta, buf, step, l, fb_w, fb_h);
-    const GLint mode = glGetUniformLocation(labels_, "u_mode"), row = glGetUniformLocation(labels_, "u_row");
+    set_common(labels_, meta, buf, step, l, opt, fb_w, fb_h);
+    const GLint mode = glGetUniformLocation(labels_, "u_mode"), row = glGetUniformLocation(labels_, "u_row"),
+                base = glGetUniformLocation(labels_, "u_base");
+    // Element rows draw only the labels of the visible window.
+    const GLint first = GLint(win.first);
+    const GLsizei visible = GLsizei(std::min<float>(float(meta.width - first), std::ceil(win.count) + 1.f));
     glUniform1f(glGetUniformLocation(labels_, "u_label_y"), l.label_y);
     glUniform1f(glGetUniformLocation(labels_, "u_label_h"), l.label_h);
+    auto draw_row = [&](std::size_t r) {
+      const bool elem = meta.rows[r].element_space;
+      glUniform1i(row, GLint(r));
+      glUniform1i(base, elem ? first : 0);
+      glDrawArraysInstanced(GL_TRIANGLES, 0, 6, elem ? visible : meta.rows[r].length);
+    };
     glUniform3f(glGetUniformLocation(labels_, "u_ink"), 0.92f, 0.92f, 0.95f);
     glUniform1i(mode, 0);
-    glDrawArraysInstanced(GL_TRIANGLES, 0, 6, meta.width);
+    draw_row(std::size_t(focus));
     glUniform3f(glGetUniformLocation(labels_, "u_ink"), 0.05f, 0.05f, 0.1f);
     glUniform1i(mode, 1);
-    for (std::size_t r = 0; r < meta.rows.size() && r < 16; ++r) {
-      if (l.row_y[r] < 0) continue;
-      glUniform1i(row, GLint(r));
-      glDrawArraysInstanced(GL_TRIANGLES, 0, 6, meta.rows[r].length);
-    }
+    for (std::size_t r = 0; r < meta.rows.size() && r < 16; ++r)
+      if (l.row_y[r] >= 0) draw_row(r);
   }
 
   const Step& st = meta.steps[std::size_t(step)];
-  if (opt.arrows && st.op_count() > 0) {
+  if (opt.arrows && st.op_count() > 0 && elem_px >= kMinArrowPx) {
     glUseProgram(ops_);
-    set_common(ops_, meta, buf, step, l, fb_w, fb_h);
+    set_common(ops_, meta, buf, step, l, opt, fb_w, fb_h);
     glUniform1i(glGetUniformLocation(ops_, "u_op_begin"), GLint(st.op_begin));
-    glUniform1i(glGetUniformLocation(ops_, "u_highlight_thread"), opt.highlight_thread);
+    glUniform2i(glGetUniformLocation(ops_, "u_highlight"), opt.highlight_row, opt.highlight_index);
     glDrawArraysInstanced(GL_TRIANGLES, 0, 12 * 6 + 3, GLsizei(st.op_count()));
   }
-  if (meta.network && l.network.h > 0) draw_network(meta, buf, step, l, fb_w, fb_h);
+  if (meta.network && l.network.h > 0) draw_network(meta, buf, step, l, opt, fb_w, fb_h);
+  glDisable(GL_SCISSOR_TEST);
   glUseProgram(0);
   glBindVertexArray(0);
 }
@@ -197,8 +257,8 @@ void TraceView::draw(const Trace& meta, const TraceBuffers& buf, int step, const
 // [SECTION] Sorting network
 // The passes of the network are the steps whose phase ends in "pass" (one CompareSwap op slot a
 // thread, as bitonic sort plans them); each gets a row of the panel, in step order.
-void TraceView::draw_network(const Trace& meta, const TraceBuffers& buf, int step, const ViewLayout& l, float fb_w,
-                             float fb_h) {
+void TraceView::draw_network(const Trace& meta, const TraceBuffers& buf, int step, const ViewLayout& l,
+                             const ViewOptions& opt, float fb_w, float fb_h) {
   constexpr int kMaxPasses = 128;
   GLint begin[kMaxPasses], steps[kMaxPasses], flags[kMaxPasses];
   int passes = 0, current = -1;
@@ -220,7 +280,7 @@ void TraceView::draw_network(const Trace& meta, const TraceBuffers& buf, int ste
   if (passes == 0) return;
   const GLuint p = network_;
   glUseProgram(p);
-  set_common(p, meta, buf, step, l, fb_w, fb_h);
+  set_common(p, meta, buf, step, l, opt, fb_w, fb_h);
   auto loc = [&](const char* n) { return glGetUniformLocation(p, n); };
   glUniform4f(loc("u_net"), l.network.x, l.network.y, l.network.w, l.network.h);
   glUniform1i(loc("u_net_passes"), passes);

@@ -1,6 +1,8 @@
-// TraceView: draws one step of a trace from its GL buffers with the shaders in shaders/ (block
-// bands and warp outlines, bars of the focus row, strips for the other rows, the step's
-// operations as arrows, value labels). Used by the window and by headless `render` alike.
+// TraceView: draws one step of a trace from its GL buffers with the shaders in shaders/ (an
+// overview of the whole row at large n, block bands and warp outlines, bars of the focus row,
+// strips for the other rows, the step's operations as arrows, value labels). The window of
+// elements shown (zoom and pan) and the level of detail follow ViewOptions::window. Used by the
+// window and by headless `render` alike.
 #pragma once
 #include <string>
 #include <vector>
@@ -8,6 +10,7 @@
 #include "lab/model/trace.h"
 #include "view/gl_object.h"
 #include "view/trace_buffers.h"
+#include "view/view_window.h"
 
 namespace primlab::view {
 
@@ -16,14 +19,19 @@ struct Rect {
 };
 
 struct ViewOptions {
-  bool arrows = true;
+  bool arrows = true;     // drawn where an element gets kMinArrowPx or more
   bool labels = true;     // drawn only where they fit
   bool bands = true;
-  int highlight_thread = -1;
+  bool scale_per_step = true;  // bar heights from this step's values, else the whole trace's
+  int highlight_row = -1, highlight_index = -1;  // the arrows that touch this index of this row are kHovered
+  ViewWindow window;      // the elements shown (zoom and pan)
+  float name_w = 0;       // px left of the bars for the row names (0: a fifth of the width, at most 120)
 };
 
 // Where things are, for overlays drawn by the UI (row names, hover readouts).
 struct ViewLayout {
+  Rect overview;          // the whole row and the visible window (h = 0: not drawn)
+  float arcs_y = 0;       // top of the room for the arrows above the bars
   Rect bars;
   float label_y = 0, label_h = 0;
   float strip_h = 0;
@@ -32,22 +40,27 @@ struct ViewLayout {
   Rect network;              // [SECTION] Sorting network: the comparator panel under the strips (h = 0: none)
 };
 
-ViewLayout layout_view(const Trace& meta, int step, Rect rect);
+ViewLayout layout_view(const Trace& meta, int step, Rect rect, const ViewOptions& opt);
+
+// The value range the bars of row `row` are scaled to at a prepared step (see
+// TraceBuffers::prepare_step): this step's or the whole trace's, as the options say.
+RowRange bar_range(const TraceBuffers& buf, std::size_t row, const ViewOptions& opt);
 
 // Owns its shader programs and vertex array: move-only.
 class TraceView {
  public:
   Result init();
-  void draw(const Trace& meta, const TraceBuffers& buf, int step, const ViewOptions& opt, float fb_w, float fb_h,
-            Rect rect);
+  // Draws `step`; prepares it in `buf` first (labels and ranges, once per step shown).
+  void draw(const Trace& meta, TraceBuffers& buf, int step, const ViewOptions& opt, float fb_w, float fb_h, Rect rect);
 
  private:
   Result build(GlObject& p, const char* vert, const char* frag);
   void set_common(GLuint prog, const Trace& meta, const TraceBuffers& buf, int step, const ViewLayout& l,
-                  float fb_w, float fb_h);
-  GlObject bands_, bars_, ops_, labels_;
+                  const ViewOptions& opt, float fb_w, float fb_h);
+  GlObject bands_, bars_, ops_, labels_;  // bands and bars share shaders/quad.vert
   GlObject network_;  // [SECTION] Sorting network (Trace::network)
-  void draw_network(const Trace& meta, const TraceBuffers& buf, int step, const ViewLayout& l, float fb_w, float fb_h);
+  void draw_network(const Trace& meta, const TraceBuffers& buf, int step, const ViewLayout& l, const ViewOptions& opt,
+                    float fb_w, float fb_h);
   GlObject vao_;
 };
 

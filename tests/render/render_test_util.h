@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <set>
 #include <string>
 #include <vector>
@@ -54,6 +56,18 @@ inline std::size_t count_near(const std::vector<unsigned char>& px, Rgb c, int t
   return n;
 }
 
+// Pixels near `c` inside a rectangle of an image `w` pixels wide.
+inline std::size_t count_in(const std::vector<unsigned char>& px, int w, const view::Rect& r, Rgb c, int tol = 6) {
+  std::size_t n = 0;
+  const int h = int(px.size() / 4 / std::size_t(w));
+  for (int y = std::max(0, int(r.y)); y < std::min(h, int(r.y + r.h)); ++y)
+    for (int x = std::max(0, int(r.x)); x < std::min(w, int(r.x + r.w)); ++x) {
+      const unsigned char* p = &px[(std::size_t(y) * std::size_t(w) + std::size_t(x)) * 4];
+      n += std::abs(p[0] - c.r) <= tol && std::abs(p[1] - c.g) <= tol && std::abs(p[2] - c.b) <= tol;
+    }
+  return n;
+}
+
 inline std::size_t distinct_colours(const std::vector<unsigned char>& px) {
   std::set<unsigned> s;
   for (std::size_t i = 0; i + 3 < px.size(); i += 4) s.insert(px[i] << 16 | px[i + 1] << 8 | px[i + 2]);
@@ -65,6 +79,6 @@ constexpr Rgb to_rgb(const view::PaletteEntry& e) {
   return {int(e.colour.r * 255.f + 0.5f), int(e.colour.g * 255.f + 0.5f), int(e.colour.b * 255.f + 0.5f)};
 }
 constexpr Rgb kIdle = to_rgb(view::kIdle), kRead = to_rgb(view::kRead), kWritten = to_rgb(view::kWritten),
-              kPadding = to_rgb(view::kPadding);
+              kPadding = to_rgb(view::kPadding), kInf = to_rgb(view::kInf), kNaN = to_rgb(view::kNaN);
 
 }  // namespace primlab::testing

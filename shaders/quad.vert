@@ -1,5 +1,5 @@
-// Block bands and warp outlines: one quad over the bars and strips; the fragment shader works out
-// which thread owns the element under each pixel.
+// One quad over u_area (px): the bands, bars, strips and overview are drawn per pixel by their
+// fragment shaders, which work out the elements under each pixel column.
 out vec2 v_px;
 uniform vec4 u_area;  // x, y, w, h px
 void main() {

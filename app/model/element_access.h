@@ -1,0 +1,26 @@
+// Who touched one element in one step: the step's operations (Trace::ops) whose source or
+// destination is that index of that row. What the hover tooltip names, in place of the element's
+// "home thread", which may have been idle.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "lab/model/trace.h"
+
+namespace primlab::ui {
+
+struct ElementAccess {
+  Op op;               // the operation, as in the trace
+  bool reads = false;  // the thread read the element
+  bool writes = false; // the thread wrote it
+};
+
+// The operations of `step` that read or wrote index `index` of row `row`, in op-slot order; empty
+// when no thread touched it. Needs the trace's ops on the host. A compare-swap reads both keys
+// and writes one only where the step's touch flags say it was written (the pair swapped).
+std::vector<ElementAccess> element_accesses(const Trace& t, int step, int row, int index);
+
+// One line for the tooltip: "thread 0 (block 0, warp 0, lane 0) reads and writes: add x[3] -> x[7]".
+std::string describe_access(const Trace& t, const ElementAccess& a);
+
+}  // namespace primlab::ui

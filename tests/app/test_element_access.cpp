@@ -1,0 +1,95 @@
+// Who touched an element in a step (the hover tooltip): taken from the step's ops, checked against
+// a trace worked by hand and against the touch flags of every algorithm's CPU trace.
+#include <gtest/gtest.h>
+
+#include "lab/catalog.h"
+#include "lab/model/input.h"
+#include "model/element_access.h"
+
+using namespace primlab;
+using namespace primlab::ui;
+
+namespace {
+
+Trace cpu_trace(const char* algo, int n, int block) {
+  const Algorithm* a = find_algorithm(algo);
+  EXPECT_NE(a, nullptr) << algo;
+  StepConfig cfg;
+  cfg.n = n;
+  cfg.block = block;
+  const std::vector<std::uint32_t> in = make_input(InputKind::Random, n, cfg.type, 1);
+  Trace t;
+  const Result r = build_trace_cpu(*a, cfg, in, t);
+  EXPECT_TRUE(r.ok()) << r.message();
+  return t;
+}
+
+TEST(ElementAccess, BlellochUpSweepNamesTheThreadThatWroteNotTheHomeThread) {
+  // scan-blelloch n=16 block 4, step 3 is up-sweep d=3: x[k+7] += x[k+3] for k = 0, 8: thread 0
+  // adds x[3] into x[7], thread 1 x[11] into x[15]. Element 7's "home thread" is 7 / 2 = 3, idle.
+  const Trace t = cpu_trace("scan-blelloch", 16, 4);
+  ASSERT_GT(t.steps.size(), 3u);
+  ASSERT_NE(t.steps[3].label.find("d=3"), std::string::npos) << t.steps[3].label;
+  const std::vector<ElementAccess> at7 = element_accesses(t, 3, kRowMain, 7);
+  ASSERT_EQ(at7.size(), 1u);
+  EXPECT_EQ(at7[0].op.thread, 0);
+  EXPECT_NE(at7[0].op.thread, 7 / t.elems_per_thread);
+  EXPECT_TRUE(at7[0].reads);
+  EXPECT_TRUE(at7[0].writes);
+  EXPECT_EQ(describe_access(t, at7[0]), "thread 0 (block 0, warp 0, lane 0) reads and writes: add x[3] -> x[7]");
+  const std::vector<ElementAccess> at3 = element_accesses(t, 3, kRowMain, 3);
+  ASSERT_EQ(at3.size(), 1u);
+  EXPECT_EQ(at3[0].op.thread, 0);
+  EXPECT_TRUE(at3[0].reads);
+  EXPECT_FALSE(at3[0].writes);
+  const std::vector<ElementAccess> at15 = element_accesses(t, 3, kRowMain, 15);
+  ASSERT_EQ(at15.size(), 1u);
+  EXPECT_EQ(at15[0].op.thread, 1);
+  EXPECT_TRUE(element_accesses(t, 3, kRowMain, 4).empty());  // not touched in this step
+  EXPECT_TRUE(element_accesses(t, 0, kRowMain, 7).empty());  // the input step has no ops
+}
+
+TEST(ElementAccess, EveryAtomicOnABinIsNamed) {
+  // One round of atomicAdd(&bins[x mod bins], 1) from zero: bin b is hit by exactly bins[b] threads.
+  const Trace t = cpu_trace("histogram-atomic", 64, 32);
+  int bins_row = -1;
+  for (std::size_t r = 0; r < t.rows.size(); ++r)
+    if (t.rows[r].name == "bins") bins_row = int(r);
+  ASSERT_GE(bins_row, 0);
+  const std::size_t last = t.steps.size() - 1;
+  int total = 0;
+  for (int b = 0; b < t.rows[std::size_t(bins_row)].length; ++b) {
+    const std::vector<ElementAccess> acc = element_accesses(t, int(last), bins_row, b);
+    EXPECT_EQ(acc.size(), t.row(last, std::size_t(bins_row))[b]) << "bin " << b;
+    for (const ElementAccess& e : acc) {
+      EXPECT_EQ(kind_of(e.op.kind), OpKind::Atomic);
+      EXPECT_TRUE(e.reads && e.writes);
+    }
+    total += int(acc.size());
+  }
+  EXPECT_EQ(total, 64);
+}
+
+TEST(ElementAccess, WritersAgreeWithTheTouchFlagsOfEveryAlgorithm) {
+  for (const Algorithm& a : algorithms()) {
+    const Trace t = cpu_trace(a.name, 40, std::max(a.min_block, 8));
+    for (std::size_t s = 0; s < t.steps.size(); ++s)
+      for (std::size_t r = 0; r < t.rows.size() && r < 16; ++r) {
+        if (!t.rows[r].element_space || r == kRowTouch || r == kRowOwner) continue;
+        for (int i = 0; i < t.width; ++i) {
+          const std::uint32_t touch = t.row(s, kRowTouch)[i] >> (2 * r) & 3u;
+          bool reads = false, writes = false;
+          for (const ElementAccess& e : element_accesses(t, int(s), int(r), i)) {
+            reads |= e.reads;
+            writes |= e.writes;
+          }
+          const std::string at = std::string(a.name) + " step " + std::to_string(s) + " row " + t.rows[r].name + "[" +
+                                 std::to_string(i) + "]";
+          EXPECT_EQ(writes, (touch & kTouchWrite) != 0) << at;
+          if (touch & kTouchRead) EXPECT_TRUE(reads) << at;
+        }
+      }
+  }
+}
+
+}  // namespace
