@@ -22,6 +22,7 @@ std::optional<int> parse_options(int argc, char** argv, Options& o, ui::AppState
   app.add_option("--screenshot", o.screenshot, "with --smoke-frames: save the last frame to this PNG")->needs(smoke);
   if (auto code = ui::parse_command_line(app, "primlab", argc, argv)) return *code;
   Result r = ui::resolve_step_options(o.step, state.step.session.choice);
+  if (r.ok()) r = ui::check_backend(o.step.backend);
   if (r.ok() && !race.empty()) r = ui::parse_race(race, o.race_a, o.race_b);
   if (!r.ok()) return ui::fail("primlab", r.message());
   if (!o.screenshot.empty()) r = ui::check_output_file(o.screenshot);
