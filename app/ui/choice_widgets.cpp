@@ -12,9 +12,10 @@
 namespace primlab::ui {
 
 bool algorithm_combo(StepChoice& c) {
-  const Algorithm* cur = find_algorithm(c.algo);
   bool changed = false;
-  if (ImGui::BeginCombo("Algorithm", cur ? cur->title : c.algo.c_str(), ImGuiComboFlags_HeightLarge)) {
+  // The combo shows the short name (as --algo takes it) and lists the titles; the title is
+  // written out under it, wrapped, so that no title is cut off in the controls column.
+  if (ImGui::BeginCombo("Algorithm", c.algo.c_str(), ImGuiComboFlags_HeightLarge)) {
     std::string family;
     for (const Algorithm& a : algorithms()) {
       if (family != a.family) {
@@ -32,6 +33,7 @@ bool algorithm_combo(StepChoice& c) {
     }
     ImGui::EndCombo();
   }
+  if (const Algorithm* a = find_algorithm(c.algo)) ImGui::TextWrapped("%s", a->title);
   return changed;
 }
 
@@ -90,7 +92,10 @@ bool options(StepChoice& c, const Algorithm& a) {
   if (a.options & kOptVariant && a.variant_names) changed |= ImGui::Combo("Variant", &cfg.variant, a.variant_names);
   if (a.options & kOptDigitBits) changed |= ImGui::SliderInt("Digit bits", &cfg.digit_bits, 1, 8);
   if (a.options & kOptBins) changed |= ImGui::SliderInt("Bins", &cfg.bins, 2, 4096, "%d", ImGuiSliderFlags_Logarithmic);
-  if (a.options & kOptDigitStart) changed |= ImGui::SliderInt("Digit starts at bit", &cfg.digit_start, 0, 31);
+  if (a.options & kOptDigitStart) {
+    changed |= ImGui::SliderInt("Start bit", &cfg.digit_start, 0, 31);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("the digit's lowest bit: digit = bfe(key, start bit, digit bits)");
+  }
   if (a.options & kOptPredicate) {
     changed |= ImGui::Combo("Keep", &cfg.predicate, "non-zero\0even\0greater than threshold\0\0");
     if (cfg.predicate == 2) changed |= ImGui::InputInt("Threshold", &cfg.threshold);

@@ -44,6 +44,10 @@ struct CountersColumn {
 // The counters table: for each trace its "this step" column, then for each its "so far" column.
 void counters_table(const char* id, const std::vector<CountersColumn>& columns);
 
+// `text` in `colour` on the current line after the previous item when it fits there whole, else
+// from the start of the next line, wrapped at the window's edge: never cut off.
+void flow_text(const ImVec4& colour, const std::string& text);
+
 // The palette's swatches: element states, then arrow kinds.
 void legend();
 
