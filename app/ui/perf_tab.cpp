@@ -514,8 +514,15 @@ void draw_perf_tab(PerfState& s) {
         }
         if (v == kTimeVsBlock && s.plan.mode != SweepMode::BlockSizes)
           ImGui::TextColored(kDim, "choose 'sweep block size' and Run to fill this plot");
-        if (v == kTimeVsBlock && !ignoring_block(s).empty())
-          wrapped(kDim, "flat lines: " + ignoring_block(s) + " ignore the block size (one run each, drawn at every size)");
+        if (v == kTimeVsBlock) {
+          std::string flat;  // series measured once, without a block size or at their default
+          for (const Series& se : view_series(s, v))
+            if (se.y.size() > 1 && std::all_of(se.y.begin(), se.y.end(), [&](double y) { return y == se.y[0]; }))
+              flat += (flat.empty() ? "" : ", ") + se.label;
+          if (!flat.empty())
+            wrapped(kDim, "flat lines ignore the block size (one run without one or at the default, drawn at every "
+                          "size): " + flat);
+        }
         if (v == kTimeVsN || v == kTimeVsBlock) {
           ImGui::SetNextItemWidth(8 * ImGui::GetFontSize());
           ImGui::SliderInt("##focus", &s.plan.block_sweep_log2_n, 0, 30, "n = 2^%d");
