@@ -425,7 +425,7 @@ std::vector<double> axis_ticks(double lo, double hi, bool log, bool base2) {
   // us) gets linear 1-2-5 ticks.
   const int a = int(std::floor(std::log10(lo))), b = int(std::ceil(std::log10(hi)));
   const std::vector<std::vector<double>> choices = {{1}, {1, 2, 5}, {1, 2, 3, 4, 5, 6, 7, 8, 9}};
-  for (std::size_t c = b - a <= 3 ? 1 : 0; c < choices.size() && out.size() < 3; ++c) {
+  for (std::size_t c = hi / lo <= 1e3 ? 1 : 0; c < choices.size() && out.size() < 3; ++c) {
     const std::vector<double>& mantissas = choices[c];
     out.clear();
     for (int k = a; k <= b; ++k)
