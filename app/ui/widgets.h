@@ -35,6 +35,10 @@ bool controls_beside_view(const char* id, const std::function<void()>& controls)
 // changed.
 bool transport_bar(Transport& t, int last);
 
+// `text` in `colour` on the current line after the previous item when it fits there whole, else
+// from the start of the next line, wrapped at the window's edge: never cut off.
+void flow_text(const ImVec4& colour, const std::string& text);
+
 // One trace's counters at a step; `name` heads its columns ("" with one trace, "A", "B" in a race).
 struct CountersColumn {
   const char* name;
@@ -43,10 +47,6 @@ struct CountersColumn {
 };
 // The counters table: for each trace its "this step" column, then for each its "so far" column.
 void counters_table(const char* id, const std::vector<CountersColumn>& columns);
-
-// `text` in `colour` on the current line after the previous item when it fits there whole, else
-// from the start of the next line, wrapped at the window's edge: never cut off.
-void flow_text(const ImVec4& colour, const std::string& text);
 
 // The palette's swatches: element states, then arrow kinds.
 void legend();
