@@ -1,8 +1,8 @@
 // The comparator network of a sorting trace (Trace::network), drawn under the bars: one vertical
 // wire per element column (dashed for padding), one row per compare-swap pass in step order (tinted
 // for global passes, a line where a stage starts, the current pass highlighted), and each comparator
-// as a segment from the index that receives the element coming first (a dot) to the one receiving
-// the later element (an arrowhead): warm when it points right (up), cool when it points left (down).
+// as a segment from the index that receives the smaller element (a dot) to the one receiving the
+// larger (an arrowhead): warm when it points right (ascending), cool when it points left (descending).
 uniform int u_mode;            // 0: pass rows, 1: wires, 2: comparators
 uniform vec4 u_net;            // panel x, y, w, h px
 uniform int u_net_passes;

@@ -45,7 +45,7 @@ Result parse_presets(const std::string& text, std::vector<Preset>& out) {
       p.description = e.value("description", "");
       StepOptions& o = p.options;
       o.algo = e.at("algo").get<std::string>();
-      o.input = e.value("input", "");
+      if (e.contains("input")) o.input = e.at("input").get<std::string>();
       o.n = e.value("n", o.n);
       o.dist = e.value("dist", o.dist);
       o.type = e.value("type", o.type);

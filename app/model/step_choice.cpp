@@ -77,9 +77,9 @@ Result resolve_step_options(const StepOptions& given, StepChoice& out) {
   if (Result r = parse_count(o.block, v); !r.ok()) return Result::failure("--block: " + r.message());
   if (v < 1 || v > 1024) return Result::failure("--block must be between 1 and 1024 (got " + o.block + ")");
   c.cfg.block = std::int32_t(v);
-  if (!o.input.empty()) {
+  if (o.input) {
     c.input = InputKind::Typed;
-    c.typed = o.input;
+    c.typed = *o.input;
   } else {
     if (!parse_input_kind(o.dist, c.input) || c.input == InputKind::Typed) {
       return Result::failure("unknown --dist '" + o.dist + "' (random, sorted, reversed, all-equal, few-distinct)");

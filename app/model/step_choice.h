@@ -2,6 +2,7 @@
 // `trace` and `render`; and the command-line options that set it. No GL here.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,7 +31,7 @@ Result make_choice_input(const StepChoice& c, std::vector<std::uint32_t>& out);
 struct StepOptions {
   std::string preset;          // a named preset (assets/presets.json): replaces the options below
   std::string algo = "scan-blelloch";
-  std::string input;           // a typed list; sets n
+  std::optional<std::string> input;  // a typed list; sets n (given but empty: an error)
   std::string n = "16";
   std::string dist = "random";
   std::string type = "int";

@@ -86,6 +86,7 @@ void draw_step_tab(StepPane& pane, ViewPrograms& programs) {
       flow_text(kDim, "[" + t.title + ", n=" + std::to_string(t.n) +
                           (t.width != t.n ? ", padded to " + std::to_string(t.width) : std::string()) + ", " +
                           elem_type_name(t.type) + "]");
+      if (!st.explain.empty()) ImGui::TextWrapped("%s", st.explain.c_str());
       legend();
       if (ImGui::CollapsingHeader("Shared-memory banks")) {
         ImGui::BeginChild("banks", ImVec2(0, std::max(250.f, ImGui::GetContentRegionAvail().y * 0.45f)));

@@ -32,7 +32,8 @@ Step& add_step(Trace& t, std::string label, std::string phase, int code_line, st
 }
 
 void initial_step(Trace& t, int focus_row) {
-  add_step(t, "input", "input", -1, 0, 0, 0, 0, focus_row);
+  add_step(t, "input", "input", -1, 0, 0, 0, 0, focus_row).explain =
+      "The input in global memory, before the first kernel runs.";
 }
 
 int Code::line(const std::string& tag) const { return listing::line_of(name, tag); }

@@ -48,6 +48,9 @@ constexpr std::int32_t pack_kind(OpKind k, int src_row, int dst_row) {
 constexpr OpKind kind_of(std::int32_t packed) { return OpKind(packed & 0xff); }
 constexpr int src_row_of(std::int32_t packed) { return (packed >> 8) & 0xff; }
 constexpr int dst_row_of(std::int32_t packed) { return (packed >> 16) & 0xff; }
+// Bit 24 of a CompareSwap's kind: the pair was out of order and swapped (both keys written).
+constexpr std::int32_t kOpSwapped = 1 << 24;
+constexpr bool swapped_of(std::int32_t packed) { return (packed & kOpSwapped) != 0; }
 
 struct LaunchShape {
   std::int32_t blocks = 0;
@@ -68,7 +71,7 @@ struct Counters {
   std::int64_t bank_conflict = 0;       // worst conflict degree of one warp access (1 = none)
   std::int64_t divergent_warps = 0;     // warp-branches where only some live lanes took the path
   std::int64_t atomics = 0;
-  std::int64_t launches = 0;
+  std::int64_t launches = 0;            // kernel launches the step starts (0: a barrier inside one)
   bool operator==(const Counters& o) const;
   Counters& operator+=(const Counters& o);  // bank_conflict takes the max
 };
@@ -79,6 +82,24 @@ enum StdRow : int { kRowMain = 0, kRowTouch = 1, kRowOwner = 2, kStdRows = 3 };
 // read (bit 2r) or written (bit 2r+1) in this step.
 enum TouchBits : std::uint32_t { kTouchRead = 1u, kTouchWrite = 2u };
 constexpr std::uint32_t touch_bits(std::uint32_t bits, int row) { return row < 16 ? bits << (2 * row) : 0u; }
+
+// What an op does to its elements: the touch bits of src and dst, and whether the op's thread
+// becomes their owner (the thread that wrote it in this step). A compare-swap reads both keys and
+// writes both only when it swaps them; any other op reads src and writes dst.
+struct OpEffect {
+  std::uint32_t src_bits = 0, dst_bits = 0;
+  bool src_written = false, dst_written = false;
+};
+constexpr OpEffect op_effect(std::int32_t packed) {
+  const OpKind k = OpKind(packed & 0xff);
+  if (k == OpKind::CompareSwap) {
+    const bool swapped = (packed & (1 << 24)) != 0;
+    const std::uint32_t bits = kTouchRead | (swapped ? kTouchWrite : 0u);
+    return {bits, bits, swapped, swapped};
+  }
+  const bool rmw = k == OpKind::Add || k == OpKind::Atomic;
+  return {kTouchRead, kTouchWrite | (rmw ? kTouchRead : 0u), false, true};
+}
 
 enum class RowKind : std::int32_t { Values = 0, Flags = 1, Index = 2, Bits = 3 };
 
@@ -114,6 +135,8 @@ std::int64_t extra_wavefronts(const std::vector<WarpAccess>& step_accesses);
 struct Step {
   std::string label;   // "up-sweep d=2: x[k+3] += x[k+1]"
   std::string phase;   // "up-sweep", "down-sweep", "load", ...
+  std::string explain; // the step in plain words: what moves where, and why
+  bool barrier = false;  // the step continues the kernel of the step before, after a barrier
   int code_line = -1;  // line of Trace::code highlighted for this step
   int focus_row = 0;   // the row drawn as bars in this step
   LaunchShape launch;

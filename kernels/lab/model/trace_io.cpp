@@ -44,6 +44,7 @@ void write_trace_text(std::ostream& os, const Trace& t, const std::string& backe
       os << "   [" << st.launch.active << " of " << st.launch.launched() << " threads in " << st.launch.blocks
          << " block(s); " << counters_summary(st.counters) << "]";
     os << "\n";
+    if (!st.explain.empty()) os << "  " << st.explain << "\n";
     for (std::size_t r = 0; r < t.rows.size(); ++r) {
       if (r == kRowTouch || r == kRowOwner) continue;
       if (!all_rows && int(r) != st.focus_row && r != kRowMain) continue;
@@ -75,6 +76,8 @@ void write_trace_json(std::ostream& os, const Trace& t, const std::string& backe
     const Counters& c = st.counters;
     json js = {{"label", st.label},
                {"phase", st.phase},
+               {"explain", st.explain},
+               {"barrier", st.barrier},
                {"code_line", st.code_line},
                {"focus_row", st.focus_row},
                {"launch", {{"blocks", st.launch.blocks}, {"threads", st.launch.threads}, {"active", st.launch.active}}},
@@ -109,12 +112,14 @@ void write_trace_json(std::ostream& os, const Trace& t, const std::string& backe
     for (std::int64_t i = 0; i < st.op_count(); ++i) {
       const Op& o = t.ops[std::size_t(st.op_begin + i)];
       if (kind_of(o.kind) == OpKind::None) continue;
-      ops.push_back({{"thread", o.thread},
-                     {"kind", op_kind_name(kind_of(o.kind))},
-                     {"src_row", src_row_of(o.kind)},
-                     {"src", o.src},
-                     {"dst_row", dst_row_of(o.kind)},
-                     {"dst", o.dst}});
+      json jo = {{"thread", o.thread},
+                 {"kind", op_kind_name(kind_of(o.kind))},
+                 {"src_row", src_row_of(o.kind)},
+                 {"src", o.src},
+                 {"dst_row", dst_row_of(o.kind)},
+                 {"dst", o.dst}};
+      if (kind_of(o.kind) == OpKind::CompareSwap) jo["swapped"] = swapped_of(o.kind);
+      ops.push_back(jo);
     }
     js["ops"] = ops;
     json accesses = json::array();

@@ -29,7 +29,7 @@ class CpuRun {
     s_ = s;
     std::fill(row(kRowTouch), row(kRowTouch) + t_.width, 0u);
     std::fill(row(kRowOwner), row(kRowOwner) + t_.width, 0xffffffffu);
-    count().launches = 1;
+    count().launches = step().barrier ? 0 : 1;
   }
   // Copies the state into step s.
   void end() { std::copy(state_.begin(), state_.end(), t_.values.begin() + s_ * t_.step_words()); }
@@ -40,18 +40,11 @@ class CpuRun {
   // Records op slot `slot` of a global thread, and marks touch flags and the owner on rows whose
   // index space is the elements'.
   void op(std::int64_t thread, int slot, OpKind k, int src_row, std::int32_t src, int dst_row, std::int32_t dst) {
-    const Step& st = t_.steps[s_];
-    Op& o = t_.ops[std::size_t(st.op_begin + thread * st.ops_per_thread + slot)];
-    o.thread = std::int32_t(thread);
-    o.kind = pack_kind(k, src_row, dst_row);
-    o.src = src;
-    o.dst = dst;
-    std::uint32_t* touch = row(kRowTouch);
-    if (src >= 0 && t_.rows[src_row].element_space) touch[src] |= touch_bits(kTouchRead, src_row);
-    if (dst >= 0 && t_.rows[dst_row].element_space) {
-      touch[dst] |= touch_bits(kTouchWrite | (k == OpKind::Add || k == OpKind::Atomic ? kTouchRead : 0u), dst_row);
-      row(kRowOwner)[dst] = std::uint32_t(thread);
-    }
+    record(thread, slot, pack_kind(k, src_row, dst_row), src_row, src, dst_row, dst);
+  }
+  // A compare-swap of keys `first` (receives the key that comes first) and `second` in one row.
+  void compare_swap(std::int64_t thread, int slot, int r, std::int32_t first, std::int32_t second, bool swapped) {
+    record(thread, slot, pack_kind(OpKind::CompareSwap, r, r) | (swapped ? kOpSwapped : 0), r, first, r, second);
   }
 
   // One warp-wide shared-memory access: addrs[l] is lane l's word address, < 0 when inactive.
@@ -73,6 +66,22 @@ class CpuRun {
   }
 
  private:
+  void record(std::int64_t thread, int slot, std::int32_t packed, int src_row, std::int32_t src, int dst_row,
+              std::int32_t dst) {
+    const Step& st = t_.steps[s_];
+    t_.ops[std::size_t(st.op_begin + thread * st.ops_per_thread + slot)] = Op{std::int32_t(thread), packed, src, dst};
+    const OpEffect e = op_effect(packed);
+    std::uint32_t* touch = row(kRowTouch);
+    if (src >= 0 && t_.rows[src_row].element_space) {
+      touch[src] |= touch_bits(e.src_bits, src_row);
+      if (e.src_written) row(kRowOwner)[src] = std::uint32_t(thread);
+    }
+    if (dst >= 0 && t_.rows[dst_row].element_space) {
+      touch[dst] |= touch_bits(e.dst_bits, dst_row);
+      if (e.dst_written) row(kRowOwner)[dst] = std::uint32_t(thread);
+    }
+  }
+
   Trace& t_;
   std::vector<std::uint32_t> state_;
   std::size_t s_ = 0;

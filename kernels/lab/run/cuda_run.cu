@@ -88,7 +88,7 @@ StepCtx CudaRun::begin(std::size_t s) {
 }
 
 bool CudaRun::end(std::size_t s, int launches) {
-  launches_[s] = launches;
+  launches_[s] = t_.steps[s].barrier ? 0 : launches;
   if (!check(cudaPeekAtLastError(), __FILE__, __LINE__)) return false;
   unsigned count = 0;
   if (!check(cudaMemcpy(&count, access_count_.get(), sizeof count, cudaMemcpyDeviceToHost), __FILE__, __LINE__))

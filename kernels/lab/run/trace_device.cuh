@@ -52,13 +52,26 @@ struct StepCtx {
 
   __device__ void op(std::int64_t thread, int slot, OpKind k, int src_row, std::int32_t src, int dst_row,
                      std::int32_t dst) const {
-    ops[thread * ops_per_thread + slot] = Op{std::int32_t(thread), pack_kind(k, src_row, dst_row), src, dst};
+    record(thread, slot, pack_kind(k, src_row, dst_row), src_row, src, dst_row, dst);
+  }
+  // A compare-swap of keys `first` (receives the key that comes first) and `second` in one row.
+  __device__ void compare_swap(std::int64_t thread, int slot, int r, std::int32_t first, std::int32_t second,
+                               bool swapped) const {
+    record(thread, slot, pack_kind(OpKind::CompareSwap, r, r) | (swapped ? kOpSwapped : 0), r, first, r, second);
+  }
+  // Writes the op slot and marks touch flags and owners on rows whose index space is the elements'.
+  __device__ void record(std::int64_t thread, int slot, std::int32_t packed, int src_row, std::int32_t src,
+                         int dst_row, std::int32_t dst) const {
+    ops[thread * ops_per_thread + slot] = Op{std::int32_t(thread), packed, src, dst};
+    const OpEffect e = op_effect(packed);
     std::uint32_t* touch = row(kRowTouch);
-    if (src >= 0 && (element_rows >> src_row & 1u)) atomicOr(touch + src, touch_bits(kTouchRead, src_row));
+    if (src >= 0 && (element_rows >> src_row & 1u)) {
+      atomicOr(touch + src, touch_bits(e.src_bits, src_row));
+      if (e.src_written) row(kRowOwner)[src] = std::uint32_t(thread);
+    }
     if (dst >= 0 && (element_rows >> dst_row & 1u)) {
-      atomicOr(touch + dst,
-               touch_bits(kTouchWrite | (k == OpKind::Add || k == OpKind::Atomic ? kTouchRead : 0u), dst_row));
-      row(kRowOwner)[dst] = std::uint32_t(thread);
+      atomicOr(touch + dst, touch_bits(e.dst_bits, dst_row));
+      if (e.dst_written) row(kRowOwner)[dst] = std::uint32_t(thread);
     }
   }
 

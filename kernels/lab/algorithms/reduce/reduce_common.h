@@ -65,6 +65,60 @@ inline std::int32_t active_per_block(const Schedule& sc, const RStep& st) {
   return 0;
 }
 
+// Steps of the tree reductions in plain words (the lecture's, reduce6 and reduce7).
+inline std::string sequential_level_prose(int s) {
+  const std::string S = std::to_string(s);
+  return "Level s=" + S + ": the first " + S + " threads add the element " + S +
+         " above them. Neighbouring threads touch neighbouring words, so no bank conflict; the rest idle.";
+}
+inline std::string unrolled_prose(int s) {
+  return "Inside the last warp (s=" + std::to_string(s) +
+         "): its lanes run in lockstep, so no __syncthreads() is needed; volatile shared memory keeps each read "
+         "fresh. Every lane adds, needed or not.";
+}
+inline std::string write_prose(bool partial, std::int32_t blocks) {
+  if (partial)
+    return "Thread 0 of each block writes its block's partial sum to global memory. Blocks cannot wait for each "
+           "other, so a second launch reduces these " + std::to_string(blocks) + " partial sums.";
+  return "Thread 0 writes the block's sum: the total of the whole input.";
+}
+
+// Step `st` of a reduction in plain words.
+inline std::string explain(const Schedule& sc, const RStep& st) {
+  const Pass& p = sc.pass[st.pass];
+  const std::string S = std::to_string(st.s), TS = std::to_string(2 * st.s);
+  switch (st.kind) {
+    case Kind::Load:
+      if (sc.epb == 1)
+        return "Each thread copies one element from global memory into shared memory, where the block's tree sum "
+               "runs far faster than it would in global memory.";
+      return std::string("Each thread loads two elements ") + std::to_string(p.B) + " apart and adds them on the way " +
+             (sc.shuffle() ? "into a register" : "into shared memory") +
+             ": half as many blocks, and no thread idles at the first add.";
+    case Kind::Level:
+      if (sc.variant == kReduce1)
+        return "Level s=" + S + ": threads whose tid is a multiple of " + TS + " add the element " + S +
+               " to their right. The working threads are scattered over every warp, so each warp diverges.";
+      if (sc.variant == kReduce2)
+        return "Level s=" + S + ": thread tid adds data[index+" + S + "] into data[index], index = " + TS +
+               "*tid. The working threads are the first ones (little divergence), but words " + TS +
+               " apart share banks.";
+      return sequential_level_prose(st.s);
+    case Kind::Unrolled:
+      return unrolled_prose(st.s);
+    case Kind::Shuffle:
+      return std::string(st.warp0_only ? "Warp 0 combines the warp sums: each" : "Each") + " lane adds the value of the lane " +
+             S + " above it, read from that lane's register with __shfl_down_sync: no shared memory, no barrier.";
+    case Kind::WarpSums:
+      return "Lane 0 of each warp writes its warp's sum to shared memory, so that one warp can combine them.";
+    case Kind::WarpLoad:
+      return "Warp 0 reads the warp sums into its registers (0 past the last warp) for the final shuffles.";
+    case Kind::Write:
+      return write_prose(st.pass + 1 < sc.passes, p.blocks);
+  }
+  return "";
+}
+
 inline Schedule make_schedule(int variant, std::int32_t n, std::int32_t B) {
   Schedule sc;
   sc.variant = variant;

@@ -3,8 +3,8 @@
 // of the input's last key in the order, key-value ties broken by the index;
 // tiles of 2B elements are sorted in shared memory, then each larger stage runs its strides >= 2B
 // as global passes and its smaller strides as a shared-memory merge. One step per pass.
-// Ops: one CompareSwap per comparator, src = the index that receives the element coming first in
-// the sort order, dst = the one receiving the later element (src > dst: a "down" comparator).
+// Ops: one CompareSwap per comparator, src = the index that receives the smaller element, dst = the
+// one receiving the larger (src > dst: a descending comparator), whichever way the whole sort goes.
 #include <string>
 
 #include "lab/model/plan.h"
@@ -17,18 +17,39 @@ namespace {
 using bitonic::Kind;
 
 
-std::string pass_label(const bitonic::Pass& p, const bitonic::Shape& s, std::int32_t T) {
+// A comparator sorts its pair in the sort's direction where (i & size) == 0 and against it elsewhere.
+std::string pass_label(const bitonic::Pass& p, const bitonic::Shape& s, bool desc) {
   const std::string size = std::to_string(p.size), stride = std::to_string(p.stride);
   const std::string stage = p.size == s.W ? "final merge " + size : "stage " + size;
+  const std::string where = (p.kind == Kind::Shared ? " (shared): x[i] <-> x[i+" : " (global): x[i] <-> x[i+") + stride +
+                            "], " + (desc ? "descending" : "ascending") + " where (i & " + size + ") == 0";
   switch (p.kind) {
-    case Kind::Load: return "load tiles of " + std::to_string(T) + " into shared memory";
+    case Kind::Load: return "load tiles of " + std::to_string(s.T) + " into shared memory";
     case Kind::Store: return "store the tiles back to global memory";
     case Kind::Shared:
-      return stage + ", stride " + stride + " (shared): x[i] <-> x[i+" + stride + "], up where (i & " + size +
-             ") == 0";
-    case Kind::Global:
-      return stage + ", stride " + stride + " (global): x[i] <-> x[i+" + stride + "], up where (i & " + size +
-             ") == 0";
+    case Kind::Global: return stage + ", stride " + stride + where + (p.size == s.W ? "" : ", else the other way");
+  }
+  return "";
+}
+
+std::string pass_prose(const bitonic::Pass& p, const bitonic::Shape& s, bool desc) {
+  const std::string size = std::to_string(p.size), stride = std::to_string(p.stride);
+  const std::string dir = desc ? "descending" : "ascending";
+  switch (p.kind) {
+    case Kind::Load:
+      return "Each block loads a tile of " + std::to_string(s.T) +
+             " keys into shared memory, two per thread, so the passes with small strides run there.";
+    case Kind::Store: return "Each block writes its tile back to global memory.";
+    case Kind::Shared:
+    case Kind::Global: {
+      const std::string where = p.kind == Kind::Shared ? "in shared memory" : "in global memory (the stride spans tiles)";
+      const std::string goal = p.size == s.W ? "the whole array becomes " + dir
+                                             : "each run of " + size + " becomes sorted, alternately " + dir +
+                                                   " and the other way, so pairs of runs form the bitonic sequences of "
+                                                   "the next stage";
+      return "Stage " + size + ", stride " + stride + ": each thread compares the keys " + stride + " apart " + where +
+             " and swaps them if they are out of order; when the stride reaches 1, " + goal + ".";
+    }
   }
   return "";
 }
@@ -50,25 +71,30 @@ Result plan_bitonic_sort(const StepConfig& cfg, Trace& t) {
   plan::initial_step(t);
   if (s.W > cfg.n) t.steps[0].label = "input, padded to " + std::to_string(s.W) + " with copies of the last key (padding sorts behind it)";
   for (const bitonic::Pass& p : bitonic::schedule(s)) {
-    const std::string label = pass_label(p, s, s.T);
+    const std::string label = pass_label(p, s, cfg.descending);
     const bool merge = p.size > s.T;  // a merge stage's shared run (merge_shared_kernel)
+    Step* step = nullptr;
     switch (p.kind) {
       case Kind::Load:
-        plan::add_step(t, label, "load", code.line(merge ? "load (merge)" : "load"), s.tiles, s.Be, s.tiles * s.Be, 2,
-                       r.shared);
+        step = &plan::add_step(t, label, "load", code.line(merge ? "load (merge)" : "load"), s.tiles, s.Be,
+                               s.tiles * s.Be, 2, r.shared);
         break;
       case Kind::Store:
-        plan::add_step(t, label, "store", code.line(merge ? "store (merge)" : "store"), s.tiles, s.Be, s.tiles * s.Be,
-                       2, kRowMain);
+        step = &plan::add_step(t, label, "store", code.line(merge ? "store (merge)" : "store"), s.tiles, s.Be,
+                               s.tiles * s.Be, 2, kRowMain);
         break;
       case Kind::Shared:
-        plan::add_step(t, label, "shared pass", code.line(merge ? "shared pass (merge)" : "shared pass"), s.tiles,
-                       s.Be, s.tiles * s.Be, 1, r.shared);
+        step = &plan::add_step(t, label, "shared pass", code.line(merge ? "shared pass (merge)" : "shared pass"),
+                               s.tiles, s.Be, s.tiles * s.Be, 1, r.shared);
         break;
       case Kind::Global:
-        plan::add_step(t, label, "global pass", code.line("global pass"), s.tiles, s.Be, s.tiles * s.Be, 1, kRowMain);
+        step = &plan::add_step(t, label, "global pass", code.line("global pass"), s.tiles, s.Be, s.tiles * s.Be, 1,
+                               kRowMain);
         break;
     }
+    // A shared run (load, passes, store) is one kernel, its passes __syncthreads() apart.
+    step->barrier = p.kind == Kind::Shared || p.kind == Kind::Store;
+    step->explain = pass_prose(p, s, cfg.descending);
   }
   t.network = true;
   return {};
@@ -166,7 +192,8 @@ void cpu_bitonic_sort(const StepConfig& cfg, const std::vector<std::uint32_t>& i
             std::swap(K[lo[l]], K[hi[l]]);
             if (kv) std::swap(V[lo[l]], V[hi[l]]);
           }
-          run.op(g, 0, OpKind::CompareSwap, row, up[l] ? lo[l] : hi[l], row, up[l] ? hi[l] : lo[l]);
+          const bool asc = up[l] != desc;
+          run.compare_swap(g, 0, row, asc ? lo[l] : hi[l], asc ? hi[l] : lo[l], swap[l] != 0);
           if (!shared) {
             c.global_read_bytes += 8 * words;
             if (swap[l]) c.global_write_bytes += 8 * words;

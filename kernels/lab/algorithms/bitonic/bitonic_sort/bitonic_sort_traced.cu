@@ -90,7 +90,8 @@ __global__ void shared_pass(Bitonic p, int size, int stride) {
       sm[p.T + b] = va;
     }
   }
-  p.ctx.op(g, 0, OpKind::CompareSwap, p.shared_row, up ? lo : hi, p.shared_row, up ? hi : lo);
+  const bool asc = up != p.desc;
+  p.ctx.compare_swap(g, 0, p.shared_row, asc ? lo : hi, asc ? hi : lo, swap);
   spill(p, sm, base);
 }
 
@@ -112,7 +113,8 @@ __global__ void global_pass(Bitonic p, int size, int stride) {
     }
     p.ctx.count(traced::kGlobalWrite, 8ull * p.words);
   }
-  p.ctx.op(g, 0, OpKind::CompareSwap, kRowMain, up ? lo : hi, kRowMain, up ? hi : lo);
+  const bool asc = up != p.desc;
+  p.ctx.compare_swap(g, 0, kRowMain, asc ? lo : hi, asc ? hi : lo, swap);
 }
 }  // namespace
 

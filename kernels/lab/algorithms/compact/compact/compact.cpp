@@ -35,16 +35,25 @@ Result plan_compact(const StepConfig& cfg, Trace& t) {
   plan::add_row(t, "count", RowKind::Values, 1, ElemType::I32, false);
   plan::initial_step(t);
   plan::add_step(t, "map: flags[i] = keep(x[i]), keep(v) = " + predicate_text(cfg), "map", code.line("map"), blocks, B,
-                 n, 1, kFlags);
+                 n, 1, kFlags)
+      .explain = "Each thread tests its element and writes a flag: 1 to keep it, 0 to drop it.";
   for (std::size_t k = 1; k < s.steps.size(); ++k) {
     const Step& st = s.steps[k];
-    plan::add_step(t, "scan: " + st.label, "scan: " + st.phase, st.code_line < 0 ? -1 : st.code_line + scan_line0,
-                   st.launch.blocks, st.launch.threads, st.launch.active, st.ops_per_thread, L.row_map[st.focus_row]);
+    Step& step = plan::add_step(t, "scan: " + st.label, "scan: " + st.phase,
+                                st.code_line < 0 ? -1 : st.code_line + scan_line0, st.launch.blocks, st.launch.threads,
+                                st.launch.active, st.ops_per_thread, L.row_map[st.focus_row]);
+    step.barrier = st.barrier;
+    step.explain = "Scanning the flags: " + st.explain +
+                   (k + 1 == s.steps.size() ? " The scanned flag of a kept element is its index in the output." : "");
   }
   plan::add_step(t, "scatter: if (flags[i]) out[idx[i]] = x[i]", "scatter", code.line("scatter"), blocks, B, n, 1,
-                 L.output_row);
+                 L.output_row)
+      .explain = "Each kept element is written to out at its scanned index: kept elements pack together, in order, "
+                 "with no two threads writing the same place.";
   plan::add_step(t, "count = idx[" + std::to_string(n - 1) + "] + flags[" + std::to_string(n - 1) + "]", "count",
-                 code.line("count"), 1, 1, 1, 2, L.output_row);
+                 code.line("count"), 1, 1, 1, 2, L.output_row)
+      .explain = "The number kept is the last scanned index plus the last flag (the exclusive scan leaves the last "
+                 "element out).";
   return {};
 }
 

@@ -90,6 +90,12 @@ std::int32_t round_active(const Geometry& g, std::int32_t r) {
   return std::int32_t(std::min<std::int64_t>(g.threads(), g.n - std::int64_t(r) * g.threads()));
 }
 
+// "Round r: " in plain words, with the slice of the input it covers.
+std::string round_prose(const Geometry& g, std::int32_t r) {
+  return "Round " + std::to_string(r) + " of the grid-stride loop covers " +
+         std::to_string(std::min<std::int64_t>(std::int64_t(r + 1) * g.threads(), g.n) - std::int64_t(r) * g.threads()) +
+         " samples: ";
+}
 std::string round_label(const Geometry& g, std::int32_t r, const std::string& what) {
   return "round " + std::to_string(r) + " (x[" + std::to_string(r * g.threads()) + ".." +
          std::to_string(std::min<std::int64_t>(std::int64_t(r + 1) * g.threads(), g.n) - 1) + "]): " + what;
@@ -159,9 +165,13 @@ Result plan_histogram_atomic(const StepConfig& cfg, Trace& t) {
   const plan::Code code = plan::code(t, "histogram-atomic");  // histogram_timed.cu
   common_rows(cfg, g, t, 0);
   plan::initial_step(t, kBins);
-  for (std::int32_t r = 0; r < g.rounds; ++r)
-    plan::add_step(t, round_label(g, r, "atomicAdd(&bins[x[i] mod " + std::to_string(g.bins) + "], 1)"), "count",
-                   code.line("count"), g.blocks, g.block, round_active(g, r), 1, kBins);
+  for (std::int32_t r = 0; r < g.rounds; ++r) {
+    Step& st = plan::add_step(t, round_label(g, r, "atomicAdd(&bins[x[i] mod " + std::to_string(g.bins) + "], 1)"),
+                              "count", code.line("count"), g.blocks, g.block, round_active(g, r), 1, kBins);
+    st.barrier = r > 0;  // one kernel: the rounds are trips of its grid-stride loop
+    st.explain = round_prose(g, r) + "each thread adds 1 to its sample's bin in global memory with atomicAdd. "
+                 "Atomics on one address serialise, so lanes whose samples share a bin wait for each other.";
+  }
   return {};
 }
 
@@ -200,12 +210,22 @@ Result plan_histogram_shared(const StepConfig& cfg, Trace& t) {
   const std::int32_t iters = plan::div_up(g.bins, g.block);
   const std::int32_t active = g.blocks * std::min(g.block, g.bins);
   plan::add_step(t, "clear: sh_hist[b] = 0 in every block", "clear", code.line("clear"), g.blocks, g.block, active,
-                 iters, kBlockHist);
-  for (std::int32_t r = 0; r < g.rounds; ++r)
-    plan::add_step(t, round_label(g, r, "atomicAdd(&sh_hist[x[i] mod " + std::to_string(g.bins) + "], 1) in shared"),
-                   "count", code.line("count"), g.blocks, g.block, round_active(g, r), 1, kBlockHist);
-  plan::add_step(t, "merge: atomicAdd(&bins[b], sh_hist[b]), one global atomic per bin and block", "merge",
-                 code.line("merge"), g.blocks, g.block, active, iters, kBins);
+                 iters, kBlockHist)
+      .explain = "Each block clears its own histogram in shared memory, a bin per thread.";
+  // One kernel: clear, count and merge are __syncthreads() apart.
+  for (std::int32_t r = 0; r < g.rounds; ++r) {
+    Step& st =
+        plan::add_step(t, round_label(g, r, "atomicAdd(&sh_hist[x[i] mod " + std::to_string(g.bins) + "], 1) in shared"),
+                       "count", code.line("count"), g.blocks, g.block, round_active(g, r), 1, kBlockHist);
+    st.barrier = true;
+    st.explain = round_prose(g, r) + "each thread adds 1 to its sample's bin in its block's shared histogram. "
+                 "Shared-memory atomics are fast, and collide only within one block.";
+  }
+  Step& merge = plan::add_step(t, "merge: atomicAdd(&bins[b], sh_hist[b]), one global atomic per bin and block", "merge",
+                               code.line("merge"), g.blocks, g.block, active, iters, kBins);
+  merge.barrier = true;
+  merge.explain = "Each block adds its shared histogram into the global bins: one global atomic per bin and block, "
+                  "instead of one per sample.";
   return {};
 }
 
@@ -275,15 +295,27 @@ Result plan_histogram_tagged(const StepConfig& cfg, Trace& t) {
   plan::initial_step(t, kBins);
   const std::int32_t ci = plan::div_up(W * g.bins, g.block);
   plan::add_step(t, "clear the " + std::to_string(W) + " warp sub-histograms of every block", "clear",
-                 code.line("clear"), g.blocks, g.block, g.blocks * std::min(g.block, W * g.bins), ci, kSubCount);
-  for (std::int32_t r = 0; r < g.rounds; ++r)
-    plan::add_step(t, round_label(g, r, "addByte: read, tag | count+1, write, check, retry until it lands"), "count",
-                   code.line("count"), g.blocks, g.block, round_active(g, r), 1, kSubCount);
-  plan::add_step(t, "block merge: partial[block][bin] = sum of the warps' counts (tag masked off)", "block merge",
-                 code.line("block merge"), g.blocks, g.block, g.blocks * std::min(g.block, g.bins),
-                 plan::div_up(g.bins, g.block) * W, kPartial);
+                 code.line("clear"), g.blocks, g.block, g.blocks * std::min(g.block, W * g.bins), ci, kSubCount)
+      .explain = "Each warp gets its own sub-histogram in shared memory, cleared here: no two warps ever write the "
+                 "same bin, so no atomics are needed.";
+  // One kernel: clear, count and the block merge are __syncthreads() apart; the merge kernel follows.
+  for (std::int32_t r = 0; r < g.rounds; ++r) {
+    Step& st = plan::add_step(t, round_label(g, r, "addByte: read, tag | count+1, write, check, retry until it lands"),
+                              "count", code.line("count"), g.blocks, g.block, round_active(g, r), 1, kSubCount);
+    st.barrier = true;
+    st.explain = round_prose(g, r) + "lanes of a warp that hit one bin all write count+1 with their lane tag in the "
+                 "5 high bits; one write lands, each lane checks the tag and the losers retry, one by one.";
+  }
+  Step& block_merge = plan::add_step(t, "block merge: partial[block][bin] = sum of the warps' counts (tag masked off)",
+                                     "block merge", code.line("block merge"), g.blocks, g.block,
+                                     g.blocks * std::min(g.block, g.bins), plan::div_up(g.bins, g.block) * W, kPartial);
+  block_merge.barrier = true;
+  block_merge.explain = "Each block sums its warps' counts bin by bin (tags masked off) into its partial histogram "
+                        "in global memory.";
   plan::add_step(t, "merge kernel: bins[bin] = sum of the " + std::to_string(g.blocks) + " partial histograms", "merge",
-                 code.line("merge"), 1, g.bins, g.bins, g.blocks, kBins);
+                 code.line("merge"), 1, g.bins, g.bins, g.blocks, kBins)
+      .explain = "A second kernel sums the " + std::to_string(g.blocks) +
+                 " partial histograms, one thread per bin: the final counts, with no atomic anywhere.";
   return {};
 }
 

@@ -212,15 +212,23 @@ Result plan_partition_atomic(const StepConfig& cfg, Trace& t) {
   plan::initial_step(t, kRowMain);
   const std::string dt = digit_text(g);
   plan::add_step(t, "histogram: atomicAdd(&sh_hist[digit], 1) in shared memory, digit = " + dt + " (bfe.u32)", "count",
-                 code.line("count"), g.blocks, g.block, g.n, g.rounds, kBlockHist);
+                 code.line("count"), g.blocks, g.block, g.n, g.rounds, kBlockHist)
+      .explain = "Each thread extracts its keys' digit with one bit-field extract and counts it in its block's "
+                 "shared histogram with a shared-memory atomic.";
   const std::int32_t fi = plan::div_up(P, g.block);
-  plan::add_step(t, "histogram: atomicAdd(&hist[d], sh_hist[d]), one global atomic per digit and block", "flush",
-                 code.line("flush"), g.blocks, g.block, g.blocks * std::min(g.block, P), fi, kHist);
-  scan_step(t, g, P, "prefix scan: offsets[d] = hist[0] + ... + hist[d-1]", code.line("scan"), kOffsets);
+  Step& flush = plan::add_step(t, "histogram: atomicAdd(&hist[d], sh_hist[d]), one global atomic per digit and block",
+                               "flush", code.line("flush"), g.blocks, g.block, g.blocks * std::min(g.block, P), fi, kHist);
+  flush.barrier = true;  // the same histogram kernel, after __syncthreads()
+  flush.explain = "After a barrier, each block adds its counts into the global histogram: one global atomic per "
+                  "digit and block.";
+  scan_step(t, g, P, "prefix scan: offsets[d] = hist[0] + ... + hist[d-1]", code.line("scan"), kOffsets).explain =
+      "An exclusive scan of the histogram gives each partition its first output position.";
   plan::add_step(t,
                  "reorder (not stable): out[offsets[d] + atomicAdd(&fill[d], 1)] = key; the order inside a partition "
                  "is the order the atomics land (CPU: StepConfig::seed; GPU: differs run to run)",
-                 "reorder", code.line("reorder"), g.blocks, g.block, g.n, 2 * g.rounds, kOut);
+                 "reorder", code.line("reorder"), g.blocks, g.block, g.n, 2 * g.rounds, kOut)
+      .explain = "Each key takes the next free slot of its partition with an atomic on the partition's cursor: "
+                 "keys end up grouped by digit, but inside a partition in whatever order the atomics landed.";
   return {};
 }
 
@@ -303,11 +311,17 @@ Result plan_partition_stable(const StepConfig& cfg, Trace& t) {
   plan::initial_step(t, kRowMain);
   plan::add_step(
       t, "block histograms: count the tile's digits " + digit_text(g) + " in shared memory, store counts[digit][block]",
-      "count", code.line("count"), g.blocks, g.block, g.n, g.rounds, kCounts);
+      "count", code.line("count"), g.blocks, g.block, g.n, g.rounds, kCounts)
+      .explain = "Each block counts the digits of its own tile and stores the counts digit-major, counts[digit][block], "
+                 "so that one scan can order them by digit first, then by block.";
   scan_step(t, g, L, "prefix scan over [digit][block]: where block b's keys of digit d start", code.line("scan"),
-            kScanned);
+            kScanned)
+      .explain = "An exclusive scan over [digit][block] gives each block, for each digit, where its keys of that digit "
+                 "start: after all smaller digits, and after the same digit of the blocks before it.";
   plan::add_step(t, "reorder (stable): each block writes its tile in order, warp after warp, lanes ranked by digit",
-                 "reorder", code.line("reorder"), g.blocks, g.block, g.n, g.rounds, kSOut);
+                 "reorder", code.line("reorder"), g.blocks, g.block, g.n, g.rounds, kSOut)
+      .explain = "Each block writes its tile in input order: a key goes to its block's start for its digit plus the "
+                 "number of equal digits before it in the tile, so equal digits keep their input order (stable).";
   return {};
 }
 

@@ -54,20 +54,28 @@ Result plan_radix_digits(const StepConfig& cfg, Trace& t) {
     const std::string dg = "digit " + std::to_string(p) + " (bits " + std::to_string(shift) + "-" + std::to_string(hi) +
                            ")";
     plan::add_step(t, dg + ": d = (sortable(k) >> " + std::to_string(shift) + ") & " + std::to_string(s.R - 1),
-                   "digits", code.line("digits"), s.nb, cfg.block, s.nb * cfg.block, s.ept, r.digit);
+                   "digits", code.line("digits"), s.nb, cfg.block, s.nb * cfg.block, s.ept, r.digit)
+        .explain = "Pass " + std::to_string(p) + ": each key is made sortable as unsigned bits (sign flipped) and its " +
+                   std::to_string(s.R) + "-way digit extracted. Passes run from the lowest digit up.";
     plan::add_step(t, dg + ": per-block histograms, " + std::to_string(s.R) + " bins x " + std::to_string(s.nb) +
                           " blocks",
                    "histogram", code.line("histogram"), s.nb, cfg.block, s.nb * std::min(cfg.block, s.R), dpt,
-                   r.counts);
+                   r.counts)
+        .explain = "Each block counts how many of its keys have each digit, stored digit-major: counts[digit][block].";
     plan::add_step(t, dg + ": offsets = exclusive scan of the counts (digit-major, Blelloch, " +
                           std::to_string(radix::scan_launches(s.C)) + " launches)",
-                   "scan", code.line("scan"), plan::div_up(s.C, cfg.block), cfg.block, s.C, 1, r.offsets);
+                   "scan", code.line("scan"), plan::div_up(s.C, cfg.block), cfg.block, s.C, 1, r.offsets)
+        .explain = "An exclusive scan of the counts, digit-major, gives each (digit, block) its first output position: "
+                   "after every smaller digit, and after the same digit of earlier blocks.";
     plan::add_step(t, dg + ": stable scatter " + in + " -> " + out + " at offsets[d][block] + rank", "scatter",
-                   code.line("scatter"), s.nb, cfg.block, s.nb * cfg.block, s.ept, p % 2 ? kRowMain : r.keys_b);
+                   code.line("scatter"), s.nb, cfg.block, s.nb * cfg.block, s.ept, p % 2 ? kRowMain : r.keys_b)
+        .explain = "Each key moves to its (digit, block) offset plus its rank among equal digits earlier in its "
+                   "block: a stable scatter, so the order the lower digits set is kept.";
   }
   if (s.passes % 2)
     plan::add_step(t, "copy B -> A (the last pass wrote B)", "copy back", code.line("copy back"), s.nb, cfg.block,
-                   s.nb * cfg.block, s.ept, kRowMain);
+                   s.nb * cfg.block, s.ept, kRowMain)
+        .explain = "An odd number of passes left the sorted keys in buffer B: they are copied back to A.";
   return {};
 }
 

@@ -66,14 +66,18 @@ Result plan_radix_split(const StepConfig& cfg, Trace& t) {
   const int L = needed_bits(cfg, maxv);
   plan::add_step(t, "max reduction: m[i] = " + std::string(cfg.type == ElemType::I32 ? "k ^ (k >> 31)" : "k") +
                         " (the bits each key needs)",
-                 "max keys", code.line("max keys"), plan::div_up(W, B), B, W, 1, kMax);
+                 "max keys", code.line("max keys"), plan::div_up(W, B), B, W, 1, kMax)
+      .explain = "Each key is reduced to the bits it needs (negative ints flipped); a max over them tells how many "
+                 "bit passes the sort needs: bits above the largest key's top bit are 0 in every key.";
   const int levels = plan::log2_floor(W);
   for (int d = 1; d <= levels; ++d) {
     const std::int32_t m = W >> d;
     std::string label = "max d=" + std::to_string(d) + ": m[k] = max(m[k], m[k-" + std::to_string(1 << (d - 1)) + "])";
     if (d == levels && cfg.input)
       label += " -> max " + std::to_string(maxv) + ": " + std::to_string(L) + " bit" + (L == 1 ? "" : "s");
-    plan::add_step(t, label, "find max", code.line("find max"), plan::div_up(m, B), B, m, 1, kMax);
+    plan::add_step(t, label, "find max", code.line("find max"), plan::div_up(m, B), B, m, 1, kMax).explain =
+        "Max tree, level " + std::to_string(d) + ": " + std::to_string(m) + " threads each keep the larger of two "
+        "values " + std::to_string(1 << (d - 1)) + " apart, halving the candidates.";
   }
   std::vector<int> bits;
   for (int k = 0; k < L && k < 31 + (cfg.type == ElemType::U32); ++k) bits.push_back(k);
@@ -84,22 +88,33 @@ Result plan_radix_split(const StepConfig& cfg, Trace& t) {
     const std::string bit = k == 31 && cfg.type == ElemType::I32 ? "31 (sign, flipped: negatives first)"
                                                                  : std::to_string(k);
     const int in_row = from_a ? kRowMain : kBufB, out_row = from_a ? kBufB : kRowMain;
+    const std::string K = std::to_string(k);
     plan::add_step(t, "bit " + bit + ": b = bit of " + in + ", e = !b", "bits", code.line("bits"), blocks, B, n, 1,
-                   in_row);
-    plan::add_step(t, "bit " + std::to_string(k) + ": f = exclusive scan of e (Blelloch, " +
-                          std::to_string(radix::scan_launches(W)) + " launches)",
-                   "scan", code.line("scan"), plan::div_up(W, B), B, n, 1, kScanned);
-    plan::add_step(t, "bit " + std::to_string(k) + ": totalFalses = e[n-1] + f[n-1]", "total", code.line("total"), 1,
-                   1, 1, 2, kScanned);
-    plan::add_step(t, "bit " + std::to_string(k) + ": t = i - f + totalFalses", "true", code.line("true"), blocks, B,
-                   n, 1, kTrue);
-    plan::add_step(t, "bit " + std::to_string(k) + ": scatter " + in + " -> " + out + " at d = b ? t : f", "scatter",
-                   code.line("scatter"), blocks, B, n, 1, out_row);
+                   in_row)
+        .explain = "Pass for bit " + K + ": each thread reads its key's bit b and writes e = !b, 1 for the keys that "
+                   "go first (the falses).";
+    Step& scan = plan::add_step(t, "bit " + K + ": f = exclusive scan of e (Blelloch, " +
+                                       std::to_string(radix::scan_launches(W)) + " launches)",
+                                "scan", code.line("scan"), plan::div_up(W, B), B, n, 1, kScanned);
+    scan.explain = "An exclusive scan of e gives each false key its destination f: the number of false keys before "
+                   "it. The whole Blelloch scan runs in this one step (" +
+                   std::to_string(radix::scan_launches(W)) + " launches).";
+    plan::add_step(t, "bit " + K + ": totalFalses = e[n-1] + f[n-1]", "total", code.line("total"), 1, 1, 1, 2, kScanned)
+        .explain = "One thread adds the last flag to the last scanned value: the number of false keys, where the true "
+                   "keys start.";
+    plan::add_step(t, "bit " + K + ": t = i - f + totalFalses", "true", code.line("true"), blocks, B, n, 1, kTrue)
+        .explain = "Each thread computes the destination of a true key: totalFalses plus the number of true keys "
+                   "before it, i - f.";
+    plan::add_step(t, "bit " + K + ": scatter " + in + " -> " + out + " at d = b ? t : f", "scatter",
+                   code.line("scatter"), blocks, B, n, 1, out_row)
+        .explain = "Each key moves to f (bit 0) or t (bit 1) in the other buffer: the falses first, the trues after, "
+                   "each group in its input order, so the split is stable and the earlier bits' order survives.";
     from_a = !from_a;
   }
   if (!from_a)
     plan::add_step(t, "copy B -> A (the result of the last pass is in B)", "copy back", code.line("copy back"),
-                   blocks, B, n, 1, kRowMain);
+                   blocks, B, n, 1, kRowMain)
+        .explain = "An odd number of passes left the sorted keys in buffer B: they are copied back to A.";
   return {};
 }
 

@@ -86,7 +86,9 @@ Result plan_reduce(int v, const StepConfig& cfg, Trace& t) {
         break;
     }
     const std::int32_t active = p.blocks * active_per_block(sc, st);
-    plan::add_step(t, pre + label, pre.empty() ? "pass 1" : "pass 2", line, p.blocks, p.B, active, ops, focus);
+    Step& step = plan::add_step(t, pre + label, pre.empty() ? "pass 1" : "pass 2", line, p.blocks, p.B, active, ops, focus);
+    step.explain = explain(sc, st);
+    step.barrier = st.kind != Kind::Load;  // one kernel a pass: its levels are __syncthreads() apart
   }
   return {};
 }

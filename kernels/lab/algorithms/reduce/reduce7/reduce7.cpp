@@ -6,6 +6,7 @@
 #include "lab/algorithms/reduce/cpu_tree_steps.h"
 #include "lab/algorithms/reduce/reduce6/unrolled_tree.h"
 #include "lab/algorithms/reduce/reduce7/reduce7_schedule.h"
+#include "lab/algorithms/reduce/reduce_common.h"
 #include "lab/model/plan.h"
 #include "lab/run/cpu_run.h"
 #include "lab/run/steppers.h"
@@ -54,8 +55,22 @@ Result plan_reduce7(const StepConfig& cfg, Trace& t) {
                 std::string(p.out_row == int(t.rows.size()) - 1 ? ": the sum" : ": " + std::to_string(p.blocks) + " partial sums");
         break;
     }
-    plan::add_step(t, pre + label, pre.empty() ? "pass 1" : "pass 2", line, p.blocks, p.B, active_threads(sc, st), ops,
-                   focus);
+    Step& step = plan::add_step(t, pre + label, pre.empty() ? "pass 1" : "pass 2", line, p.blocks, p.B,
+                                active_threads(sc, st), ops, focus);
+    step.barrier = !(st.kind == Kind::Round && st.s == 0);  // one kernel a pass
+    switch (st.kind) {
+      case Kind::Round:
+        step.explain = "Grid-stride round " + std::to_string(st.s + 1) + " of " + std::to_string(p.rounds) +
+                       ": each thread adds two more elements, a grid's width further on, into its register sum. "
+                       "Few threads doing log n serial adds each keep the work O(n) (Brent's theorem).";
+        break;
+      case Kind::Store:
+        step.explain = "Each thread stores its register sum into shared memory for the block's tree.";
+        break;
+      case Kind::Level: step.explain = reduce::sequential_level_prose(st.s); break;
+      case Kind::Unrolled: step.explain = reduce::unrolled_prose(st.s); break;
+      case Kind::Write: step.explain = reduce::write_prose(st.pass + 1 < sc.passes, p.blocks); break;
+    }
   }
   return {};
 }

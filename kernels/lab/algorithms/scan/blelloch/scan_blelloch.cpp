@@ -25,18 +25,28 @@ Result plan_scan_blelloch(const StepConfig& cfg, Trace& t) {
     plan::add_step(t,
                    "up-sweep d=" + std::to_string(d) + ": x[k+" + std::to_string((1 << d) - 1) + "] += x[k+" +
                        std::to_string((1 << (d - 1)) - 1) + "]",
-                   "up-sweep", code.line("up-sweep"), plan::div_up(active, B), B, active, 1);
+                   "up-sweep", code.line("up-sweep"), plan::div_up(active, B), B, active, 1)
+        .explain = "Up-sweep level " + std::to_string(d) + ": " + std::to_string(active) +
+                   " threads each add a left child into its right sibling, so every node at this level holds the sum "
+                   "of its " + std::to_string(1 << d) + " leaves. The tree of partial sums is built in place; half "
+                   "as many threads work at each level.";
   }
-  plan::add_step(t, "clear last: x[" + std::to_string(W - 1) + "] = 0", "clear", code.line("clear"), 1, 1, 1, 1);
+  plan::add_step(t, "clear last: x[" + std::to_string(W - 1) + "] = 0", "clear", code.line("clear"), 1, 1, 1, 1)
+      .explain = "The root, which holds the total, is cleared to 0: the down-sweep pushes this zero and the partial "
+                 "sums back down the tree, so each element ends with the sum of everything to its left.";
   for (int d = L; d >= 1; --d) {
     const std::int32_t active = W >> d;
     plan::add_step(t,
                    "down-sweep d=" + std::to_string(d) + ": swap x[k+" + std::to_string((1 << (d - 1)) - 1) +
                        "], x[k+" + std::to_string((1 << d) - 1) + "] and add",
-                   "down-sweep", code.line("down-sweep"), plan::div_up(active, B), B, active, 2);
+                   "down-sweep", code.line("down-sweep"), plan::div_up(active, B), B, active, 2)
+        .explain = "Down-sweep level " + std::to_string(d) + ": " + std::to_string(active) +
+                   " threads each swap and add: the left child takes its parent's value (the sum of everything "
+                   "left of the subtree) and the right child gets the parent plus the left child's old sum.";
   }
-  if (cfg.inclusive) plan::add_step(t, "inclusive: x[i] += in[i]", "inclusive", code.line("inclusive"),
-                                      plan::div_up(n, B), B, n, 1);
+  if (cfg.inclusive)
+    plan::add_step(t, "inclusive: x[i] += in[i]", "inclusive", code.line("inclusive"), plan::div_up(n, B), B, n, 1)
+        .explain = "Each element adds its own input to its exclusive sum: the inclusive scan.";
   return {};
 }
 

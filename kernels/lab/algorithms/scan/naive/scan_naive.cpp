@@ -20,10 +20,17 @@ Result plan_scan_naive(const StepConfig& cfg, Trace& t) {
   plan::add_row(t, "input", RowKind::Values, n, cfg.type);
   plan::initial_step(t);
   if (!cfg.inclusive)
-    plan::add_step(t, "shift right: out[i] = in[i-1], out[0] = 0", "shift", code.line("shift"), blocks, B, n, 1);
-  for (std::int32_t off = 1; off < n; off *= 2)
-    plan::add_step(t, "offset " + std::to_string(off) + ": out[i] = in[i] + in[i-" + std::to_string(off) + "]",
-                   "sweep", code.line("sweep"), blocks, B, n, 1);
+    plan::add_step(t, "shift right: out[i] = in[i-1], out[0] = 0", "shift", code.line("shift"), blocks, B, n, 1)
+        .explain = "Every element moves one place right and element 0 becomes 0: the inclusive passes that follow "
+                   "then sum only the elements before each position, which is the exclusive scan.";
+  for (std::int32_t off = 1; off < n; off *= 2) {
+    const std::string O = std::to_string(off);
+    plan::add_step(t, "offset " + O + ": out[i] = in[i] + in[i-" + O + "]", "sweep", code.line("sweep"), blocks, B, n, 1)
+        .explain = "Each element adds the value " + O + " places to its left (the first " + O +
+                   " only copy), so element i now sums up to " + std::to_string(2 * off) +
+                   " values ending at i. The result goes to the other buffer: no thread reads a value another has "
+                   "already overwritten. Every element works every pass: O(n log n) adds.";
+  }
   return {};
 }
 

@@ -84,7 +84,9 @@ struct BlockSweep {
 
 Result plan_scan_shared(const StepConfig& cfg, Trace& t) {
   const std::int32_t n = cfg.n, B = cfg.block, E = 2 * B, blocks = plan::div_up(n, E), W = blocks * E;
-  t.title = "Shared-memory scan (GPU Gems 3, bank-conflict offsets)";
+  t.title = cfg.conflict_offsets ? "Shared-memory scan (GPU Gems 3, bank-conflict offsets)"
+                                  : "Shared-memory scan (GPU Gems 3, no bank-conflict offsets)";
+  const std::string at_ai = cfg.conflict_offsets ? "temp[ai + conflict_free(ai)]" : "temp[ai]";
   t.width = W;
   t.elems_per_thread = 2;
   // temp[i + conflict_free(i)]: with the offsets, one padding word after every 32 elements.
@@ -98,30 +100,58 @@ Result plan_scan_shared(const StepConfig& cfg, Trace& t) {
   plan::add_row(t, "scanned sums", RowKind::Values, blocks, cfg.type, false);
   plan::add_row(t, "input", RowKind::Values, W, cfg.type);
   plan::initial_step(t);
-  plan::add_step(t, "load: temp[ai + conflict_free(ai)] = in[base + ai] (and bi)", "load", code.line("load"), blocks,
-                 B, blocks * B, 2, kShared);
-  for (std::int32_t d = B, offset = 1; d > 0; d >>= 1, offset <<= 1)
-    plan::add_step(t, "up-sweep offset=" + std::to_string(offset) + ": temp[b] += temp[a], " + std::to_string(d) +
-                          " threads a block",
-                   "up-sweep", code.line("up-sweep"), blocks, B, blocks * d, 1, kShared);
-  plan::add_step(t, "save the block sum, clear the last element", "clear", code.line("clear"), blocks, B, blocks, 2,
-                 kShared);
-  for (std::int32_t d = 1, offset = B; d < E; d <<= 1, offset >>= 1)
-    plan::add_step(t, "down-sweep offset=" + std::to_string(offset) + ": swap and add, " + std::to_string(d) +
-                          " threads a block",
-                   "down-sweep", code.line("down-sweep"), blocks, B, blocks * d, 2, kShared);
-  plan::add_step(t, "write: out[base + ai] = temp[ai + conflict_free(ai)] (and bi)", "write", code.line("write"),
-                 blocks, B, blocks * B, 2, kRowMain);
+  const std::string padding = cfg.conflict_offsets
+                                  ? ", each at its index plus index / 32: one padding word per 32 elements moves the "
+                                    "later strided accesses into different banks."
+                                  : ". Without padding, the strided accesses of the sweeps will pile into few banks.";
+  plan::add_step(t, "load: " + at_ai + " = in[base + ai] (and bi)", "load", code.line("load"), blocks, B, blocks * B,
+                 2, kShared)
+      .explain = "Each block of " + std::to_string(B) + " threads loads its tile of " + std::to_string(E) +
+                 " elements into shared memory, two per thread" + padding;
+  // The block scan is one kernel: its sweeps are __syncthreads() apart.
+  for (std::int32_t d = B, offset = 1; d > 0; d >>= 1, offset <<= 1) {
+    Step& st = plan::add_step(t, "up-sweep offset=" + std::to_string(offset) + ": temp[b] += temp[a], " +
+                                     std::to_string(d) + " threads a block",
+                              "up-sweep", code.line("up-sweep"), blocks, B, blocks * d, 1, kShared);
+    st.barrier = true;
+    st.explain = "Up-sweep, offset " + std::to_string(offset) + ": " + std::to_string(d) +
+                 " threads a block add temp[a] into temp[b], " + std::to_string(offset) +
+                 " elements apart, building each tile's sum tree in shared memory.";
+  }
+  Step& clear = plan::add_step(t, "save the block sum, clear the last element", "clear", code.line("clear"), blocks, B,
+                               blocks, 2, kShared);
+  clear.barrier = true;
+  clear.explain = "Thread 0 of each block saves the tile's total (the root) as the block sum, then clears the root "
+                  "to 0 for the down-sweep.";
+  for (std::int32_t d = 1, offset = B; d < E; d <<= 1, offset >>= 1) {
+    Step& st = plan::add_step(t, "down-sweep offset=" + std::to_string(offset) + ": swap and add, " +
+                                     std::to_string(d) + " threads a block",
+                              "down-sweep", code.line("down-sweep"), blocks, B, blocks * d, 2, kShared);
+    st.barrier = true;
+    st.explain = "Down-sweep, offset " + std::to_string(offset) + ": " + std::to_string(d) +
+                 " threads a block swap and add: temp[a] takes temp[b], and temp[b] gets their sum, pushing each "
+                 "prefix down the tree.";
+  }
+  Step& write = plan::add_step(t, "write: out[base + ai] = " + at_ai + " (and bi)", "write", code.line("write"), blocks,
+                               B, blocks * B, 2, kRowMain);
+  write.barrier = true;
+  write.explain = "Each block writes its scanned tile back to global memory: every element holds the sum of the "
+                  "elements before it in its own tile.";
   if (blocks > 1) {
     const std::int32_t threads = std::max(1, plan::next_pow2(blocks) / 2);
     plan::add_step(t, "scan the " + std::to_string(blocks) + " block sums in one block", "scan sums",
-                   code.line("scan sums"), 1, threads, threads, 2, kScanned);
+                   code.line("scan sums"), 1, threads, threads, 2, kScanned)
+        .explain = "A second launch scans the " + std::to_string(blocks) +
+                   " block sums in one block: each block learns the total of all blocks before it.";
     plan::add_step(t, "distribute: x[i] += scanned[block] for blocks 1.." + std::to_string(blocks - 1), "distribute",
-                   code.line("distribute"), blocks - 1, B, (blocks - 1) * B, 2, kRowMain);
+                   code.line("distribute"), blocks - 1, B, (blocks - 1) * B, 2, kRowMain)
+        .explain = "A third launch adds each block's scanned sum to all of its elements, turning the per-tile prefix "
+                   "sums into the prefix sum of the whole array.";
   }
   if (cfg.inclusive)
     plan::add_step(t, "inclusive: x[i] += in[i]", "inclusive", code.line("inclusive"), plan::div_up(n, B), B, n, 1,
-                   kRowMain);
+                   kRowMain)
+        .explain = "Each element adds its own input to its exclusive sum: the inclusive scan.";
   return {};
 }
 
