@@ -5,6 +5,7 @@
 #include "view/gl.h"
 
 #include <GLFW/glfw3.h>
+#include <cstdio>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
@@ -69,6 +70,7 @@ int main(int argc, char** argv) {
   // [SECTION] Main loop
   double last = glfwGetTime();
   int frames = 0;
+  window::FrameTimes frame_times;
   while (code == 0 && !glfwWindowShouldClose(win)) {
     // Sleep until input, or until the next step of whichever tab plays (smoke runs never sleep).
     const double wait = opt.smoke_frames > 0 ? 0.0 : ui::idle_wait_seconds(state);
@@ -85,6 +87,7 @@ int main(int argc, char** argv) {
     last = now;
 
     ImGui::Render();
+    const double ui_done = glfwGetTime();
     int fw = 0, fh = 0;
     glfwGetFramebufferSize(win, &fw, &fh);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
@@ -97,7 +100,10 @@ int main(int argc, char** argv) {
       glfwSetWindowShouldClose(win, 1);
     }
     glfwSwapBuffers(win);
+    if (opt.frame_stats && (!opt.perf_sweep || state.perf.progress.running))
+      frame_times.add((ui_done - now) * 1e3, (glfwGetTime() - now) * 1e3);
   }
+  if (opt.frame_stats) std::printf("%s\n", frame_times.summary().c_str());
 
   // [SECTION] Shutdown
   if (opt.smoke_frames == 0) window::save_placement(settings, win);

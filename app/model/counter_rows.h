@@ -1,5 +1,5 @@
 // The counters of one step of a trace and their totals so far, as named rows: what the Step and
-// Race tabs' counters table shows.
+// Race tabs' counters table shows, with what each row counts.
 #pragma once
 #include <vector>
 
@@ -10,6 +10,8 @@ namespace primlab::ui {
 struct CounterRow {
   const char* name;
   long long this_step, so_far;
+  const char* tip;       // what the row counts, in plain words
+  bool so_far_is_max;    // so_far is the largest value of the steps so far, not their sum
 };
 
 std::vector<CounterRow> counter_rows(const Trace& t, int step);

@@ -11,6 +11,12 @@
 
 #include "engine/session.h"
 
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 namespace primlab::perf {
 namespace {
 
@@ -252,6 +258,12 @@ void Worker::join() {
 }
 
 void Worker::loop(std::vector<Job> jobs) {
+#ifdef __linux__
+  // The sweep yields the CPU to the window: this thread and the cpu-par threads it starts (which
+  // inherit its nice value) run at a lower priority, so that the UI thread draws its frames on
+  // time while every core measures. A measurement loses nothing while the window is idle.
+  setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
+#endif
   if (!began_) {
     Results h;
     backend_->begin(h);
@@ -374,6 +386,56 @@ void poll_sweep(PerfState& s) {
     merge_rows(s.results, rows);
     bench::compute_ratios(s.results.rows);
   }
+}
+
+// [SECTION] Plot ticks
+namespace {
+
+// Multiples of a 1-2-5 step over [lo, hi].
+std::vector<double> linear_ticks(double lo, double hi) {
+  std::vector<double> out;
+  const double span = hi - lo;
+  if (!(span > 0)) return out;
+  const double mag = std::pow(10.0, std::floor(std::log10(span / 5)));
+  double step = mag;
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (span / (m * mag) <= 8) {
+      step = m * mag;
+      break;
+    }
+  for (double v = std::ceil(lo / step) * step; v <= hi; v += step) out.push_back(v);
+  return out;
+}
+
+}  // namespace
+
+std::vector<double> axis_ticks(double lo, double hi, bool log, bool base2) {
+  std::vector<double> out;
+  if (!log) return linear_ticks(lo, hi);
+  if (!(lo > 0) || !(hi > lo)) return out;
+  if (base2) {
+    const int a = int(std::ceil(std::log2(lo) - 1e-9)), b = int(std::floor(std::log2(hi) + 1e-9));
+    const int step = std::max(1, (b - a + 1 + 9) / 10);
+    for (int k = a; k <= b; ++k)
+      if ((k - a) % step == 0) out.push_back(std::ldexp(1.0, k));
+    return out;
+  }
+  // Powers of ten, with 2 and 5 between them over at most three decades, every mantissa when
+  // those leave fewer than three ticks; a range too narrow to hold two of those (12.1 us .. 14.3
+  // us) gets linear 1-2-5 ticks.
+  const int a = int(std::floor(std::log10(lo))), b = int(std::ceil(std::log10(hi)));
+  const std::vector<std::vector<double>> choices = {{1}, {1, 2, 5}, {1, 2, 3, 4, 5, 6, 7, 8, 9}};
+  for (std::size_t c = hi / lo <= 1e3 ? 1 : 0; c < choices.size() && out.size() < 3; ++c) {
+    const std::vector<double>& mantissas = choices[c];
+    out.clear();
+    for (int k = a; k <= b; ++k)
+      for (double m : mantissas) {
+        const double v = m * std::pow(10.0, k);
+        if (v >= lo && v <= hi) out.push_back(v);
+      }
+  }
+  if (out.size() < 2) out = linear_ticks(lo, hi);
+  return out;
 }
 
 // [SECTION] Export and import

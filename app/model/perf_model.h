@@ -100,6 +100,12 @@ class Backend {
 // device; the CPU rows run everywhere). cpu_threads: cpu-par's threads, 0: every hardware thread.
 std::unique_ptr<Backend> make_default_backend(int cpu_threads = 0);
 
+// The ticks of a plot axis over [lo, hi]: on a log axis powers of two (base2), or powers of ten
+// (with 2 and 5 between them when hi/lo is at most 1000, every mantissa when that leaves fewer
+// than three) and at least two ticks however narrow the range (then 1-2-5 multiples); on a
+// linear axis 1-2-5 multiples.
+std::vector<double> axis_ticks(double lo, double hi, bool log, bool base2);
+
 // [SECTION] The worker: runs jobs off the UI thread
 struct Progress {
   int done = 0, total = 0;

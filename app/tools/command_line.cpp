@@ -9,6 +9,7 @@
 
 #include "lab/catalog.h"
 #include "lab/error_line.h"
+#include "lab/run/backend.h"
 
 namespace primlab::ui {
 
@@ -21,7 +22,14 @@ std::optional<int> parse_command_line(CLI::App& app, const char* tool, int argc,
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help: the help text, exit 0
-    return fail(tool, std::string(e.what()) + " (--help lists the options)");
+    std::string what = e.what();
+    // CLI11 says "Could not convert: --seed = -1"; say what the option takes instead.
+    const std::string prefix = "Could not convert: ", eq = " = ";
+    const std::size_t at = what.find(eq);
+    if (dynamic_cast<const CLI::ConversionError*>(&e) && what.rfind(prefix, 0) == 0 && at != std::string::npos)
+      what = what.substr(prefix.size(), at - prefix.size()) + ": '" + what.substr(at + eq.size()) +
+             "' is not a value this option takes";
+    return fail(tool, what + " (--help lists the options)");
   }
   return std::nullopt;
 }
@@ -70,6 +78,11 @@ Result frame_path(const std::string& pattern, int index, std::string& path) {
     return Result::failure("a frame pattern takes exactly one %d or %0Nd, and %% for '%' (got '" + pattern + "')");
   }
   path = out;
+  return {};
+}
+
+Result check_backend(const std::string& name) {
+  if (name == "cuda" && !backend().cuda) return Result::failure("--backend cuda: " + backend().reason);
   return {};
 }
 

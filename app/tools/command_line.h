@@ -29,6 +29,10 @@ Result check_output_file(const std::string& path);
 // "frames/step_%03d.png"; "%%" stands for '%'. A failure with a one-line message for any other '%'.
 Result frame_path(const std::string& pattern, int index, std::string& path);
 
+// "--backend cuda" where no CUDA device can run: a failure that says why (it never falls back to
+// the CPU silently); any other backend passes.
+Result check_backend(const std::string& name);
+
 // Splits "A,B" into two known algorithm names. A failure with a one-line message otherwise.
 Result parse_race(const std::string& text, std::string& a, std::string& b);
 

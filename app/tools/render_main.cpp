@@ -63,6 +63,7 @@ int main(int argc, char** argv) {
   ui::AppState state;
   std::string race_a, race_b;
   Result r = ui::resolve_step_options(opt, state.step.session.choice);
+  if (r.ok()) r = ui::check_backend(opt.backend);
   if (r.ok() && !race.empty()) r = ui::parse_race(race, race_a, race_b);
   const bool writes_png = !race.empty() || all || step >= 0 || gif.empty();
   if (r.ok()) r = check_outputs(out, race.empty() ? gif : "", all && race.empty(), writes_png);

@@ -27,12 +27,13 @@ int main(int argc, char** argv) {
     return 0;
   }
   ui::StepChoice c;
-  if (Result r = ui::resolve_step_options(opt, c); !r.ok()) return ui::fail("trace", r.message());
+  Result r = ui::resolve_step_options(opt, c);
+  if (r.ok()) r = ui::check_backend(opt.backend);
+  if (!r.ok()) return ui::fail("trace", r.message());
   std::vector<std::uint32_t> in;
   static_cast<void>(ui::make_choice_input(c, in));  // checked by resolve_step_options
   const Algorithm& a = *find_algorithm(c.algo);
   const bool cuda = opt.backend == "cuda" || (opt.backend == "auto" && backend().cuda && a.run_cuda);
-  if (opt.backend == "cuda" && !backend().cuda) return ui::fail("trace", "--backend cuda: " + backend().reason);
   Trace t;
   const Result built = cuda ? build_trace_cuda(a, c.cfg, in, t) : build_trace_cpu(a, c.cfg, in, t);
   if (!built.ok()) return ui::fail("trace", built.message(), 1);

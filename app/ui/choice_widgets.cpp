@@ -14,9 +14,10 @@
 namespace primlab::ui {
 
 bool algorithm_combo(StepChoice& c) {
-  const Algorithm* cur = find_algorithm(c.algo);
   bool changed = false;
-  if (ImGui::BeginCombo("Algorithm", cur ? cur->title : c.algo.c_str(), ImGuiComboFlags_HeightLarge)) {
+  // The combo shows the short name (as --algo takes it) and lists the titles; the title is
+  // written out under it, wrapped, so that no title is cut off in the controls column.
+  if (ImGui::BeginCombo("Algorithm", c.algo.c_str(), ImGuiComboFlags_HeightLarge)) {
     std::string family;
     for (const Algorithm& a : algorithms()) {
       if (family != a.family) {
@@ -33,6 +34,7 @@ bool algorithm_combo(StepChoice& c) {
     }
     ImGui::EndCombo();
   }
+  if (const Algorithm* a = find_algorithm(c.algo)) ImGui::TextWrapped("%s", a->title);
   return changed;
 }
 
@@ -110,7 +112,8 @@ bool options(StepChoice& c, const Algorithm& a) {
     int width = 0;  // the digit's bits, log2 of the partitions
     while ((2 << width) <= cfg.bins) ++width;
     cfg.digit_start = std::min(cfg.digit_start, 32 - width);
-    changed |= ImGui::SliderInt("Digit starts at bit", &cfg.digit_start, 0, 32 - width);
+    changed |= ImGui::SliderInt("Start bit", &cfg.digit_start, 0, 32 - width);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("the digit's lowest bit: digit = bfe(key, start bit, digit bits)");
   }
   if (a.options & kOptPredicate) {
     changed |= ImGui::Combo("Keep", &cfg.predicate, "non-zero\0even\0greater than threshold\0\0");

@@ -22,6 +22,16 @@ void wrapped(const ImVec4& col, const std::string& text) {
   ImGui::PopStyleColor();
 }
 
+// The chosen implementations that ignore the block size: "cpu, cpu-par, cub" ("" when none).
+std::string ignoring_block(const PerfState& s) {
+  std::string out;
+  for (const std::string& name : s.plan.impls) {
+    const Entry* e = find_entry(s.entries, s.plan.primitive, name);
+    if (e && !e->takes_block) out += (out.empty() ? "" : ", ") + name;
+  }
+  return out;
+}
+
 bool takes(const PerfState& s, bool block) {
   for (const std::string& name : s.plan.impls) {
     const Entry* e = find_entry(s.entries, s.plan.primitive, name);
@@ -241,8 +251,9 @@ namespace {
 
 void controls(PerfState& s) {
   const bool running = s.progress.running;
-  ImGui::TextWrapped("%s", s.device.c_str());
-  if (!s.has_gpu) wrapped(kWarn, "GPU rows need a CUDA device: only the CPU baselines run here.");
+  // The device, or the one notice that there is none (which says that GPU rows need one).
+  if (s.has_gpu) ImGui::TextWrapped("%s", s.device.c_str());
+  else wrapped(kWarn, s.device);
   if (s.results.copy_gbps > 0) {
     char buf[96];
     std::snprintf(buf, sizeof buf, "%s copy: %.0f GB/s (the throughput ceiling)", s.has_gpu ? "device" : "host",
@@ -352,6 +363,10 @@ void controls(PerfState& s) {
     ImGui::SliderInt("block size", &k, 0, int(sizes.size()), label);
     s.plan.block = k ? sizes[std::size_t(k) - 1] : 0;
     if (ImGui::IsItemDeactivatedAfterEdit() && !running) rerun_tunable(s);
+  }
+  if (takes(s, true)) {
+    const std::string fixed = ignoring_block(s);
+    if (!fixed.empty()) wrapped(kDim, "ignore the block size: " + fixed);
   }
   if (takes(s, false)) {
     char label[32];
@@ -499,6 +514,15 @@ void draw_perf_tab(PerfState& s) {
         }
         if (v == kTimeVsBlock && s.plan.mode != SweepMode::BlockSizes)
           ImGui::TextColored(kDim, "choose 'sweep block size' and Run to fill this plot");
+        if (v == kTimeVsBlock) {
+          std::string flat;  // series measured once, without a block size or at their default
+          for (const Series& se : view_series(s, v))
+            if (se.y.size() > 1 && std::all_of(se.y.begin(), se.y.end(), [&](double y) { return y == se.y[0]; }))
+              flat += (flat.empty() ? "" : ", ") + se.label;
+          if (!flat.empty())
+            wrapped(kDim, "flat lines ignore the block size (one run without one or at the default, drawn at every "
+                          "size): " + flat);
+        }
         if (v == kTimeVsN || v == kTimeVsBlock) {
           ImGui::SetNextItemWidth(8 * ImGui::GetFontSize());
           ImGui::SliderInt("##focus", &s.plan.block_sweep_log2_n, 0, 30, "n = 2^%d");

@@ -49,36 +49,6 @@ Range fit(std::vector<double> v, bool log) {
   return r;
 }
 
-// Ticks: powers of two (x), powers of ten with 2 and 5 between when the range is narrow (y).
-std::vector<double> ticks(const Range& r, bool base2) {
-  std::vector<double> out;
-  if (r.log && base2) {
-    const int a = int(std::ceil(std::log2(r.lo) - 1e-9)), b = int(std::floor(std::log2(r.hi) + 1e-9));
-    const int step = std::max(1, (b - a + 1 + 9) / 10);
-    for (int k = a; k <= b; ++k)
-      if ((k - a) % step == 0) out.push_back(std::ldexp(1.0, k));
-  } else if (r.log) {
-    const int a = int(std::floor(std::log10(r.lo))), b = int(std::ceil(std::log10(r.hi)));
-    const bool narrow = b - a <= 3;
-    for (int k = a; k <= b; ++k)
-      for (double m : narrow ? std::vector<double>{1, 2, 5} : std::vector<double>{1}) {
-        const double v = m * std::pow(10.0, k);
-        if (v >= r.lo && v <= r.hi) out.push_back(v);
-      }
-  } else {
-    const double span = r.hi - r.lo;
-    const double mag = std::pow(10.0, std::floor(std::log10(span / 5)));
-    double step = mag;
-    for (double m : {1.0, 2.0, 5.0, 10.0})
-      if (span / (m * mag) <= 8) {
-        step = m * mag;
-        break;
-      }
-    for (double v = std::ceil(r.lo / step) * step; v <= r.hi; v += step) out.push_back(v);
-  }
-  return out;
-}
-
 std::string fmt(const char* f, double v) {
   char buf[48];
   std::snprintf(buf, sizeof buf, f, v);
@@ -191,14 +161,14 @@ PlotHover draw_plot(const char* id, const PlotSpec& spec, const std::vector<Seri
   // Grid and ticks.
   // Grid lines on whole pixels (AddLine adds the half pixel), so that they are crisp.
   auto crisp = [](float v) { return std::floor(v); };
-  for (double t : ticks(rx, true)) {
+  for (double t : axis_ticks(rx.lo, rx.hi, rx.log, true)) {
     const float x = crisp(sx(t));
     dl->AddLine(ImVec2(x, a0.y), ImVec2(x, a1.y), kGrid);
     const std::string s = format_tick(t, spec.x.format);
     const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
     dl->AddText(ImVec2(x - ts.x / 2, a1.y + 0.3f * fh), kText, s.c_str());
   }
-  for (double t : ticks(ry, false)) {
+  for (double t : axis_ticks(ry.lo, ry.hi, ry.log, false)) {
     const float y = crisp(sy(t));
     dl->AddLine(ImVec2(a0.x, y), ImVec2(a1.x, y), kGrid);
     const std::string s = format_tick(t, spec.y.format);

@@ -70,12 +70,10 @@ void draw_step_tab(StepPane& pane, ViewPrograms& programs) {
       const Trace& t = ss.trace();
       const Step& st = t.steps[std::size_t(ss.transport.step)];
       ImGui::Text("Step %d / %d:", ss.transport.step, int(t.steps.size()) - 1);
-      ImGui::SameLine();
-      ImGui::TextColored(kHighlight, "%s", st.label.c_str());
-      ImGui::SameLine();
-      ImGui::TextColored(kDim, " [%s, n=%d%s, %s]", t.title.c_str(), t.n,
-                         t.width != t.n ? (", padded to " + std::to_string(t.width)).c_str() : "",
-                         elem_type_name(t.type));
+      flow_text(kHighlight, st.label);
+      flow_text(kDim, "[" + t.title + ", n=" + std::to_string(t.n) +
+                          (t.width != t.n ? ", padded to " + std::to_string(t.width) : std::string()) + ", " +
+                          elem_type_name(t.type) + "]");
       if (!st.explain.empty()) ImGui::TextWrapped("%s", st.explain.c_str());
       legend(&t);
       if (ImGui::CollapsingHeader("Shared-memory banks")) {

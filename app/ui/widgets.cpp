@@ -58,7 +58,7 @@ void counters_table(const char* id, const std::vector<CountersColumn>& columns) 
   for (const CountersColumn& c : columns) rows.push_back(counter_rows(*c.trace, c.step));
   if (rows.empty() || !ImGui::BeginTable(id, 1 + 2 * int(columns.size()), ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV))
     return;
-  ImGui::TableSetupColumn("counter");
+  ImGui::TableSetupColumn("counter", ImGuiTableColumnFlags_WidthFixed);  // as wide as the longest name
   auto head = [](const char* name, const char* alone, const char* after_name) {
     return *name ? std::string(name) + " " + after_name : std::string(alone);
   };
@@ -69,16 +69,25 @@ void counters_table(const char* id, const std::vector<CountersColumn>& columns) 
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(rows[0][r].name);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", rows[0][r].tip);
     for (const auto& col : rows) {
       ImGui::TableNextColumn();
       ImGui::Text("%lld", col[r].this_step);
     }
     for (const auto& col : rows) {
       ImGui::TableNextColumn();
-      ImGui::Text("%lld", col[r].so_far);
+      ImGui::Text(col[r].so_far_is_max ? "max %lld" : "%lld", col[r].so_far);
     }
   }
   ImGui::EndTable();
+}
+
+void flow_text(const ImVec4& colour, const std::string& text) {
+  ImGui::SameLine();
+  if (ImGui::CalcTextSize(text.c_str()).x > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
+  ImGui::PushStyleColor(ImGuiCol_Text, colour);
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
 }
 
 // [SECTION] Legend

@@ -35,6 +35,10 @@ bool controls_beside_view(const char* id, const std::function<void()>& controls)
 // changed.
 bool transport_bar(Transport& t, int last);
 
+// `text` in `colour` on the current line after the previous item when it fits there whole, else
+// from the start of the next line, wrapped at the window's edge: never cut off.
+void flow_text(const ImVec4& colour, const std::string& text);
+
 // One trace's counters at a step; `name` heads its columns ("" with one trace, "A", "B" in a race).
 struct CountersColumn {
   const char* name;

@@ -2,6 +2,8 @@
 #include "window/options.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
 
 #include "tools/command_line.h"
 
@@ -21,8 +23,10 @@ std::optional<int> parse_options(int argc, char** argv, Options& o, ui::AppState
                     ->check(CLI::NonNegativeNumber);
   app.add_option("--screenshot", o.screenshot, "with --smoke-frames: save the last frame to this PNG")->needs(smoke);
   app.add_option("--state-file", o.state_file, "write what each frame shows to this JSON file (GUI tests)");
+  app.add_flag("--frame-stats", o.frame_stats, "print the frame times at exit (with --perf-sweep: of the frames drawn while the sweep ran)");
   if (auto code = ui::parse_command_line(app, "primlab", argc, argv)) return *code;
   Result r = ui::resolve_step_options(o.step, state.step.session.choice);
+  if (r.ok()) r = ui::check_backend(o.step.backend);
   if (r.ok() && !race.empty()) r = ui::parse_race(race, o.race_a, o.race_b);
   if (!r.ok()) return ui::fail("primlab", r.message());
   if (!o.screenshot.empty()) r = ui::check_output_file(o.screenshot);
@@ -35,7 +39,7 @@ int start(const Options& o, ui::AppState& state) {
   if (o.tab == "race") state.request_tab = ui::kRaceTab;
   if (o.tab == "perf") state.request_tab = ui::kPerfTab;
   if (o.perf_sweep) {
-    if (o.smoke_frames > 0) state.perf.plan.log2_max = 16;
+    if (o.smoke_frames > 0 && !o.frame_stats) state.perf.plan.log2_max = 16;
     perf::start_sweep(state.perf);
     state.request_tab = ui::kPerfTab;
   }
@@ -56,6 +60,18 @@ bool smoke_run_done(const Options& o, ui::AppState& state, int frames_drawn) {
   // polls it, is not drawn while another tab is shown (--race).
   if (o.perf_sweep) perf::poll_sweep(state.perf);
   return o.smoke_frames > 0 && frames_drawn >= o.smoke_frames && !(o.perf_sweep && state.perf.progress.running);
+}
+
+std::string FrameTimes::summary() const {
+  if (frame_ms.empty()) return "frame times: no frame (a sweep ended before the first frame)";
+  auto stats = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "median %.1f ms, p99 %.1f ms, max %.1f ms", v[v.size() / 2],
+                  v[std::min(v.size() - 1, v.size() * 99 / 100)], v.back());
+    return std::string(buf);
+  };
+  return std::to_string(frame_ms.size()) + " frames; UI thread: " + stats(ui_ms) + "; whole frame: " + stats(frame_ms);
 }
 
 }  // namespace primlab::window

@@ -2,7 +2,9 @@
 // cancellation (within a second), the JSON/CSV export and import round trip, the baseline diff.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <thread>
 
@@ -363,4 +365,30 @@ TEST(PerfBaseline, AnOldBaselinesTeachingNamesPairWithTheCatalogNames) {
   ASSERT_EQ(d.size(), 2u);
   EXPECT_EQ(d[0].base.impl, "scan-naive");
   EXPECT_DOUBLE_EQ(d[0].speedup, 2.0);
+}
+
+// A log time axis gets at least two labelled ticks inside its range, however narrow: a block-size
+// sweep whose times lie within one decade and hold no 1-2-5 value.
+TEST(PerfTicks, NarrowLogRangeStillHasTicks) {
+  for (auto [lo, hi] : {std::pair{0.0121, 0.0143}, std::pair{0.0031, 0.0038}, std::pair{6.1, 6.9}, std::pair{0.8, 1.7}}) {
+    const std::vector<double> t = axis_ticks(lo, hi, true, false);
+    ASSERT_GE(t.size(), 2u) << lo << ".." << hi;
+    for (double v : t) {
+      EXPECT_GE(v, lo);
+      EXPECT_LE(v, hi);
+    }
+    EXPECT_TRUE(std::is_sorted(t.begin(), t.end()));
+  }
+  // Wide ranges keep the decades; over at most three of them, 2 and 5 between.
+  auto near = [](const std::vector<double>& got, const std::vector<double>& want) {
+    if (got.size() != want.size()) return false;
+    for (std::size_t i = 0; i < got.size(); ++i)
+      if (std::fabs(got[i] - want[i]) > 1e-9 * want[i]) return false;
+    return true;
+  };
+  EXPECT_TRUE(near(axis_ticks(0.00008, 20, true, false), {0.0001, 0.001, 0.01, 0.1, 1, 10}));
+  EXPECT_TRUE(near(axis_ticks(0.00098, 0.18, true, false), {0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1}));
+  EXPECT_TRUE(near(axis_ticks(1, 100, true, false), {1, 2, 5, 10, 20, 50, 100}));
+  // n on a power-of-two axis.
+  EXPECT_EQ(axis_ticks(1000, 5000, true, true), (std::vector<double>{1024, 2048, 4096}));
 }

@@ -466,20 +466,40 @@ def regression_cases(b, work):
     def stdout_has(text):
         return lambda p: None if text in p.stdout else "stdout lacks %r" % text
 
+    # --backend cuda is an error (exit 2, one line) where no CUDA device runs, never a silent fallback.
+    cuda = bool(b["trace"]) and b'"CUDA: ' in subprocess.run([b["trace"], "--n", "2", "--json"],
+                                                             capture_output=True).stdout
+    backend_cuda = (["--backend", "cuda", "--n", "4"], (0,) if cuda else (2,), None)
+    odd = b"%s%n\xff\xfe"  # printf directives and bytes that are not UTF-8, in arguments and paths
+    missing = os.path.join(d, "missing").encode() + b"/" + odd
     table = {
         "render": [(["--algo", "scan-naive", "--n", "8", "--all", "--out", "frames%s%s%n%d.png"], (2,), None),
                    (["--algo", "scan-naive", "--n", "4", "--all", "--size", "64x64", "--out", "f_%03d_%%.png"], (0,),
                     files_exist("f_000_%.png", "f_001_%.png")),
-                   (["--n", "4", "--size", "64x64", "--out", "/dev/null/x.png"], (2,), None)],
-        "trace": [(["--seed", "-1"], (2,), None), (["--algo", "a\nb"], (2,), None)],
+                   (["--n", "4", "--size", "64x64", "--out", "/dev/null/x.png"], (2,), None),
+                   ([b"--n", b"4", b"--size", b"64x64", b"--out", missing + b"/x.png"], (2,), None),
+                   ([b"--n", b"4", b"--size", b"64x64", b"--out", b"f" + odd + b".png"], (0,), None),
+                   (backend_cuda[0] + ["--size", "64x64", "--out", "b.png"],) + backend_cuda[1:]],
+        "trace": [(["--seed", "-1"], (2,), None), (["--algo", "a\nb"], (2,), None), backend_cuda,
+                  ([b"--algo", odd], (2,), None), ([b"--input", b"1 " + odd], (2,), None),
+                  ([b"--seed", odd], (2,), None), ([b"--preset", odd], (2,), None), ([odd], (2,), None)],
         "perf": [(["--baseline", os.path.join(d, "missing.json"), "--no-png"], (2,), None),
-                 (["--n", "2^99999999999", "--no-png"], (2,), None)],
+                 (["--n", "2^99999999999", "--no-png"], (2,), None),
+                 ([b"--impl", b"cpu", b"--n", b"2^4", b"--no-png", b"--baseline", missing + b".json"], (2,), None),
+                 ([b"--impl", odd, b"--no-png"], (2,), None)],
         "primlab": [(["--screenshot", os.path.join(d, "missing", "x.png"), "--smoke-frames", "1"], (2,), None),
                     (["--race", "scan-naive,nope", "--smoke-frames", "1"], (2,), None),
                     (["--tab", "nope", "--smoke-frames", "1"], (2,), None),
                     (["--n", "8", "--smoke-frames", "1", "--screenshot", "shot.png"], (0,), files_exist("shot.png")),
-                    (["--race", "scan-naive,scan-blelloch", "--perf-sweep", "--smoke-frames", "1"], (0,), None)],
-        "bench": [(["--help"], (0,), stdout_has(b"usage")), (["--n", "2^41"], (2,), None), (["--runs"], (2,), None)],
+                    (["--race", "scan-naive,scan-blelloch", "--perf-sweep", "--smoke-frames", "1"], (0,), None),
+                    (backend_cuda[0] + ["--smoke-frames", "1"],) + backend_cuda[1:],
+                    ([b"--smoke-frames", b"1", b"--screenshot", missing + b".png"], (2,), None),
+                    ([b"--algo", odd, b"--smoke-frames", b"1"], (2,), None)],
+        "bench": [(["--help"], (0,), stdout_has(b"usage")), (["--n", "2^41"], (2,), None), (["--runs"], (2,), None),
+                  # The CPU rows run with or without a device.
+                  (["--impl", "cpu", "--algo", "reduce_sum", "--type", "u32", "--n", "2^10", "--runs", "1"], (0,),
+                   stdout_has(b"reduce_sum       cpu")),
+                  ([b"--impl", odd], (2,), None), ([b"--json", missing + b"/r.json", b"--impl", b"cpu"], (2,), None)],
     }
     out = []
     for tool, rows in table.items():
