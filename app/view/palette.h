@@ -36,10 +36,10 @@ inline constexpr PaletteEntry kOpColours[] = {
     {"compare-swap", {0.10f, 0.88f, 0.88f}},
     {"atomic", {1.00f, 0.45f, 0.85f}},
 };
-// The comparators of a sorting network (Trace::network), by the way the later key goes
+// The comparators of a sorting network (Trace::network), by the way the larger key goes
 // (GLSL: kNetUp, kNetDown).
-inline constexpr PaletteEntry kNetUp{"comparator: later key to the right", {1.00f, 0.55f, 0.25f}};
-inline constexpr PaletteEntry kNetDown{"comparator: later key to the left", {0.35f, 0.75f, 1.00f}};
+inline constexpr PaletteEntry kNetUp{"comparator: larger key to the right", {1.00f, 0.55f, 0.25f}};
+inline constexpr PaletteEntry kNetDown{"comparator: larger key to the left", {0.35f, 0.75f, 1.00f}};
 // The arrows that touch the element under the mouse: the accesses its tooltip lists (GLSL: kHovered).
 inline constexpr PaletteEntry kHovered{"touching the element under the mouse", {1.00f, 1.00f, 1.00f}};
 static_assert(sizeof kOpColours / sizeof kOpColours[0] == std::size_t(OpKind::Atomic) + 1,
