@@ -133,4 +133,19 @@ inline std::vector<SweepConfig> sweep_for(const primlab::Algorithm& a) {
   return v;
 }
 
+// Calls f(trace) with the CPU trace of every catalog row at each of its configs (a random input),
+// under a SCOPED_TRACE naming the config; configs a plan refuses are skipped (the catalog test
+// checks those). Needs gtest.
+template <class F>
+void for_each_row_trace(F f) {
+  for (const primlab::Algorithm& a : primlab::algorithms()) {
+    for (const RowConfig& rc : configs_for(a)) {
+      SCOPED_TRACE(rc.what);
+      primlab::Trace t;
+      const auto in = primlab::make_input(primlab::InputKind::Random, rc.cfg.n, rc.cfg.type, rc.cfg.seed);
+      if (build_trace_cpu(a, rc.cfg, in, t).ok()) f(static_cast<const primlab::Trace&>(t));
+    }
+  }
+}
+
 }  // namespace test

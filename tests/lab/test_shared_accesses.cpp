@@ -36,27 +36,21 @@ TEST(SharedAccesses, RecordKeepsDistinctAccessesSortedWithTheirWarpCount) {
 }
 
 TEST(SharedAccesses, CountersAreTheRecordedAccessesForEveryRow) {
-  for (const Algorithm& a : algorithms()) {
-    for (const test::RowConfig& rc : test::configs_for(a)) {
-      SCOPED_TRACE(rc.what);
-      Trace t;
-      if (!build_trace_cpu(a, rc.cfg, make_input(InputKind::Random, rc.cfg.n, rc.cfg.type, rc.cfg.seed), t).ok())
-        continue;  // a plan's own limit: the catalog test checks it
-      for (std::size_t s = 0; s < t.steps.size(); ++s) {
-        const Step& st = t.steps[s];
-        std::int64_t worst = 0, lanes = 0;
-        for (const WarpAccess& w : st.accesses) {
-          EXPECT_GT(w.warps, 0);
-          worst = std::max<std::int64_t>(worst, w.degree());
-          lanes += std::int64_t(w.warps) * w.active_lanes();
-        }
-        EXPECT_EQ(st.counters.bank_conflict, worst) << "step " << s << ": " << st.label;
-        EXPECT_EQ(st.counters.shared_accesses, lanes) << "step " << s << ": " << st.label;
-        EXPECT_TRUE(std::is_sorted(st.accesses.begin(), st.accesses.end(),
-                                   [](const WarpAccess& x, const WarpAccess& y) { return x.addr < y.addr; }));
+  test::for_each_row_trace([](const Trace& t) {
+    for (std::size_t s = 0; s < t.steps.size(); ++s) {
+      const Step& st = t.steps[s];
+      std::int64_t worst = 0, lanes = 0;
+      for (const WarpAccess& w : st.accesses) {
+        EXPECT_GT(w.warps, 0);
+        worst = std::max<std::int64_t>(worst, w.degree());
+        lanes += std::int64_t(w.warps) * w.active_lanes();
       }
+      EXPECT_EQ(st.counters.bank_conflict, worst) << "step " << s << ": " << st.label;
+      EXPECT_EQ(st.counters.shared_accesses, lanes) << "step " << s << ": " << st.label;
+      EXPECT_TRUE(std::is_sorted(st.accesses.begin(), st.accesses.end(),
+                                 [](const WarpAccess& x, const WarpAccess& y) { return x.addr < y.addr; }));
     }
-  }
+  });
 }
 
 const Step& step_labelled(const Trace& t, const std::string& head) {

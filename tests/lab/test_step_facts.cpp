@@ -63,41 +63,35 @@ TEST(StepFacts, BitonicComparatorReadsBothKeysAndWritesBothOnlyWhenItSwaps) {
 
 // For every row and config, the touch flags and owners of each step are exactly what its ops say.
 TEST(StepFacts, TouchFlagsAndOwnersAreTheOpsOfTheStep) {
-  for (const Algorithm& a : algorithms()) {
-    for (const test::RowConfig& rc : test::configs_for(a)) {
-      SCOPED_TRACE(rc.what);
-      Trace t;
-      if (!build_trace_cpu(a, rc.cfg, make_input(InputKind::Random, rc.cfg.n, rc.cfg.type, rc.cfg.seed), t).ok())
-        continue;  // a plan's own limit: the catalog test checks it
-      for (std::size_t s = 1; s < t.steps.size(); ++s) {
-        const Step& st = t.steps[s];
-        std::vector<std::uint32_t> touch(std::size_t(t.width), 0u);
-        std::vector<std::set<std::uint32_t>> writers(std::size_t(t.width));
-        for (std::int64_t i = 0; i < st.op_count(); ++i) {
-          const Op& o = t.ops[std::size_t(st.op_begin + i)];
-          if (kind_of(o.kind) == OpKind::None) continue;
-          const OpEffect e = op_effect(o.kind);
-          const int sr = src_row_of(o.kind), dr = dst_row_of(o.kind);
-          if (o.src >= 0 && t.rows[std::size_t(sr)].element_space) {
-            touch[std::size_t(o.src)] |= touch_bits(e.src_bits, sr);
-            if (e.src_written) writers[std::size_t(o.src)].insert(std::uint32_t(o.thread));
-          }
-          if (o.dst >= 0 && t.rows[std::size_t(dr)].element_space) {
-            touch[std::size_t(o.dst)] |= touch_bits(e.dst_bits, dr);
-            if (e.dst_written) writers[std::size_t(o.dst)].insert(std::uint32_t(o.thread));
-          }
+  test::for_each_row_trace([](const Trace& t) {
+    for (std::size_t s = 1; s < t.steps.size(); ++s) {
+      const Step& st = t.steps[s];
+      std::vector<std::uint32_t> touch(std::size_t(t.width), 0u);
+      std::vector<std::set<std::uint32_t>> writers(std::size_t(t.width));
+      for (std::int64_t i = 0; i < st.op_count(); ++i) {
+        const Op& o = t.ops[std::size_t(st.op_begin + i)];
+        if (kind_of(o.kind) == OpKind::None) continue;
+        const OpEffect e = op_effect(o.kind);
+        const int sr = src_row_of(o.kind), dr = dst_row_of(o.kind);
+        if (o.src >= 0 && t.rows[std::size_t(sr)].element_space) {
+          touch[std::size_t(o.src)] |= touch_bits(e.src_bits, sr);
+          if (e.src_written) writers[std::size_t(o.src)].insert(std::uint32_t(o.thread));
         }
-        const std::uint32_t* got_touch = t.row(s, kRowTouch);
-        const std::uint32_t* got_owner = t.row(s, kRowOwner);
-        for (std::int32_t i = 0; i < t.width; ++i) {
-          ASSERT_EQ(got_touch[i], touch[std::size_t(i)]) << "step " << s << " element " << i;
-          const auto& w = writers[std::size_t(i)];
-          if (w.empty()) ASSERT_EQ(got_owner[i], 0xffffffffu) << "step " << s << " element " << i;
-          else ASSERT_TRUE(w.count(got_owner[i])) << "step " << s << " element " << i << " owner " << got_owner[i];
+        if (o.dst >= 0 && t.rows[std::size_t(dr)].element_space) {
+          touch[std::size_t(o.dst)] |= touch_bits(e.dst_bits, dr);
+          if (e.dst_written) writers[std::size_t(o.dst)].insert(std::uint32_t(o.thread));
         }
       }
+      const std::uint32_t* got_touch = t.row(s, kRowTouch);
+      const std::uint32_t* got_owner = t.row(s, kRowOwner);
+      for (std::int32_t i = 0; i < t.width; ++i) {
+        ASSERT_EQ(got_touch[i], touch[std::size_t(i)]) << "step " << s << " element " << i;
+        const auto& w = writers[std::size_t(i)];
+        if (w.empty()) ASSERT_EQ(got_owner[i], 0xffffffffu) << "step " << s << " element " << i;
+        else ASSERT_TRUE(w.count(got_owner[i])) << "step " << s << " element " << i << " owner " << got_owner[i];
+      }
     }
-  }
+  });
 }
 
 std::int64_t launches(const Trace& t) { return t.totals(t.steps.size() - 1).launches; }
@@ -133,24 +127,18 @@ TEST(StepFacts, LaunchesCountKernelLaunchesNotBarriers) {
 }
 
 TEST(StepFacts, EveryStepHasProseThatFollowsThePhases) {
-  for (const Algorithm& a : algorithms()) {
-    for (const test::RowConfig& rc : test::configs_for(a)) {
-      SCOPED_TRACE(rc.what);
-      Trace t;
-      if (!build_trace_cpu(a, rc.cfg, make_input(InputKind::Random, rc.cfg.n, rc.cfg.type, rc.cfg.seed), t).ok())
-        continue;
-      std::set<std::string> phases, prose;
-      for (std::size_t s = 1; s < t.steps.size(); ++s) {
-        const std::string& e = t.steps[s].explain;
-        ASSERT_GT(e.size(), 20u) << "step " << s << ": " << t.steps[s].label;
-        EXPECT_EQ(e.back(), '.') << "step " << s << ": " << e;
-        EXPECT_EQ(e.find("  "), std::string::npos) << e;
-        phases.insert(t.steps[s].phase);
-        prose.insert(e);
-      }
-      EXPECT_GE(prose.size(), phases.size());
+  test::for_each_row_trace([](const Trace& t) {
+    std::set<std::string> phases, prose;
+    for (std::size_t s = 1; s < t.steps.size(); ++s) {
+      const std::string& e = t.steps[s].explain;
+      ASSERT_GT(e.size(), 20u) << "step " << s << ": " << t.steps[s].label;
+      EXPECT_EQ(e.back(), '.') << "step " << s << ": " << e;
+      EXPECT_EQ(e.find("  "), std::string::npos) << e;
+      phases.insert(t.steps[s].phase);
+      prose.insert(e);
     }
-  }
+    EXPECT_GE(prose.size(), phases.size());
+  });
 }
 
 TEST(StepFacts, DescendingBitonicLabelsAndComparatorsReadDescending) {
