@@ -13,6 +13,8 @@ enum class Status : int {
   NoDevice,           // no CUDA device is present
   CudaError,          // any other CUDA runtime error; cudaGetLastError() has been cleared
   Unsupported,        // a valid request this build or device cannot run
+  OutputTooSmall,     // a multi-GPU result does not fit a rank's output capacity; nothing moved
+  CommError,          // the transport between GPUs failed (the Exchange's last_error() says why)
 };
 
 inline const char* status_string(Status s) {
@@ -24,6 +26,8 @@ inline const char* status_string(Status s) {
     case Status::NoDevice: return "no CUDA device";
     case Status::CudaError: return "CUDA error";
     case Status::Unsupported: return "unsupported";
+    case Status::OutputTooSmall: return "output too small";
+    case Status::CommError: return "communication error";
   }
   return "unknown status";
 }

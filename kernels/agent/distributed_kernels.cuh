@@ -1,0 +1,153 @@
+// The local kernels of the multi-GPU primitives: the splitter histograms (of one digit of the
+// keys in given buckets), and the stable partition of a shard into key classes (count, then
+// scatter at the exclusive scan of the class-major tile counts).
+#pragma once
+#include <cstdint>
+
+#include "primlab/distributed.h"
+#include "thread/radix_key_codec.cuh"
+#include "tuning/distributed.cuh"
+
+namespace primlab::detail {
+
+// Classes of a partition: each cut between ranks adds at most two.
+constexpr int kMaxClasses = 2 * kDistributedMaxRanks;
+
+// A key's range bits as an unsigned `width`-bit value: the radix image's bits [begin, begin + width).
+template <class Bits>
+struct RangeImage {
+  Bits enc0, enc1;
+  int begin_bit, width;
+  __device__ __forceinline__ Bits operator()(Bits raw) const {
+    const Bits b = xor_by_top(raw, enc0, enc1) >> begin_bit;
+    return width >= int(sizeof(Bits) * 8) ? b : (b & ((Bits(1) << width) - 1));
+  }
+};
+
+template <class Bits>
+struct SplitterQueries {
+  Bits prefix[DistributedTuning::kMaxQueries];
+  int count;
+  int level;        // bits of each prefix
+  int digit_bits;   // of the histogram below the prefix
+};
+
+// counts[q * 2^digit_bits + d] += keys in bucket q.prefix whose next digit is d.
+template <class Bits>
+__global__ void __launch_bounds__(DistributedTuning::kThreads)
+    splitter_histogram_kernel(const Bits* __restrict__ keys, std::int64_t n, RangeImage<Bits> image,
+                              SplitterQueries<Bits> queries, std::uint32_t* counts) {
+  extern __shared__ std::uint32_t hist[];
+  const int buckets = 1 << queries.digit_bits;
+  const int slots = queries.count * buckets;
+  for (int i = threadIdx.x; i < slots; i += blockDim.x) hist[i] = 0;
+  __syncthreads();
+  const int rest = image.width - queries.level - queries.digit_bits;
+  const Bits digit_mask = Bits(buckets - 1);
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::int64_t(gridDim.x) * blockDim.x) {
+    const Bits x = image(keys[i]);
+    // The top `level` bits; a shift by the full width is undefined, and level 0 matches all.
+    const Bits top = queries.level == 0 ? Bits(0) : (x >> (image.width - queries.level));
+    for (int q = 0; q < queries.count; ++q) {
+      if (top != queries.prefix[q]) continue;
+      atomicAdd(&hist[q * buckets + int((x >> rest) & digit_mask)], 1u);
+      break;
+    }
+  }
+  __syncthreads();
+  for (int i = threadIdx.x; i < slots; i += blockDim.x)
+    if (hist[i]) atomicAdd(&counts[i], hist[i]);
+}
+
+// The class of x: the last c with lower[c] <= x (lower[0] = 0, ascending).
+template <class Bits>
+__device__ __forceinline__ int class_of(const Bits* lower, int classes, Bits x) {
+  int lo = 0, hi = classes;  // lower[lo] <= x < lower[hi]
+  while (hi - lo > 1) {
+    const int mid = (lo + hi) / 2;
+    if (lower[mid] <= x) lo = mid; else hi = mid;
+  }
+  return lo;
+}
+
+template <class Bits>
+__device__ __forceinline__ void load_classes(const Bits* __restrict__ d_lower, int classes, Bits* lower) {
+  for (int i = threadIdx.x; i < classes; i += blockDim.x) lower[i] = d_lower[i];
+  __syncthreads();
+}
+
+// counts[c * tiles + t] = keys of class c in tile t.
+template <class Bits>
+__global__ void __launch_bounds__(DistributedTuning::kThreads)
+    class_count_kernel(const Bits* __restrict__ keys, std::int64_t n, RangeImage<Bits> image,
+                       const Bits* __restrict__ d_lower, int classes, std::uint32_t* counts) {
+  __shared__ Bits lower[kMaxClasses];
+  __shared__ std::uint32_t count[kMaxClasses];
+  for (int i = threadIdx.x; i < classes; i += blockDim.x) count[i] = 0;
+  load_classes(d_lower, classes, lower);
+  const std::int64_t base = std::int64_t(blockIdx.x) * DistributedTuning::kTile;
+  for (int j = 0; j < DistributedTuning::kItems; ++j) {
+    const std::int64_t i = base + j * DistributedTuning::kThreads + threadIdx.x;
+    if (i < n) atomicAdd(&count[class_of(lower, classes, image(keys[i]))], 1u);
+  }
+  __syncthreads();
+  for (int c = threadIdx.x; c < classes; c += blockDim.x) counts[std::int64_t(c) * gridDim.x + blockIdx.x] = count[c];
+}
+
+// Writes each key (and value) of tile t to out[offsets[c * tiles + t] + its rank among the tile's
+// keys of class c], in input order: the partition is stable.
+template <class Bits, class VBits, bool PAIRS>
+__global__ void __launch_bounds__(DistributedTuning::kThreads)
+    class_scatter_kernel(const Bits* __restrict__ keys, const VBits* __restrict__ values, std::int64_t n,
+                         RangeImage<Bits> image, const Bits* __restrict__ d_lower, int classes,
+                         const std::uint32_t* __restrict__ offsets, Bits* __restrict__ keys_out,
+                         VBits* __restrict__ values_out) {
+  constexpr int kWarps = DistributedTuning::kThreads / 32;
+  __shared__ Bits lower[kMaxClasses];
+  __shared__ std::uint32_t next[kMaxClasses];  // the class's next output index
+  __shared__ std::uint32_t warp_count[kWarps][kMaxClasses];  // the round's keys per warp and class
+  __shared__ std::uint32_t warp_first[kWarps][kMaxClasses];  // the warp's first output index in the class
+  for (int c = threadIdx.x; c < classes; c += blockDim.x) {
+    next[c] = offsets[std::int64_t(c) * gridDim.x + blockIdx.x];
+    for (int w = 0; w < kWarps; ++w) warp_count[w][c] = 0;
+  }
+  load_classes(d_lower, classes, lower);
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const std::int64_t base = std::int64_t(blockIdx.x) * DistributedTuning::kTile;
+  for (int j = 0; j < DistributedTuning::kItems; ++j) {
+    // One round: 256 consecutive keys, one per thread; ranks within a warp from the lanes of the
+    // same class, across warps from the warps' counts in order.
+    const std::int64_t i = base + j * DistributedTuning::kThreads + threadIdx.x;
+    const bool valid = i < n;
+    Bits key = 0;
+    VBits value = 0;
+    int c = classes;  // past every class: the tail's idle lanes
+    if (valid) {
+      key = keys[i];
+      if (PAIRS) value = values[i];
+      c = class_of(lower, classes, image(key));
+    }
+    const unsigned peers = __match_any_sync(0xffffffffu, c);
+    const unsigned rank = __popc(peers & ((1u << lane) - 1));
+    if (valid && rank == 0) warp_count[warp][c] = __popc(peers);
+    __syncthreads();
+    for (int k = threadIdx.x; k < classes; k += blockDim.x) {
+      std::uint32_t at = next[k];
+      for (int w = 0; w < kWarps; ++w) {
+        warp_first[w][k] = at;
+        at += warp_count[w][k];
+        warp_count[w][k] = 0;
+      }
+      next[k] = at;
+    }
+    __syncthreads();
+    if (valid) {
+      const std::uint32_t dst = warp_first[warp][c] + rank;
+      keys_out[dst] = key;
+      if (PAIRS) values_out[dst] = value;
+    }
+  }
+}
+
+}  // namespace primlab::detail

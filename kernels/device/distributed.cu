@@ -1,0 +1,424 @@
+// Sort and radix partition across the ranks of an Exchange: entry points, the steps of
+// primlab/distributed.h, and explicit instantiations.
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "agent/distributed_kernels.cuh"
+#include "device/distributed_plan.h"
+#include "primlab/distributed.h"
+#include "primlab/radix_partition.h"
+#include "primlab/scan.h"
+#include "util/cuda_check.cuh"
+#include "util/device_properties.cuh"
+
+namespace primlab {
+namespace detail {
+namespace {
+
+constexpr std::size_t kAlign = 256;
+std::size_t aligned(std::size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
+
+int max_classes(int ranks) { return std::max(2 * ranks - 1, 1); }
+std::int64_t tiles_of(std::int64_t n) { return (n + DistributedTuning::kTile - 1) / DistributedTuning::kTile; }
+
+// What a call does with the keys that reach a rank.
+enum class Local { Sort, Partition };
+
+// One rank's workspace, carved in this order. `stage` holds the partitioned shard until the
+// exchange has sent it, then the local sort's or partition's own workspace.
+template <class K, class V, bool PAIRS>
+struct Layout {
+  std::size_t stage_keys = 0, stage_values = 0, stage = 0;
+  std::size_t recv_keys = 0, recv_values = 0;
+  std::size_t tile_counts = 0, scan = 0, histogram = 0, lower = 0;
+  std::size_t total = 0;
+
+  Layout(std::int64_t n, std::int64_t capacity, int ranks, Local local, int num_bits) {
+    const std::size_t un = std::size_t(std::max<std::int64_t>(n, 0));
+    const std::size_t cap = std::size_t(std::max<std::int64_t>(capacity, 0));
+    stage_keys = aligned(un * sizeof(K));
+    stage_values = PAIRS ? aligned(un * sizeof(V)) : 0;
+    std::size_t local_ws = 0;
+    if (local == Local::Sort) {
+      local_ws = PAIRS ? radix_sort_pairs_workspace_bytes<K, V>(capacity) : radix_sort_keys_workspace_bytes<K>(capacity);
+    } else {
+      local_ws = PAIRS ? radix_partition_pairs_workspace_bytes<K, V>(capacity, num_bits)
+                       : radix_partition_keys_workspace_bytes<K>(capacity, num_bits);
+      recv_keys = aligned(cap * sizeof(K));
+      recv_values = PAIRS ? aligned(cap * sizeof(V)) : 0;
+    }
+    stage = std::max(stage_keys + stage_values, aligned(local_ws));
+    const std::size_t counts = std::size_t(max_classes(ranks)) * std::size_t(tiles_of(n));
+    tile_counts = aligned(counts * sizeof(std::uint32_t));
+    scan = aligned(scan_workspace_bytes<std::uint32_t>(std::int64_t(counts)));
+    histogram = aligned(std::size_t(std::max(ranks - 1, 1)) * kRadix * sizeof(std::uint32_t));
+    lower = aligned(kMaxClasses * sizeof(std::uint64_t));
+    total = stage + recv_keys + recv_values + tile_counts + scan + histogram + lower;
+  }
+};
+
+template <class K, class V, bool PAIRS>
+struct Carved {
+  unsigned char* stage;          // the partitioned keys
+  unsigned char* stage_values;   // and values
+  K* recv_keys;
+  V* recv_values;
+  std::uint32_t* tile_counts;
+  Workspace scan;
+  std::uint32_t* histogram;
+  void* lower;
+  Workspace local;
+
+  Carved(const Layout<K, V, PAIRS>& l, Workspace ws) {
+    unsigned char* p = static_cast<unsigned char*>(ws.ptr);
+    stage = p;
+    stage_values = p + l.stage_keys;
+    local = {p, l.stage};
+    p += l.stage;
+    recv_keys = reinterpret_cast<K*>(p);
+    p += l.recv_keys;
+    recv_values = reinterpret_cast<V*>(p);
+    p += l.recv_values;
+    tile_counts = reinterpret_cast<std::uint32_t*>(p);
+    p += l.tile_counts;
+    scan = {p, l.scan};
+    p += l.scan;
+    histogram = reinterpret_cast<std::uint32_t*>(p);
+    p += l.histogram;
+    lower = p;
+  }
+};
+
+// Restores the caller's current device when the call returns.
+class DeviceGuard {
+ public:
+  DeviceGuard() { cudaGetDevice(&device_); }
+  ~DeviceGuard() { cudaSetDevice(device_); }
+  DeviceGuard(const DeviceGuard&) = delete;
+  DeviceGuard& operator=(const DeviceGuard&) = delete;
+
+ private:
+  int device_ = 0;
+};
+
+class Stopwatch {
+ public:
+  explicit Stopwatch(Exchange& ex, bool on) : ex_(ex), on_(on) { start_ = std::chrono::steady_clock::now(); }
+  // Waits for every driven rank (when timing) and adds the time since the last lap to `into`.
+  Status lap(double* into) {
+    if (!on_) return Status::Success;
+    for (int l = 0; l < ex_.local_count(); ++l) {
+      PRIMLAB_CUDA_TRY(cudaSetDevice(ex_.device(l)));
+      PRIMLAB_CUDA_TRY(cudaStreamSynchronize(ex_.stream(l)));
+    }
+    const auto now = std::chrono::steady_clock::now();
+    *into += std::chrono::duration<double, std::milli>(now - start_).count();
+    start_ = now;
+    return Status::Success;
+  }
+
+ private:
+  Exchange& ex_;
+  bool on_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+// The first collective: every rank's status and arguments, so that all ranks go on or all stop.
+enum Header { kStatus, kCount, kCapacity, kBegin, kBits, kOrder, kLocal, kKeySize, kValueSize, kHeaderSize };
+
+template <class K, class V, bool PAIRS>
+Status check_shard(const Shard<K, V>& s, int ranks, Local local, int begin_bit, int num_bits) {
+  constexpr int kKeyBits = int(sizeof(K) * 8);
+  if (s.n < 0 || s.capacity < 0 || begin_bit < 0 || num_bits < 0 || begin_bit + num_bits > kKeyBits)
+    return Status::InvalidArgument;
+  if (local == Local::Partition && (num_bits < 1 || num_bits > kRadixPartitionMaxBits || s.d_offsets == nullptr))
+    return Status::InvalidArgument;
+  if (s.n > std::numeric_limits<std::int32_t>::max() || s.capacity > std::numeric_limits<std::int32_t>::max())
+    return Status::Unsupported;
+  if ((s.n > 0 && (!s.d_keys_in || (PAIRS && !s.d_values_in))) ||
+      (s.capacity > 0 && (!s.d_keys_out || (PAIRS && !s.d_values_out))))
+    return Status::InvalidArgument;
+  if (s.n > 0 && s.capacity > 0 &&
+      (static_cast<const void*>(s.d_keys_in) == s.d_keys_out ||
+       (PAIRS && static_cast<const void*>(s.d_values_in) == s.d_values_out)))
+    return Status::InvalidArgument;
+  const Layout<K, V, PAIRS> layout(s.n, s.capacity, ranks, local, num_bits);
+  if (s.ws.bytes < layout.total) return Status::WorkspaceTooSmall;
+  if (s.ws.ptr == nullptr) return Status::InvalidArgument;
+  return Status::Success;
+}
+
+template <class K, class V, bool PAIRS>
+Status run(Exchange& ex, Shard<K, V>* shards, Local local, SortOrder order, int begin_bit, int num_bits,
+           DistributedTimes* times) {
+  using Bits = typename RadixKey<K>::Bits;
+  using VBits = typename ValueBits<V>::type;
+  const int G = ex.size(), L = ex.local_count();
+  if (G < 1 || G > kDistributedMaxRanks || L < 1 || L > G) return Status::Unsupported;
+  if (shards == nullptr) return Status::InvalidArgument;
+  DeviceGuard restore_device;
+  DistributedTimes t;
+  Stopwatch clock(ex, times != nullptr);
+
+  // [SECTION] 1. Agree on the arguments; every rank stops on the first rank's error.
+  std::vector<std::int64_t> h_local(std::size_t(L) * kHeaderSize), h_all(std::size_t(G) * kHeaderSize);
+  for (int l = 0; l < L; ++l) {
+    std::int64_t* h = &h_local[std::size_t(l) * kHeaderSize];
+    h[kStatus] = int(check_shard<K, V, PAIRS>(shards[l], G, local, begin_bit, num_bits));
+    h[kCount] = shards[l].n;
+    h[kCapacity] = shards[l].capacity;
+    h[kBegin] = begin_bit;
+    h[kBits] = num_bits;
+    h[kOrder] = int(order);
+    h[kLocal] = int(local);
+    h[kKeySize] = sizeof(K) | (int(RadixKey<K>::kind) << 8);
+    h[kValueSize] = PAIRS ? sizeof(V) : 0;
+  }
+  PRIMLAB_TRY(ex.all_gather(h_local.data(), kHeaderSize, h_all.data()));
+  std::vector<std::int64_t> counts(G), capacities(G);
+  for (int r = 0; r < G; ++r) {
+    const std::int64_t* h = &h_all[std::size_t(r) * kHeaderSize];
+    if (h[kStatus] != 0) return static_cast<Status>(h[kStatus]);
+    if (!std::equal(h + kBegin, h + kHeaderSize, &h_local[kBegin])) return Status::InvalidArgument;
+    counts[r] = h[kCount];
+    capacities[r] = h[kCapacity];
+  }
+  PRIMLAB_TRY(clock.lap(&t.agree));
+
+  std::vector<Carved<K, V, PAIRS>> ws;
+  for (int l = 0; l < L; ++l) ws.emplace_back(Layout<K, V, PAIRS>(shards[l].n, shards[l].capacity, G, local, num_bits), shards[l].ws);
+  const KeyCodec<Bits> codec = make_codec<K>(order == SortOrder::Descending);
+  const RangeImage<Bits> image{codec.enc0, codec.enc1, begin_bit, num_bits};
+
+  // [SECTION] 2. Splitters: histograms of the buckets that hold a cut, until every cut is placed.
+  const std::int64_t total = [&] { std::int64_t s = 0; for (std::int64_t c : counts) s += c; return s; }();
+  SplitterSearch search(num_bits, counts, local == Local::Sort ? total / (std::int64_t(G) * 128) : 0);
+  std::vector<std::uint32_t> h_hist;
+  while (!search.done()) {
+    const std::vector<SplitterQuery> queries = search.queries();
+    const int d = search.digit_bits();
+    const std::size_t slots = queries.size() << d;
+    h_hist.assign(slots * L, 0);
+    for (int l = 0; l < L; ++l) {
+      PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
+      const cudaStream_t stream = ex.stream(l);
+      PRIMLAB_CUDA_TRY(cudaMemsetAsync(ws[l].histogram, 0, slots * sizeof(std::uint32_t), stream));
+      if (shards[l].n > 0) {
+        DeviceFacts facts;
+        PRIMLAB_TRY(device_facts(facts));
+        const std::int64_t blocks_needed = (shards[l].n + DistributedTuning::kThreads - 1) / DistributedTuning::kThreads;
+        const int grid = int(std::min<std::int64_t>(blocks_needed, std::int64_t(facts.sm_count) * DistributedTuning::kHistogramBlocksPerSm));
+        for (std::size_t q0 = 0; q0 < queries.size(); q0 += DistributedTuning::kMaxQueries) {
+          SplitterQueries<Bits> batch{};
+          batch.count = int(std::min<std::size_t>(DistributedTuning::kMaxQueries, queries.size() - q0));
+          batch.level = queries[q0].level;
+          batch.digit_bits = d;
+          for (int q = 0; q < batch.count; ++q) batch.prefix[q] = Bits(queries[q0 + q].prefix);
+          splitter_histogram_kernel<Bits><<<grid, DistributedTuning::kThreads, (std::size_t(batch.count) << d) * sizeof(std::uint32_t), stream>>>(
+              reinterpret_cast<const Bits*>(shards[l].d_keys_in), shards[l].n, image, batch, ws[l].histogram + (q0 << d));
+          PRIMLAB_LAUNCH_TRY();
+        }
+      }
+      PRIMLAB_CUDA_TRY(cudaMemcpyAsync(&h_hist[slots * l], ws[l].histogram, slots * sizeof(std::uint32_t),
+                                       cudaMemcpyDeviceToHost, stream));
+    }
+    for (int l = 0; l < L; ++l) {
+      PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
+      PRIMLAB_CUDA_TRY(cudaStreamSynchronize(ex.stream(l)));
+    }
+    std::vector<std::int64_t> h_counts(h_hist.begin(), h_hist.end()), h_gathered(slots * G);
+    PRIMLAB_TRY(ex.all_gather(h_counts.data(), slots, h_gathered.data()));
+    search.answer(h_gathered);
+  }
+  t.splitter_rounds = search.rounds();
+  PRIMLAB_TRY(clock.lap(&t.splitters));
+
+  // [SECTION] 3. The stable local partition into classes, and every rank's class counts.
+  const std::vector<std::uint64_t> lower64 = class_lower_bounds(search.cuts(), num_bits);
+  const std::vector<Bits> lower(lower64.begin(), lower64.end());
+  const int C = int(lower.size());
+  std::vector<std::uint32_t> h_first(std::size_t(C) * L);
+  for (int l = 0; l < L; ++l) {
+    const Shard<K, V>& s = shards[l];
+    if (s.n == 0) continue;
+    PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
+    const cudaStream_t stream = ex.stream(l);
+    const std::int64_t tiles = tiles_of(s.n);
+    const Bits* d_lower = static_cast<const Bits*>(ws[l].lower);
+    PRIMLAB_CUDA_TRY(cudaMemcpyAsync(ws[l].lower, lower.data(), C * sizeof(Bits), cudaMemcpyHostToDevice, stream));
+    const Bits* keys = reinterpret_cast<const Bits*>(s.d_keys_in);
+    class_count_kernel<Bits><<<unsigned(tiles), DistributedTuning::kThreads, 0, stream>>>(keys, s.n, image, d_lower, C,
+                                                                                    ws[l].tile_counts);
+    PRIMLAB_LAUNCH_TRY();
+    PRIMLAB_TRY(exclusive_scan(ws[l].tile_counts, ws[l].tile_counts, std::int64_t(C) * tiles, 0u, Sum{}, ws[l].scan, stream));
+    Bits* stage_keys = reinterpret_cast<Bits*>(ws[l].stage);
+    class_scatter_kernel<Bits, VBits, PAIRS><<<unsigned(tiles), DistributedTuning::kThreads, 0, stream>>>(
+        keys, reinterpret_cast<const VBits*>(s.d_values_in), s.n, image, d_lower, C, ws[l].tile_counts, stage_keys,
+        reinterpret_cast<VBits*>(ws[l].stage_values));
+    PRIMLAB_LAUNCH_TRY();
+    PRIMLAB_CUDA_TRY(cudaMemcpy2DAsync(&h_first[std::size_t(C) * l], sizeof(std::uint32_t), ws[l].tile_counts,
+                                       tiles * sizeof(std::uint32_t), sizeof(std::uint32_t), C, cudaMemcpyDeviceToHost,
+                                       stream));
+  }
+  std::vector<std::int64_t> h_class(std::size_t(C) * L), h_class_all(std::size_t(C) * G);
+  for (int l = 0; l < L; ++l) {
+    if (shards[l].n == 0) continue;
+    PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
+    PRIMLAB_CUDA_TRY(cudaStreamSynchronize(ex.stream(l)));
+    for (int c = 0; c < C; ++c) {
+      const std::int64_t end = c + 1 < C ? h_first[std::size_t(C) * l + c + 1] : shards[l].n;
+      h_class[std::size_t(C) * l + c] = end - h_first[std::size_t(C) * l + c];
+    }
+  }
+  PRIMLAB_TRY(ex.all_gather(h_class.data(), C, h_class_all.data()));
+  PRIMLAB_TRY(clock.lap(&t.partition));
+
+  // [SECTION] 4. Who sends what; stop before anything moves if a share does not fit.
+  std::vector<std::int64_t> positions;
+  for (const SplitterSearch::Cut& c : search.cuts()) positions.push_back(c.position);
+  const std::vector<std::int64_t> send = send_counts(G, C, h_class_all, positions);
+  std::vector<std::int64_t> share(G, 0);
+  for (int r = 0; r < G; ++r)
+    for (int s = 0; s < G; ++s) share[s] += send[std::size_t(r) * G + s];
+  bool fits = true;
+  for (int r = 0; r < G; ++r) fits = fits && share[r] <= capacities[r];
+  for (int l = 0; l < L; ++l) shards[l].count = share[ex.rank(l)];
+  t.largest = *std::max_element(share.begin(), share.end());
+  for (int r = 0; r < G; ++r) t.moved += share[r] - send[std::size_t(r) * G + r];
+  t.total = total;
+  if (!fits) return Status::OutputTooSmall;
+
+  // [SECTION] 5. The exchange: keys, then values, received in rank order.
+  auto exchange = [&](std::size_t elem, auto stage_of, auto recv_of) -> Status {
+    std::vector<std::size_t> bytes(std::size_t(4) * L * G);
+    std::vector<ExchangePlan> plans(L);
+    for (int l = 0; l < L; ++l) {
+      const int me = ex.rank(l);
+      std::size_t* send_bytes = &bytes[std::size_t(4 * l) * G];
+      std::size_t *send_off = send_bytes + G, *recv_bytes = send_off + G, *recv_off = recv_bytes + G;
+      std::size_t so = 0, ro = 0;
+      for (int s = 0; s < G; ++s) {
+        send_bytes[s] = std::size_t(send[std::size_t(me) * G + s]) * elem;
+        send_off[s] = so;
+        so += send_bytes[s];
+        recv_bytes[s] = std::size_t(send[std::size_t(s) * G + me]) * elem;
+        recv_off[s] = ro;
+        ro += recv_bytes[s];
+      }
+      plans[l] = {stage_of(l), send_bytes, send_off, recv_of(l), recv_bytes, recv_off};
+    }
+    return ex.all_to_all_v(plans.data());
+  };
+  auto recv_keys = [&](int l) -> void* { return local == Local::Sort ? static_cast<void*>(shards[l].d_keys_out) : ws[l].recv_keys; };
+  auto recv_values = [&](int l) -> void* { return local == Local::Sort ? static_cast<void*>(shards[l].d_values_out) : ws[l].recv_values; };
+  PRIMLAB_TRY(exchange(sizeof(K), [&](int l) -> const void* { return ws[l].stage; }, recv_keys));
+  if (PAIRS) {
+    PRIMLAB_TRY(exchange(sizeof(V), [&](int l) -> const void* { return ws[l].stage_values; }, recv_values));
+  }
+  PRIMLAB_TRY(clock.lap(&t.exchange));
+
+  // [SECTION] 6. The local sort (or partition) of what arrived.
+  for (int l = 0; l < L; ++l) {
+    Shard<K, V>& s = shards[l];
+    PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
+    const cudaStream_t stream = ex.stream(l);
+    const int end_bit = begin_bit + num_bits;
+    if (local == Local::Sort) {
+      if (PAIRS) {
+        PRIMLAB_TRY(radix_sort_pairs(s.d_keys_out, s.d_keys_out, s.d_values_out, s.d_values_out, s.count, order,
+                                     begin_bit, end_bit, ws[l].local, stream));
+      } else {
+        PRIMLAB_TRY(radix_sort_keys(s.d_keys_out, s.d_keys_out, s.count, order, begin_bit, end_bit, ws[l].local, stream));
+      }
+    } else if (PAIRS) {
+      PRIMLAB_TRY(radix_partition_pairs(ws[l].recv_keys, s.d_keys_out, ws[l].recv_values, s.d_values_out, s.d_offsets,
+                                        s.count, begin_bit, num_bits, ws[l].local, stream));
+    } else {
+      PRIMLAB_TRY(radix_partition_keys(ws[l].recv_keys, s.d_keys_out, s.d_offsets, s.count, begin_bit, num_bits,
+                                       ws[l].local, stream));
+    }
+  }
+  PRIMLAB_TRY(clock.lap(&t.local));
+  if (times) *times = t;
+  return Status::Success;
+}
+
+}  // namespace
+}  // namespace detail
+
+std::int64_t distributed_capacity(std::int64_t total_n, int ranks) {
+  if (total_n <= 0 || ranks <= 0) return 0;
+  const std::int64_t fair = (total_n + ranks - 1) / ranks;
+  return fair + 2 * (total_n / (std::int64_t(ranks) * 128)) + 1;
+}
+
+template <class K>
+std::size_t distributed_sort_keys_workspace_bytes(std::int64_t n, std::int64_t capacity, int ranks) {
+  return detail::Layout<K, K, false>(n, capacity, ranks, detail::Local::Sort, 0).total;
+}
+template <class K, class V>
+std::size_t distributed_sort_pairs_workspace_bytes(std::int64_t n, std::int64_t capacity, int ranks) {
+  return detail::Layout<K, V, true>(n, capacity, ranks, detail::Local::Sort, 0).total;
+}
+template <class K>
+std::size_t distributed_partition_keys_workspace_bytes(std::int64_t n, std::int64_t capacity, int ranks, int num_bits) {
+  return detail::Layout<K, K, false>(n, capacity, ranks, detail::Local::Partition, num_bits).total;
+}
+template <class K, class V>
+std::size_t distributed_partition_pairs_workspace_bytes(std::int64_t n, std::int64_t capacity, int ranks,
+                                                        int num_bits) {
+  return detail::Layout<K, V, true>(n, capacity, ranks, detail::Local::Partition, num_bits).total;
+}
+
+template <class K>
+Status distributed_sort_keys(Exchange& ex, Shard<K>* shards, SortOrder order, int begin_bit, int end_bit,
+                             DistributedTimes* times) {
+  return detail::run<K, K, false>(ex, shards, detail::Local::Sort, order, begin_bit, end_bit - begin_bit, times);
+}
+template <class K, class V>
+Status distributed_sort_pairs(Exchange& ex, Shard<K, V>* shards, SortOrder order, int begin_bit, int end_bit,
+                              DistributedTimes* times) {
+  return detail::run<K, V, true>(ex, shards, detail::Local::Sort, order, begin_bit, end_bit - begin_bit, times);
+}
+template <class K>
+Status distributed_partition_keys(Exchange& ex, Shard<K>* shards, int begin_bit, int num_bits, DistributedTimes* times) {
+  return detail::run<K, K, false>(ex, shards, detail::Local::Partition, SortOrder::Ascending, begin_bit, num_bits, times);
+}
+template <class K, class V>
+Status distributed_partition_pairs(Exchange& ex, Shard<K, V>* shards, int begin_bit, int num_bits,
+                                   DistributedTimes* times) {
+  return detail::run<K, V, true>(ex, shards, detail::Local::Partition, SortOrder::Ascending, begin_bit, num_bits, times);
+}
+
+#define PRIMLAB_DISTRIBUTED_KEYS(K)                                                                                \
+  template std::size_t distributed_sort_keys_workspace_bytes<K>(std::int64_t, std::int64_t, int);                   \
+  template std::size_t distributed_partition_keys_workspace_bytes<K>(std::int64_t, std::int64_t, int, int);         \
+  template Status distributed_sort_keys<K>(Exchange&, Shard<K>*, SortOrder, int, int, DistributedTimes*);           \
+  template Status distributed_partition_keys<K>(Exchange&, Shard<K>*, int, int, DistributedTimes*);
+#define PRIMLAB_DISTRIBUTED_PAIRS(K, V)                                                                            \
+  template std::size_t distributed_sort_pairs_workspace_bytes<K, V>(std::int64_t, std::int64_t, int);               \
+  template std::size_t distributed_partition_pairs_workspace_bytes<K, V>(std::int64_t, std::int64_t, int, int);     \
+  template Status distributed_sort_pairs<K, V>(Exchange&, Shard<K, V>*, SortOrder, int, int, DistributedTimes*);    \
+  template Status distributed_partition_pairs<K, V>(Exchange&, Shard<K, V>*, int, int, DistributedTimes*);
+#define PRIMLAB_DISTRIBUTED_ALL_VALUES(K) \
+  PRIMLAB_DISTRIBUTED_KEYS(K)             \
+  PRIMLAB_DISTRIBUTED_PAIRS(K, std::uint32_t) \
+  PRIMLAB_DISTRIBUTED_PAIRS(K, std::int32_t)  \
+  PRIMLAB_DISTRIBUTED_PAIRS(K, float)         \
+  PRIMLAB_DISTRIBUTED_PAIRS(K, std::uint64_t) \
+  PRIMLAB_DISTRIBUTED_PAIRS(K, std::int64_t)  \
+  PRIMLAB_DISTRIBUTED_PAIRS(K, double)
+PRIMLAB_DISTRIBUTED_ALL_VALUES(std::uint32_t)
+PRIMLAB_DISTRIBUTED_ALL_VALUES(std::int32_t)
+PRIMLAB_DISTRIBUTED_ALL_VALUES(float)
+PRIMLAB_DISTRIBUTED_ALL_VALUES(std::uint64_t)
+PRIMLAB_DISTRIBUTED_ALL_VALUES(std::int64_t)
+PRIMLAB_DISTRIBUTED_ALL_VALUES(double)
+#undef PRIMLAB_DISTRIBUTED_ALL_VALUES
+#undef PRIMLAB_DISTRIBUTED_PAIRS
+#undef PRIMLAB_DISTRIBUTED_KEYS
+
+}  // namespace primlab

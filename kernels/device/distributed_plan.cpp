@@ -1,0 +1,114 @@
+// Splitter search, classes and send counts of the multi-GPU primitives (see distributed_plan.h).
+#include "device/distributed_plan.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace primlab::detail {
+
+namespace {
+using U128 = unsigned __int128;
+}  // namespace
+
+SplitterSearch::SplitterSearch(int width, std::vector<std::int64_t> rank_totals, std::int64_t slack)
+    : width_(width), ranks_(static_cast<int>(rank_totals.size())), slack_(slack) {
+  total_ = std::accumulate(rank_totals.begin(), rank_totals.end(), std::int64_t(0));
+  const int n_cuts = std::max(ranks_ - 1, 0);
+  cuts_.assign(n_cuts, Cut{});
+  open_.assign(n_cuts, Open{});
+  resolved_.assign(n_cuts, total_ == 0 || width_ == 0);
+  for (int s = 0; s < n_cuts; ++s) cuts_[s].position = total_ * (s + 1) / ranks_;
+  if (width_ == 0) {  // an empty bit range: every key is equal, so every cut is a tie on 0
+    for (Cut& c : cuts_) c.tie = true;
+  }
+}
+
+bool SplitterSearch::done() const {
+  return std::all_of(resolved_.begin(), resolved_.end(), [](bool r) { return r; });
+}
+
+int SplitterSearch::digit_bits() const { return std::min(kDigitBits, width_ - level_); }
+
+std::vector<SplitterQuery> SplitterSearch::queries() const {
+  std::vector<SplitterQuery> q;
+  for (std::size_t s = 0; s < cuts_.size(); ++s) {
+    if (resolved_[s]) continue;
+    // Open cuts are in position order, so their buckets are too: equal ones are neighbours.
+    if (q.empty() || q.back().prefix != open_[s].prefix) q.push_back({open_[s].prefix, level_});
+  }
+  return q;
+}
+
+void SplitterSearch::answer(const std::vector<std::int64_t>& counts) {
+  const std::vector<SplitterQuery> q = queries();
+  const int d = digit_bits();
+  const std::size_t buckets = std::size_t(1) << d;
+  const int rest = width_ - level_ - d;
+  std::vector<std::int64_t> total(buckets);
+  std::size_t qi = 0;
+  for (std::size_t s = 0; s < cuts_.size(); ++s) {
+    if (resolved_[s]) continue;
+    Open& o = open_[s];
+    while (q[qi].prefix != o.prefix) ++qi;
+    std::fill(total.begin(), total.end(), 0);
+    for (int r = 0; r < ranks_; ++r)
+      for (std::size_t b = 0; b < buckets; ++b) total[b] += counts[(r * q.size() + qi) * buckets + b];
+    Cut& cut = cuts_[s];
+    const std::int64_t local = cut.position - o.below;
+    std::int64_t cum = 0;
+    std::size_t b = 0;
+    while (cum + total[b] <= local) cum += total[b++];
+    const std::int64_t to_lower = local - cum, to_upper = cum + total[b] - local;
+    const U128 bucket = (U128(o.prefix) << d) | b;
+    if (std::min(to_lower, to_upper) <= slack_) {  // close enough to a bucket edge: cut there
+      const bool lower = to_lower <= to_upper;
+      const U128 value = (lower ? bucket : bucket + 1) << rest;
+      cut.at_end = (value >> width_) != 0;
+      cut.value = cut.at_end ? 0 : static_cast<std::uint64_t>(value);
+      cut.position = o.below + (lower ? cum : cum + total[b]);
+      resolved_[s] = true;
+    } else if (rest == 0) {  // inside a run of equal keys: cut it at the target position
+      cut.value = static_cast<std::uint64_t>(bucket);
+      cut.tie = true;
+      resolved_[s] = true;
+    } else {
+      o = {static_cast<std::uint64_t>(bucket), level_ + d, o.below + cum};
+    }
+  }
+  level_ += d;
+  ++rounds_;
+}
+
+std::vector<std::uint64_t> class_lower_bounds(const std::vector<SplitterSearch::Cut>& cuts, int width) {
+  std::vector<std::uint64_t> lower{0};
+  const U128 end = U128(1) << width;
+  for (const SplitterSearch::Cut& c : cuts) {
+    if (c.at_end) continue;
+    lower.push_back(c.value);
+    if (c.tie && U128(c.value) + 1 < end) lower.push_back(c.value + 1);
+  }
+  std::sort(lower.begin(), lower.end());
+  lower.erase(std::unique(lower.begin(), lower.end()), lower.end());
+  return lower;
+}
+
+std::vector<std::int64_t> send_counts(int ranks, int classes, const std::vector<std::int64_t>& class_counts,
+                                      const std::vector<std::int64_t>& cut_positions) {
+  std::int64_t total = std::accumulate(class_counts.begin(), class_counts.end(), std::int64_t(0));
+  std::vector<std::int64_t> edge{0};  // rank s takes global positions [edge[s], edge[s + 1])
+  edge.insert(edge.end(), cut_positions.begin(), cut_positions.end());
+  edge.push_back(total);
+  std::vector<std::int64_t> send(std::size_t(ranks) * ranks, 0);
+  std::int64_t start = 0;  // of rank r's run of class c in the global order
+  for (int c = 0; c < classes; ++c) {
+    for (int r = 0; r < ranks; ++r) {
+      const std::int64_t end = start + class_counts[std::size_t(r) * classes + c];
+      for (int s = 0; s < ranks; ++s)
+        send[std::size_t(r) * ranks + s] += std::max<std::int64_t>(0, std::min(end, edge[s + 1]) - std::max(start, edge[s]));
+      start = end;
+    }
+  }
+  return send;
+}
+
+}  // namespace primlab::detail

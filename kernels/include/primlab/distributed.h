@@ -1,0 +1,102 @@
+// Sort and radix partition across the ranks of a group (the GPUs of a node or of several nodes),
+// over an Exchange (primlab/exchange.h): NCCL between real GPUs, or the loopback's virtual ranks.
+// Each rank holds a shard of keys (or pairs) on its GPU; after the call, rank r holds the r-th
+// range of the global order and Shard::count says how many keys that is.
+//
+// The steps, the same on every rank:
+//  1. the ranks agree on the arguments and the total (an all-gather of a few numbers);
+//  2. splitters: a histogram of the top 8 bits of the range on every rank, gathered; each cut
+//     between ranks that falls inside a large bucket is refined with the next 8 bits of that
+//     bucket, until it lands within 1/128 of a fair share of a bucket edge, or inside a run of
+//     keys equal on the whole range, which is then split by position (input order, rank-major);
+//  3. a stable local partition of the shard by destination;
+//  4. the exchange (all_to_all_v), received in rank order;
+//  5. a local stable radix sort (or radix partition) of what arrived.
+// So the result is the stable global order: equal keys keep the order of (rank, position).
+//
+// Conventions as in primlab/ops.h, per rank: sizes and workspace per shard, from the queries
+// below. Nothing is allocated per call. Every rank of the group must make the same call (same
+// order, bit range, key and value types); a rank whose arguments are invalid makes every rank
+// return InvalidArgument, with nothing moved. A rank whose share exceeds its capacity makes every
+// rank return OutputTooSmall, with nothing moved and each Shard::count set to its share.
+// A transport failure is CommError (Exchange::last_error() has the message); the inputs are then
+// intact but the outputs are undefined.
+// K: uint32, int32, float, uint64, int64, double; V: the same six. Up to kDistributedMaxRanks
+// ranks, n <= 2^31 - 1 keys per rank before and after. Keys and values are not modified.
+//
+// Example (the loopback, G = 4 virtual ranks on one GPU; with NCCL use NcclExchange):
+//   primlab::LoopbackExchange ex(4, stream);
+//   std::int64_t cap = primlab::distributed_capacity(total_n, 4);
+//   shard[r] = {d_in[r], d_out[r], n[r], cap, {d_ws[r], primlab::distributed_sort_keys_workspace_bytes<std::uint32_t>(n[r], cap, 4)}};
+//   primlab::distributed_sort_keys(ex, shard, primlab::SortOrder::Ascending, 0, 32);
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "primlab/exchange.h"
+#include "primlab/radix_sort.h"
+#include "primlab/status.h"
+
+namespace primlab {
+
+constexpr int kDistributedMaxRanks = 64;
+
+// One driven rank's part of the call. For keys-only calls the value pointers are ignored; for
+// partition calls d_offsets (2^num_bits + 1 entries) receives the offsets of the partitions in
+// this rank's result, as radix_partition_keys gives them.
+template <class K, class V = K>
+struct Shard {
+  const K* d_keys_in = nullptr;
+  K* d_keys_out = nullptr;             // room for `capacity` keys
+  std::int64_t n = 0;                  // keys this rank holds
+  std::int64_t capacity = 0;           // keys d_keys_out (and d_values_out) can take
+  Workspace ws;                        // sized by the query for (n, capacity)
+  const V* d_values_in = nullptr;      // pairs only
+  V* d_values_out = nullptr;           // pairs only
+  std::uint32_t* d_offsets = nullptr;  // partition only
+  std::int64_t count = 0;              // out: keys this rank holds after the call
+};
+
+// Wall-clock milliseconds of each step, summed over the driven ranks' streams (the call waits
+// for each step when given one of these, so times are exact but the steps do not overlap).
+struct DistributedTimes {
+  double agree = 0, splitters = 0, partition = 0, exchange = 0, local = 0;
+  int splitter_rounds = 0;     // histogram passes (1 when the top 8 bits balance the ranks)
+  std::int64_t largest = 0;    // the largest rank's share
+  std::int64_t total = 0;      // keys over all ranks
+  std::int64_t moved = 0;      // keys sent to another rank, over all ranks
+};
+
+// The most keys any rank receives when the group holds total_n keys: a fair share plus the
+// splitters' slack (1/128 of it per cut). Capacities of at least this never give OutputTooSmall.
+std::int64_t distributed_capacity(std::int64_t total_n, int ranks);
+
+template <class K>
+std::size_t distributed_sort_keys_workspace_bytes(std::int64_t n, std::int64_t capacity, int ranks);
+template <class K, class V>
+std::size_t distributed_sort_pairs_workspace_bytes(std::int64_t n, std::int64_t capacity, int ranks);
+template <class K>
+std::size_t distributed_partition_keys_workspace_bytes(std::int64_t n, std::int64_t capacity, int ranks, int num_bits);
+template <class K, class V>
+std::size_t distributed_partition_pairs_workspace_bytes(std::int64_t n, std::int64_t capacity, int ranks,
+                                                        int num_bits);
+
+// shards: one per rank this process drives (ex.local_count()), in local order.
+template <class K>
+Status distributed_sort_keys(Exchange& ex, Shard<K>* shards, SortOrder order, int begin_bit, int end_bit,
+                             DistributedTimes* times = nullptr);
+template <class K, class V>
+Status distributed_sort_pairs(Exchange& ex, Shard<K, V>* shards, SortOrder order, int begin_bit, int end_bit,
+                              DistributedTimes* times = nullptr);
+
+// The stable global radix partition by bits [begin_bit, begin_bit + num_bits) (1 to 12 bits):
+// partitions in digit order over the ranks, each in input order (rank, position), the ranks
+// balanced to within one key (a partition is split between ranks where needed).
+template <class K>
+Status distributed_partition_keys(Exchange& ex, Shard<K>* shards, int begin_bit, int num_bits,
+                                  DistributedTimes* times = nullptr);
+template <class K, class V>
+Status distributed_partition_pairs(Exchange& ex, Shard<K, V>* shards, int begin_bit, int num_bits,
+                                   DistributedTimes* times = nullptr);
+
+}  // namespace primlab

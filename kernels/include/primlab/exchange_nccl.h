@@ -1,0 +1,60 @@
+// NcclExchange: the Exchange of primlab/exchange.h over NCCL communicators the caller made, one
+// per GPU this process drives (one for one process per GPU; all of a node's for one process that
+// drives them, as from ncclCommInitAll; any NCCL group, multi-node included). Collectives are
+// grouped over the driven ranks (ncclGroupStart/End); the all-to-all is grouped ncclSend/ncclRecv.
+// Link primlab::nccl (built when CMake finds NCCL). Keep NVLink SHARP multicast off
+// (NCCL_NVLS_ENABLE=0) where the platform asks for it.
+#pragma once
+#include <nccl.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "primlab/exchange.h"
+
+namespace primlab {
+
+struct NcclRank {
+  ncclComm_t comm = nullptr;
+  cudaStream_t stream = nullptr;  // the rank's stream, on the communicator's device
+};
+
+class NcclExchange final : public Exchange {
+ public:
+  // Reads each communicator's rank, size and device, and allocates the small device buffers the
+  // all-gather stages through (size() * max_gather_count() 8-byte words per driven rank). All
+  // communicators must belong to one group. On failure, returns a status, leaves `out` empty and
+  // puts NCCL's message in *error when given.
+  static Status create(const std::vector<NcclRank>& ranks, std::unique_ptr<NcclExchange>& out,
+                       std::string* error = nullptr);
+  ~NcclExchange() override;
+  NcclExchange(const NcclExchange&) = delete;
+  NcclExchange& operator=(const NcclExchange&) = delete;
+
+  int size() const override { return size_; }
+  int local_count() const override { return int(local_.size()); }
+  int rank(int local) const override { return local_[local].rank; }
+  int device(int local) const override { return local_[local].device; }
+  cudaStream_t stream(int local) const override { return local_[local].nccl.stream; }
+  Status all_gather(const std::int64_t* h_local, std::size_t count, std::int64_t* h_all) override;
+  std::size_t max_gather_count() const override { return gather_count_; }
+  Status all_to_all_v(const ExchangePlan* plans) override;
+  std::string last_error() const override { return last_error_; }
+
+ private:
+  struct Local {
+    NcclRank nccl;
+    int rank = 0, device = 0;
+    std::int64_t* d_gather = nullptr;  // this rank's slot, then the gathered values
+  };
+  NcclExchange() = default;
+  Status fail(ncclResult_t r, ncclComm_t comm);
+
+  int size_ = 0;
+  std::size_t gather_count_ = 0;
+  std::vector<Local> local_;
+  std::string last_error_;
+};
+
+}  // namespace primlab

@@ -1,0 +1,148 @@
+// NcclExchange: the Exchange over NCCL (see primlab/exchange_nccl.h).
+#include "primlab/exchange_nccl.h"
+
+#include <cuda_runtime.h>
+
+#include "primlab/distributed.h"
+
+namespace primlab {
+
+namespace {
+
+Status cuda_status(cudaError_t e) {
+  if (e == cudaSuccess) return Status::Success;
+  cudaGetLastError();
+  return e == cudaErrorMemoryAllocation ? Status::OutOfMemory : Status::CudaError;
+}
+
+// Restores the caller's current device when the call returns.
+class DeviceGuard {
+ public:
+  DeviceGuard() { cudaGetDevice(&device_); }
+  ~DeviceGuard() { cudaSetDevice(device_); }
+  DeviceGuard(const DeviceGuard&) = delete;
+  DeviceGuard& operator=(const DeviceGuard&) = delete;
+
+ private:
+  int device_ = 0;
+};
+
+}  // namespace
+
+#define PRIMLAB_NCCL_CUDA(expr)                                  \
+  do {                                                           \
+    const Status _s = cuda_status(expr);                         \
+    if (_s != Status::Success) return _s;                        \
+  } while (0)
+#define PRIMLAB_NCCL_TRY(expr, comm)                             \
+  do {                                                           \
+    const ncclResult_t _r = (expr);                              \
+    if (_r != ncclSuccess) return fail(_r, comm);                \
+  } while (0)
+
+// Closes a group that `r` says may have failed inside; the first failure wins.
+static ncclResult_t end_group(ncclResult_t r) {
+  if (r == ncclInProgress) r = ncclSuccess;
+  const ncclResult_t end = ncclGroupEnd();
+  return r != ncclSuccess ? r : end;
+}
+
+Status NcclExchange::fail(ncclResult_t r, ncclComm_t comm) {
+  last_error_ = std::string(ncclGetErrorString(r));
+  const char* detail = ncclGetLastError(comm);
+  if (detail && *detail) last_error_ += std::string(": ") + detail;
+  return Status::CommError;
+}
+
+Status NcclExchange::create(const std::vector<NcclRank>& ranks, std::unique_ptr<NcclExchange>& out,
+                            std::string* error) {
+  out.reset();
+  if (ranks.empty()) return Status::InvalidArgument;
+  DeviceGuard restore_device;
+  std::unique_ptr<NcclExchange> ex(new NcclExchange());
+  for (const NcclRank& nr : ranks) {
+    if (nr.comm == nullptr) return Status::InvalidArgument;
+    Local l;
+    l.nccl = nr;
+    int size = 0;
+    ncclResult_t r = ncclCommCount(nr.comm, &size);
+    if (r == ncclSuccess) r = ncclCommUserRank(nr.comm, &l.rank);
+    if (r == ncclSuccess) r = ncclCommCuDevice(nr.comm, &l.device);
+    if (r != ncclSuccess) {
+      const Status st = ex->fail(r, nr.comm);
+      if (error) *error = ex->last_error_;
+      return st;
+    }
+    if (ex->size_ != 0 && size != ex->size_) return Status::InvalidArgument;
+    ex->size_ = size;
+    ex->local_.push_back(l);
+  }
+  // The largest gather the primitives make: one histogram of 256 buckets per cut.
+  ex->gather_count_ = std::size_t(std::max(ex->size_ - 1, 1)) * 256;
+  for (Local& l : ex->local_) {
+    PRIMLAB_NCCL_CUDA(cudaSetDevice(l.device));
+    void* p = nullptr;
+    PRIMLAB_NCCL_CUDA(cudaMalloc(&p, (std::size_t(ex->size_) + 1) * ex->gather_count_ * sizeof(std::int64_t)));
+    l.d_gather = static_cast<std::int64_t*>(p);
+  }
+  out = std::move(ex);
+  return Status::Success;
+}
+
+NcclExchange::~NcclExchange() {
+  DeviceGuard restore_device;
+  for (Local& l : local_) {
+    if (!l.d_gather) continue;
+    cudaSetDevice(l.device);
+    cudaFree(l.d_gather);
+  }
+}
+
+Status NcclExchange::all_gather(const std::int64_t* h_local, std::size_t count, std::int64_t* h_all) {
+  if (count > gather_count_) return Status::InvalidArgument;
+  if (count == 0) return Status::Success;
+  DeviceGuard restore_device;
+  const std::size_t bytes = count * sizeof(std::int64_t);
+  for (std::size_t i = 0; i < local_.size(); ++i) {
+    PRIMLAB_NCCL_CUDA(cudaSetDevice(local_[i].device));
+    PRIMLAB_NCCL_CUDA(cudaMemcpyAsync(local_[i].d_gather, h_local + i * count, bytes, cudaMemcpyHostToDevice,
+                                      local_[i].nccl.stream));
+  }
+  // A failed call inside a group still closes the group, so that NCCL is left usable.
+  ncclResult_t r = ncclGroupStart();
+  for (Local& l : local_)
+    if (r == ncclSuccess)
+      r = ncclAllGather(l.d_gather, l.d_gather + gather_count_, count, ncclInt64, l.nccl.comm, l.nccl.stream);
+  PRIMLAB_NCCL_TRY(end_group(r), local_[0].nccl.comm);
+  // Every driven rank received the same values; read them from the first.
+  const Local& first = local_[0];
+  PRIMLAB_NCCL_CUDA(cudaSetDevice(first.device));
+  PRIMLAB_NCCL_CUDA(cudaMemcpyAsync(h_all, first.d_gather + gather_count_, bytes * std::size_t(size_),
+                                    cudaMemcpyDeviceToHost, first.nccl.stream));
+  for (Local& l : local_) {
+    PRIMLAB_NCCL_CUDA(cudaSetDevice(l.device));
+    PRIMLAB_NCCL_CUDA(cudaStreamSynchronize(l.nccl.stream));
+  }
+  return Status::Success;
+}
+
+Status NcclExchange::all_to_all_v(const ExchangePlan* plans) {
+  DeviceGuard restore_device;
+  ncclResult_t r = ncclGroupStart();
+  for (std::size_t i = 0; i < local_.size() && r == ncclSuccess; ++i) {
+    const Local& l = local_[i];
+    const ExchangePlan& p = plans[i];
+    for (int s = 0; s < size_ && r == ncclSuccess; ++s) {
+      if (p.send_bytes[s] > 0)
+        r = ncclSend(static_cast<const char*>(p.d_send) + p.send_offsets[s], p.send_bytes[s], ncclChar, s, l.nccl.comm,
+                     l.nccl.stream);
+      if (r == ncclSuccess && p.recv_bytes[s] > 0)
+        r = ncclRecv(static_cast<char*>(p.d_recv) + p.recv_offsets[s], p.recv_bytes[s], ncclChar, s, l.nccl.comm,
+                     l.nccl.stream);
+    }
+  }
+  PRIMLAB_NCCL_TRY(end_group(r), local_[0].nccl.comm);
+  return Status::Success;
+}
+
+}  // namespace primlab
