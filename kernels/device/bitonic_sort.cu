@@ -5,6 +5,7 @@
 
 #include "agent/bitonic_sort_kernels.cuh"
 #include "util/chained_launch.cuh"
+#include "util/dynamic_smem.cuh"
 #include "util/cuda_check.cuh"
 #include "util/device_properties.cuh"
 #include "thread/radix_key_codec.cuh"
@@ -31,10 +32,7 @@ Status launch_segment_tile(const Bits* kin, Bits* kout, const VBits* vin, VBits*
   static_assert(std::size_t(kBitonicMaxSegment) * (sizeof(Bits) + sizeof(VBits)) <= kPortableSmem,
                 "the largest segment fits every GPU's shared memory");
   auto kernel = segment_tile_kernel<Bits, VBits, PAIRS, E>;
-  static const cudaError_t attr = cudaFuncSetAttribute(
-      kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-      int(std::size_t(kBitonicMaxSegment) * (sizeof(Bits) + (PAIRS ? sizeof(VBits) : 0))));
-  PRIMLAB_CUDA_TRY(attr);
+  PRIMLAB_TRY(allow_dynamic_smem(kernel, std::size_t(kBitonicMaxSegment) * (sizeof(Bits) + (PAIRS ? sizeof(VBits) : 0))));
   if (blocks > std::numeric_limits<int>::max()) return Status::Unsupported;
   kernel<<<unsigned(blocks), map.tile / E, smem, stream>>>(kin, kout, vin, vout, map, m);
   PRIMLAB_LAUNCH_TRY();
@@ -48,8 +46,7 @@ Status launch_array_tile(const Bits* kin, Bits* kout, const VBits* vin, VBits* v
   constexpr std::size_t smem = (std::size_t(1) << log_tile) * (sizeof(Bits) + (PAIRS ? sizeof(VBits) : 0));
   static_assert(smem <= kPortableSmem, "the tile fits every GPU's shared memory");
   auto kernel = array_tile_kernel<Bits, VBits, PAIRS, LT>;
-  static const cudaError_t attr = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
-  PRIMLAB_CUDA_TRY(attr);
+  PRIMLAB_TRY(allow_dynamic_smem(kernel, smem));
   const std::int64_t blocks = (n + (std::int64_t(1) << log_tile) - 1) >> log_tile;
   PRIMLAB_TRY(chained_launch(chained, kernel, unsigned(blocks), 1u << LT, smem, stream, kin, kout, vin, vout, n,
                                    log_p, m, merge_only));

@@ -12,6 +12,7 @@
 #include "thread/radix_key_codec.cuh"
 #include "tuning/radix_sort.cuh"
 #include "util/chained_launch.cuh"
+#include "util/dynamic_smem.cuh"
 #include "util/cuda_check.cuh"
 #include "util/device_properties.cuh"
 #include "primlab/status.h"
@@ -109,9 +110,7 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
   }
 
   auto kernel = pass_kernel<Bits, VBits, PAIRS, C::kThreads, C::kItems, C::kMinBlocks>;
-  static const cudaError_t attr_err =
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(C::kSmem));
-  PRIMLAB_CUDA_TRY(attr_err);
+  PRIMLAB_TRY(allow_dynamic_smem(kernel, C::kSmem));
 
   // Passes of at most one wave of tiles are chained with programmatic dependent launch: chaining
   // every size cost 7 % at 2^28 (H200, u32: 6.15 ms against 5.72), bench/NOTES-sort.md.

@@ -81,6 +81,28 @@ void expect_global_order(const std::vector<std::uint32_t>& all, std::vector<Rank
   EXPECT_EQ(got, idx);
 }
 
+// The single-GPU sorts on each GPU in turn from one thread: per-device kernel attributes (the
+// onesweep pass's and the bitonic tiles' dynamic shared memory) are set on every device.
+TEST(MultiGpu, EachDeviceSortsInTurn) {
+  const auto h = make_keys<std::uint32_t>(Dist::Uniform, 1 << 20, 5);
+  auto want = h;
+  std::sort(want.begin(), want.end());
+  for (int round = 0; round < 2; ++round)
+    for (int g = 0; g < gpu_count(); ++g) {
+      SCOPED_TRACE(testing::Message() << "device " << g);
+      ASSERT_EQ(cudaSetDevice(g), cudaSuccess);
+      auto in = to_device(h);
+      primlab::DeviceBuffer<std::uint32_t> out(h.size());
+      const std::size_t bytes = primlab::radix_sort_keys_workspace_bytes<std::uint32_t>(std::int64_t(h.size()));
+      auto ws = workspace(bytes);
+      ASSERT_EQ(primlab::radix_sort_keys(in.get(), out.get(), std::int64_t(h.size()), primlab::SortOrder::Ascending, 0, 32,
+                                         {ws.get(), bytes}, nullptr),
+                Status::Success);
+      EXPECT_EQ(to_host(out, h.size()), want);
+    }
+  ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+}
+
 TEST(NcclDistributed, OneProcessDrivesEveryGpu) {
   const int G = gpu_count();
   ASSERT_GE(G, 1);
