@@ -87,10 +87,15 @@ __global__ void __launch_bounds__(DistributedTuning::kThreads)
   for (int i = threadIdx.x; i < classes; i += blockDim.x) count[i] = 0;
   load_classes(d_lower, classes, lower);
   const std::int64_t base = std::int64_t(blockIdx.x) * DistributedTuning::kTile;
+  Bits key[DistributedTuning::kItems];  // all loads first, so that they are in flight together
+#pragma unroll
   for (int j = 0; j < DistributedTuning::kItems; ++j) {
     const std::int64_t i = base + j * DistributedTuning::kThreads + threadIdx.x;
-    if (i < n) atomicAdd(&count[class_of(lower, classes, image(keys[i]))], 1u);
+    key[j] = i < n ? keys[i] : Bits(0);
   }
+#pragma unroll
+  for (int j = 0; j < DistributedTuning::kItems; ++j)
+    if (base + j * DistributedTuning::kThreads + threadIdx.x < n) atomicAdd(&count[class_of(lower, classes, image(key[j]))], 1u);
   __syncthreads();
   for (int c = threadIdx.x; c < classes; c += blockDim.x) counts[std::int64_t(c) * gridDim.x + blockIdx.x] = count[c];
 }
@@ -115,16 +120,22 @@ __global__ void __launch_bounds__(DistributedTuning::kThreads)
   load_classes(d_lower, classes, lower);
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const std::int64_t base = std::int64_t(blockIdx.x) * DistributedTuning::kTile;
+  Bits tile_keys[DistributedTuning::kItems];  // all loads first, so that they are in flight together
+#pragma unroll
+  for (int j = 0; j < DistributedTuning::kItems; ++j) {
+    const std::int64_t i = base + j * DistributedTuning::kThreads + threadIdx.x;
+    tile_keys[j] = i < n ? keys[i] : Bits(0);
+  }
+#pragma unroll
   for (int j = 0; j < DistributedTuning::kItems; ++j) {
     // One round: 256 consecutive keys, one per thread; ranks within a warp from the lanes of the
     // same class, across warps from the warps' counts in order.
     const std::int64_t i = base + j * DistributedTuning::kThreads + threadIdx.x;
     const bool valid = i < n;
-    Bits key = 0;
+    const Bits key = tile_keys[j];
     VBits value = 0;
     int c = classes;  // past every class: the tail's idle lanes
     if (valid) {
-      key = keys[i];
       if (PAIRS) value = values[i];
       c = class_of(lower, classes, image(key));
     }

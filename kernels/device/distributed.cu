@@ -4,13 +4,16 @@
 #include <chrono>
 #include <cstring>
 #include <limits>
+#include <tuple>
 #include <vector>
 
 #include "agent/distributed_kernels.cuh"
+#include "agent/radix_histogram.cuh"
 #include "device/distributed_plan.h"
 #include "primlab/distributed.h"
 #include "primlab/radix_partition.h"
 #include "primlab/scan.h"
+#include "tuning/radix_sort.cuh"
 #include "util/cuda_check.cuh"
 #include "util/device_properties.cuh"
 
@@ -33,7 +36,7 @@ template <class K, class V, bool PAIRS>
 struct Layout {
   std::size_t stage_keys = 0, stage_values = 0, stage = 0;
   std::size_t recv_keys = 0, recv_values = 0;
-  std::size_t tile_counts = 0, scan = 0, histogram = 0, lower = 0;
+  std::size_t tile_counts = 0, scan = 0, histogram = 0, lower = 0, bucket_ws = 0, buckets = 0;
   std::size_t total = 0;
 
   Layout(std::int64_t n, std::int64_t capacity, int ranks, Local local, int num_bits) {
@@ -56,7 +59,10 @@ struct Layout {
     scan = aligned(scan_workspace_bytes<std::uint32_t>(std::int64_t(counts)));
     histogram = aligned(std::size_t(std::max(ranks - 1, 1)) * kRadix * sizeof(std::uint32_t));
     lower = aligned(kMaxClasses * sizeof(std::uint64_t));
-    total = stage + recv_keys + recv_values + tile_counts + scan + histogram + lower;
+    bucket_ws = aligned(PAIRS ? radix_partition_pairs_workspace_bytes<K, V>(n, kRadixBits)
+                              : radix_partition_keys_workspace_bytes<K>(n, kRadixBits));
+    buckets = aligned((kRadix + 1) * sizeof(std::uint32_t));
+    total = stage + recv_keys + recv_values + tile_counts + scan + histogram + lower + bucket_ws + buckets;
   }
 };
 
@@ -70,6 +76,8 @@ struct Carved {
   Workspace scan;
   std::uint32_t* histogram;
   void* lower;
+  Workspace bucket_ws;       // the partition by the top digit
+  std::uint32_t* buckets;    // and its offsets
   Workspace local;
 
   Carved(const Layout<K, V, PAIRS>& l, Workspace ws) {
@@ -89,6 +97,10 @@ struct Carved {
     histogram = reinterpret_cast<std::uint32_t*>(p);
     p += l.histogram;
     lower = p;
+    p += l.lower;
+    bucket_ws = {p, l.bucket_ws};
+    p += l.bucket_ws;
+    buckets = reinterpret_cast<std::uint32_t*>(p);
   }
 };
 
@@ -209,17 +221,29 @@ Status run(Exchange& ex, Shard<K, V>* shards, Local local, SortOrder order, int 
       if (shards[l].n > 0) {
         DeviceFacts facts;
         PRIMLAB_TRY(device_facts(facts));
-        const std::int64_t blocks_needed = (shards[l].n + DistributedTuning::kThreads - 1) / DistributedTuning::kThreads;
-        const int grid = int(std::min<std::int64_t>(blocks_needed, std::int64_t(facts.sm_count) * DistributedTuning::kHistogramBlocksPerSm));
-        for (std::size_t q0 = 0; q0 < queries.size(); q0 += DistributedTuning::kMaxQueries) {
-          SplitterQueries<Bits> batch{};
-          batch.count = int(std::min<std::size_t>(DistributedTuning::kMaxQueries, queries.size() - q0));
-          batch.level = queries[q0].level;
-          batch.digit_bits = d;
-          for (int q = 0; q < batch.count; ++q) batch.prefix[q] = Bits(queries[q0 + q].prefix);
-          splitter_histogram_kernel<Bits><<<grid, DistributedTuning::kThreads, (std::size_t(batch.count) << d) * sizeof(std::uint32_t), stream>>>(
-              reinterpret_cast<const Bits*>(shards[l].d_keys_in), shards[l].n, image, batch, ws[l].histogram + (q0 << d));
+        const Bits* keys = reinterpret_cast<const Bits*>(shards[l].d_keys_in);
+        if (queries.size() == 1 && queries[0].level == 0) {
+          // The first round is a plain histogram of the top digit: the sort's upfront histogram.
+          using T = RadixSortTuning;
+          constexpr int kChunk = T::kHistThreads * T::kHistItems;
+          const int grid = int(std::min<std::int64_t>((shards[l].n + kChunk - 1) / kChunk,
+                                                      std::int64_t(facts.sm_count) * T::kHistBlocksPerSm));
+          onesweep::histogram_kernel<Bits, T::kHistThreads, T::kHistItems><<<grid, T::kHistThreads, 0, stream>>>(
+              keys, shards[l].n, begin_bit + num_bits - d, 1, (1u << d) - 1, codec.enc0, codec.enc1, ws[l].histogram);
           PRIMLAB_LAUNCH_TRY();
+        } else {
+          const std::int64_t blocks_needed = (shards[l].n + DistributedTuning::kThreads - 1) / DistributedTuning::kThreads;
+          const int grid = int(std::min<std::int64_t>(blocks_needed, std::int64_t(facts.sm_count) * DistributedTuning::kHistogramBlocksPerSm));
+          for (std::size_t q0 = 0; q0 < queries.size(); q0 += DistributedTuning::kMaxQueries) {
+            SplitterQueries<Bits> batch{};
+            batch.count = int(std::min<std::size_t>(DistributedTuning::kMaxQueries, queries.size() - q0));
+            batch.level = queries[q0].level;
+            batch.digit_bits = d;
+            for (int q = 0; q < batch.count; ++q) batch.prefix[q] = Bits(queries[q0 + q].prefix);
+            splitter_histogram_kernel<Bits><<<grid, DistributedTuning::kThreads, (std::size_t(batch.count) << d) * sizeof(std::uint32_t), stream>>>(
+                keys, shards[l].n, image, batch, ws[l].histogram + (q0 << d));
+            PRIMLAB_LAUNCH_TRY();
+          }
         }
       }
       PRIMLAB_CUDA_TRY(cudaMemcpyAsync(&h_hist[slots * l], ws[l].histogram, slots * sizeof(std::uint32_t),
@@ -240,12 +264,35 @@ Status run(Exchange& ex, Shard<K, V>* shards, Local local, SortOrder order, int 
   const std::vector<std::uint64_t> lower64 = class_lower_bounds(search.cuts(), num_bits);
   const std::vector<Bits> lower(lower64.begin(), lower64.end());
   const int C = int(lower.size());
-  std::vector<std::uint32_t> h_first(std::size_t(C) * L);
+  // Where every cut is a top-digit edge (the usual case, one round), the classes are runs of top
+  // digits: a radix partition by that digit (one Onesweep pass) stages them, in digit order of
+  // the ascending image (for a descending order, its reverse).
+  const bool by_top_digit =
+      num_bits >= kRadixBits && search.rounds() == 1 &&
+      std::none_of(search.cuts().begin(), search.cuts().end(), [](const SplitterSearch::Cut& c) { return c.tie; });
+  const int top_shift = num_bits - kRadixBits;
+  const int top_begin = begin_bit + top_shift;
+  const bool reversed = order == SortOrder::Descending;
+  std::vector<std::uint32_t> h_first(std::size_t(by_top_digit ? kRadix + 1 : C) * L);
   for (int l = 0; l < L; ++l) {
     const Shard<K, V>& s = shards[l];
     if (s.n == 0) continue;
     PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
     const cudaStream_t stream = ex.stream(l);
+    K* stage_keys = reinterpret_cast<K*>(ws[l].stage);
+    V* stage_values = reinterpret_cast<V*>(ws[l].stage_values);
+    if (by_top_digit) {
+      if (PAIRS) {
+        PRIMLAB_TRY(radix_partition_pairs(s.d_keys_in, stage_keys, s.d_values_in, stage_values, ws[l].buckets, s.n,
+                                          top_begin, kRadixBits, ws[l].bucket_ws, stream));
+      } else {
+        PRIMLAB_TRY(radix_partition_keys(s.d_keys_in, stage_keys, ws[l].buckets, s.n, top_begin, kRadixBits,
+                                         ws[l].bucket_ws, stream));
+      }
+      PRIMLAB_CUDA_TRY(cudaMemcpyAsync(&h_first[std::size_t(kRadix + 1) * l], ws[l].buckets,
+                                       (kRadix + 1) * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream));
+      continue;
+    }
     const std::int64_t tiles = tiles_of(s.n);
     const Bits* d_lower = static_cast<const Bits*>(ws[l].lower);
     PRIMLAB_CUDA_TRY(cudaMemcpyAsync(ws[l].lower, lower.data(), C * sizeof(Bits), cudaMemcpyHostToDevice, stream));
@@ -254,23 +301,37 @@ Status run(Exchange& ex, Shard<K, V>* shards, Local local, SortOrder order, int 
                                                                                     ws[l].tile_counts);
     PRIMLAB_LAUNCH_TRY();
     PRIMLAB_TRY(exclusive_scan(ws[l].tile_counts, ws[l].tile_counts, std::int64_t(C) * tiles, 0u, Sum{}, ws[l].scan, stream));
-    Bits* stage_keys = reinterpret_cast<Bits*>(ws[l].stage);
     class_scatter_kernel<Bits, VBits, PAIRS><<<unsigned(tiles), DistributedTuning::kThreads, 0, stream>>>(
-        keys, reinterpret_cast<const VBits*>(s.d_values_in), s.n, image, d_lower, C, ws[l].tile_counts, stage_keys,
-        reinterpret_cast<VBits*>(ws[l].stage_values));
+        keys, reinterpret_cast<const VBits*>(s.d_values_in), s.n, image, d_lower, C, ws[l].tile_counts,
+        reinterpret_cast<Bits*>(stage_keys), reinterpret_cast<VBits*>(stage_values));
     PRIMLAB_LAUNCH_TRY();
     PRIMLAB_CUDA_TRY(cudaMemcpy2DAsync(&h_first[std::size_t(C) * l], sizeof(std::uint32_t), ws[l].tile_counts,
                                        tiles * sizeof(std::uint32_t), sizeof(std::uint32_t), C, cudaMemcpyDeviceToHost,
                                        stream));
   }
-  std::vector<std::int64_t> h_class(std::size_t(C) * L), h_class_all(std::size_t(C) * G);
+  // Per driven rank: where each class starts in its staged keys, and how many it holds.
+  std::vector<std::int64_t> h_start(std::size_t(C) * L, 0), h_class(std::size_t(C) * L, 0),
+      h_class_all(std::size_t(C) * G);
   for (int l = 0; l < L; ++l) {
     if (shards[l].n == 0) continue;
     PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
     PRIMLAB_CUDA_TRY(cudaStreamSynchronize(ex.stream(l)));
     for (int c = 0; c < C; ++c) {
-      const std::int64_t end = c + 1 < C ? h_first[std::size_t(C) * l + c + 1] : shards[l].n;
-      h_class[std::size_t(C) * l + c] = end - h_first[std::size_t(C) * l + c];
+      std::int64_t first = 0, end = 0;
+      if (by_top_digit) {
+        // Class c holds the top digits [lo, hi) of the order's image; reversed, the ascending
+        // image's digits [256 - hi, 256 - lo).
+        const std::uint32_t* off = &h_first[std::size_t(kRadix + 1) * l];
+        std::uint32_t lo = std::uint32_t(lower[c] >> top_shift), hi = c + 1 < C ? std::uint32_t(lower[c + 1] >> top_shift) : kRadix;
+        if (reversed) std::tie(lo, hi) = std::make_pair(kRadix - hi, kRadix - lo);
+        first = off[lo];
+        end = off[hi];
+      } else {
+        first = h_first[std::size_t(C) * l + c];
+        end = c + 1 < C ? h_first[std::size_t(C) * l + c + 1] : shards[l].n;
+      }
+      h_start[std::size_t(C) * l + c] = first;
+      h_class[std::size_t(C) * l + c] = end - first;
     }
   }
   PRIMLAB_TRY(ex.all_gather(h_class.data(), C, h_class_all.data()));
@@ -292,6 +353,10 @@ Status run(Exchange& ex, Shard<K, V>* shards, Local local, SortOrder order, int 
   if (!fits) return Status::OutputTooSmall;
 
   // [SECTION] 5. The exchange: keys, then values, received in rank order.
+  std::vector<std::vector<Run>> runs;
+  for (int l = 0; l < L; ++l)
+    runs.push_back(send_runs(G, C, h_class_all, positions, ex.rank(l),
+                             std::vector<std::int64_t>(h_start.begin() + std::size_t(C) * l, h_start.begin() + std::size_t(C) * (l + 1))));
   auto exchange = [&](std::size_t elem, auto stage_of, auto recv_of) -> Status {
     std::vector<std::size_t> bytes(std::size_t(4) * L * G);
     std::vector<ExchangePlan> plans(L);
@@ -299,11 +364,10 @@ Status run(Exchange& ex, Shard<K, V>* shards, Local local, SortOrder order, int 
       const int me = ex.rank(l);
       std::size_t* send_bytes = &bytes[std::size_t(4 * l) * G];
       std::size_t *send_off = send_bytes + G, *recv_bytes = send_off + G, *recv_off = recv_bytes + G;
-      std::size_t so = 0, ro = 0;
+      std::size_t ro = 0;
       for (int s = 0; s < G; ++s) {
-        send_bytes[s] = std::size_t(send[std::size_t(me) * G + s]) * elem;
-        send_off[s] = so;
-        so += send_bytes[s];
+        send_bytes[s] = std::size_t(runs[l][s].count) * elem;
+        send_off[s] = std::size_t(runs[l][s].offset) * elem;
         recv_bytes[s] = std::size_t(send[std::size_t(s) * G + me]) * elem;
         recv_off[s] = ro;
         ro += recv_bytes[s];

@@ -92,23 +92,55 @@ std::vector<std::uint64_t> class_lower_bounds(const std::vector<SplitterSearch::
   return lower;
 }
 
-std::vector<std::int64_t> send_counts(int ranks, int classes, const std::vector<std::int64_t>& class_counts,
-                                      const std::vector<std::int64_t>& cut_positions) {
-  std::int64_t total = std::accumulate(class_counts.begin(), class_counts.end(), std::int64_t(0));
+namespace {
+
+// Calls piece(r, s, c, first, count) for every part of rank r's keys of class c that goes to rank
+// s: `count` keys from the class's `first`-th on. Class c's keys of rank r take the global positions
+// after those of every smaller class and of the same class on every smaller rank.
+template <class Piece>
+void for_each_piece(int ranks, int classes, const std::vector<std::int64_t>& class_counts,
+                    const std::vector<std::int64_t>& cut_positions, Piece piece) {
+  const std::int64_t total = std::accumulate(class_counts.begin(), class_counts.end(), std::int64_t(0));
   std::vector<std::int64_t> edge{0};  // rank s takes global positions [edge[s], edge[s + 1])
   edge.insert(edge.end(), cut_positions.begin(), cut_positions.end());
   edge.push_back(total);
-  std::vector<std::int64_t> send(std::size_t(ranks) * ranks, 0);
-  std::int64_t start = 0;  // of rank r's run of class c in the global order
+  std::int64_t start = 0;
   for (int c = 0; c < classes; ++c) {
     for (int r = 0; r < ranks; ++r) {
       const std::int64_t end = start + class_counts[std::size_t(r) * classes + c];
-      for (int s = 0; s < ranks; ++s)
-        send[std::size_t(r) * ranks + s] += std::max<std::int64_t>(0, std::min(end, edge[s + 1]) - std::max(start, edge[s]));
+      for (int s = 0; s < ranks; ++s) {
+        const std::int64_t lo = std::max(start, edge[s]), hi = std::min(end, edge[s + 1]);
+        if (hi > lo) piece(r, s, c, lo - start, hi - lo);
+      }
       start = end;
     }
   }
+}
+
+}  // namespace
+
+std::vector<std::int64_t> send_counts(int ranks, int classes, const std::vector<std::int64_t>& class_counts,
+                                      const std::vector<std::int64_t>& cut_positions) {
+  std::vector<std::int64_t> send(std::size_t(ranks) * ranks, 0);
+  for_each_piece(ranks, classes, class_counts, cut_positions,
+                 [&](int r, int s, int, std::int64_t, std::int64_t count) { send[std::size_t(r) * ranks + s] += count; });
   return send;
+}
+
+std::vector<Run> send_runs(int ranks, int classes, const std::vector<std::int64_t>& class_counts,
+                           const std::vector<std::int64_t>& cut_positions, int me,
+                           const std::vector<std::int64_t>& class_start) {
+  std::vector<Run> runs(ranks);
+  std::vector<bool> seen(ranks, false);
+  for_each_piece(ranks, classes, class_counts, cut_positions,
+                 [&](int r, int s, int c, std::int64_t first, std::int64_t count) {
+                   if (r != me) return;
+                   const std::int64_t at = class_start[c] + first;
+                   runs[s].offset = seen[s] ? std::min(runs[s].offset, at) : at;
+                   runs[s].count += count;
+                   seen[s] = true;
+                 });
+  return runs;
 }
 
 }  // namespace primlab::detail

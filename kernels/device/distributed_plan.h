@@ -68,4 +68,14 @@ std::vector<std::uint64_t> class_lower_bounds(const std::vector<SplitterSearch::
 std::vector<std::int64_t> send_counts(int ranks, int classes, const std::vector<std::int64_t>& class_counts,
                                       const std::vector<std::int64_t>& cut_positions);
 
+// The runs rank `me` sends, one per destination rank: where class c of its staged keys starts is
+// class_start[c] (the classes need not be staged in class order, but the classes one rank
+// receives from it must lie side by side, as a partition by key order or its reverse leaves them).
+struct Run {
+  std::int64_t offset = 0, count = 0;
+};
+std::vector<Run> send_runs(int ranks, int classes, const std::vector<std::int64_t>& class_counts,
+                           const std::vector<std::int64_t>& cut_positions, int me,
+                           const std::vector<std::int64_t>& class_start);
+
 }  // namespace primlab::detail

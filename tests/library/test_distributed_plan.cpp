@@ -87,17 +87,21 @@ std::vector<std::vector<Tagged>> simulate(const std::vector<std::vector<std::uin
   std::vector<std::int64_t> positions;
   for (const auto& c : search.cuts()) positions.push_back(c.position);
   const std::vector<std::int64_t> send = send_counts(G, C, class_counts, positions);
-  // The exchange: contiguous runs, received in rank order; then a stable local sort.
+  // The exchange: one run per destination, received in rank order; then a stable local sort.
   std::vector<std::vector<Tagged>> result(G);
   for (int r = 0; r < G; ++r) {
-    std::size_t at = 0;
+    std::vector<std::int64_t> class_start(C, 0);
+    for (int c = 1; c < C; ++c) class_start[c] = class_start[c - 1] + class_counts[std::size_t(r) * C + c - 1];
+    const auto runs = primlab::detail::send_runs(G, C, class_counts, positions, r, class_start);
+    std::size_t sent = 0;
     for (int s = 0; s < G; ++s) {
-      const std::size_t k = std::size_t(send[std::size_t(r) * G + s]);
+      EXPECT_EQ(runs[s].count, send[std::size_t(r) * G + s]);
+      const std::size_t at = std::size_t(runs[s].offset), k = std::size_t(runs[s].count);
       EXPECT_LE(at + k, staged[r].size());
       for (std::size_t i = 0; i < k && at + i < staged[r].size(); ++i) result[s].push_back(staged[r][at + i]);
-      at += k;
+      sent += k;
     }
-    EXPECT_EQ(at, staged[r].size()) << "rank " << r << " sends every key once";
+    EXPECT_EQ(sent, staged[r].size()) << "rank " << r << " sends every key once";
   }
   // Received in rank order; the local stable sort keeps (rank, position) among equal keys.
   for (auto& v : result) {
