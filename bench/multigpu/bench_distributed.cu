@@ -52,6 +52,17 @@ __global__ void fill_uniform(std::uint32_t* keys, std::int64_t n, std::uint32_t 
     keys[i] = x;
   }
 }
+// Skewed: the top byte is the count of leading zeros of a random word (half the keys share one
+// top digit, a quarter the next), the rest uniform: the splitters need a second digit.
+__global__ void fill_skewed(std::uint32_t* keys, std::int64_t n, std::uint32_t seed) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n; i += std::int64_t(gridDim.x) * blockDim.x) {
+    std::uint32_t x = std::uint32_t(i) * 0x9E3779B1u ^ seed;
+    x ^= x >> 16; x *= 0x7FEB352Du; x ^= x >> 15; x *= 0x846CA68Bu; x ^= x >> 16;
+    std::uint32_t y = x * 0x85EBCA77u + 0x165667B1u;
+    y ^= y >> 13; y *= 0xC2B2AE3Du; y ^= y >> 16;
+    keys[i] = (std::uint32_t(__clz(y)) << 24) | (x & 0xFFFFFFu);
+  }
+}
 __global__ void fill_iota(std::uint32_t* v, std::int64_t n) {
   for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n; i += std::int64_t(gridDim.x) * blockDim.x)
     v[i] = std::uint32_t(i);
@@ -135,7 +146,8 @@ double single_gpu_ms(const Gpu& g, std::int64_t total, bool pairs, int reps) {
   });
 }
 
-nlohmann::json run_case(const std::vector<Gpu>& gpus, primlab::Exchange& ex, int log2n, bool pairs, int reps) {
+nlohmann::json run_case(const std::vector<Gpu>& gpus, primlab::Exchange& ex, int log2n, bool pairs, bool skewed,
+                        int reps) {
   const int G = int(gpus.size());
   const std::int64_t n = std::int64_t(1) << log2n, total = n * G;
   const std::int64_t cap = primlab::distributed_capacity(total, G);
@@ -151,7 +163,8 @@ nlohmann::json run_case(const std::vector<Gpu>& gpus, primlab::Exchange& ex, int
     values_in.emplace_back(pairs ? n : 1);
     values_out.emplace_back(pairs ? cap : 1);
     ws.emplace_back(bytes);
-    fill_uniform<<<1024, 256, 0, gpus[r].stream>>>(keys_in[r].get(), n, 1234567u * (r + 1));
+    if (skewed) fill_skewed<<<1024, 256, 0, gpus[r].stream>>>(keys_in[r].get(), n, 1234567u * (r + 1));
+    else fill_uniform<<<1024, 256, 0, gpus[r].stream>>>(keys_in[r].get(), n, 1234567u * (r + 1));
     if (pairs) fill_iota<<<1024, 256, 0, gpus[r].stream>>>(values_in[r].get(), n);
     shards[r] = {keys_in[r].get(), keys_out[r].get(), n, cap, {ws[r].get(), bytes},
                  pairs ? values_in[r].get() : nullptr, pairs ? values_out[r].get() : nullptr};
@@ -178,9 +191,9 @@ nlohmann::json run_case(const std::vector<Gpu>& gpus, primlab::Exchange& ex, int
   const double a2a_ms = nccl_alltoall_ms(gpus, std::size_t(n) * elem, reps);
   const double a2a_per_gpu = double(n) * elem * (G - 1) / G;
   const double a2a_skewed_ms = nccl_alltoall_ms(gpus, std::size_t(n) * elem, reps, 4);
-  const double single_ms = single_gpu_ms(gpus[0], total, pairs, reps);
+  const double single_ms = skewed ? -1 : single_gpu_ms(gpus[0], total, pairs, reps);
   nlohmann::json j = {
-      {"keys_per_gpu_log2", log2n}, {"pairs", pairs}, {"total_keys", total}, {"ms", total_ms},
+      {"keys_per_gpu_log2", log2n}, {"pairs", pairs}, {"keys", skewed ? "skewed (top byte = clz of a random word)" : "uniform"}, {"total_keys", total}, {"ms", total_ms},
       {"gkeys_per_s", total / total_ms / 1e6},
       {"phases_ms", {{"agree", med(&primlab::DistributedTimes::agree)}, {"splitters", med(&primlab::DistributedTimes::splitters)},
                      {"partition", med(&primlab::DistributedTimes::partition)}, {"exchange", exchange_ms},
@@ -196,8 +209,8 @@ nlohmann::json run_case(const std::vector<Gpu>& gpus, primlab::Exchange& ex, int
   } else {
     j["single_gpu_ms"] = nullptr;  // more keys than one GPU's sort takes (2^31 - 1) or its memory holds
   }
-  std::printf("%s 2^%d/GPU x %d: %.2f ms, %.1f GKeys/s; splitters %.2f partition %.2f exchange %.2f (%.0f GB/s/GPU, NCCL a2a %.0f, at 4-byte offsets %.0f) local %.2f ms; balance %.4f; single GPU %s\n",
-              pairs ? "pairs" : "keys", log2n, G, total_ms, total / total_ms / 1e6, med(&primlab::DistributedTimes::splitters),
+  std::printf("%s%s 2^%d/GPU x %d: %.2f ms, %.1f GKeys/s; splitters %.2f partition %.2f exchange %.2f (%.0f GB/s/GPU, NCCL a2a %.0f, at 4-byte offsets %.0f) local %.2f ms; balance %.4f; single GPU %s\n",
+              skewed ? "skewed " : "", pairs ? "pairs" : "keys", log2n, G, total_ms, total / total_ms / 1e6, med(&primlab::DistributedTimes::splitters),
               med(&primlab::DistributedTimes::partition), exchange_ms, moved_per_gpu / exchange_ms / 1e6, a2a_per_gpu / a2a_ms / 1e6, a2a_per_gpu / a2a_skewed_ms / 1e6,
               med(&primlab::DistributedTimes::local), double(t.largest) / (double(total) / G),
               single_ms > 0 ? (std::to_string(single_ms) + " ms, speed-up " + std::to_string(single_ms / total_ms)).c_str() : "n/a");
@@ -269,7 +282,8 @@ int main(int argc, char** argv) {
   std::printf("%d x %s, NCCL %s, CUDA %s\n", G, prop.name, out["nccl_version"].get<std::string>().c_str(),
               out["cuda_version"].get<std::string>().c_str());
   for (int log2n : sizes)
-    for (bool pairs : {false, true}) out["results"].push_back(run_case(gpus, *ex, log2n, pairs, reps));
+    for (bool pairs : {false, true}) out["results"].push_back(run_case(gpus, *ex, log2n, pairs, false, reps));
+  out["results"].push_back(run_case(gpus, *ex, sizes.front(), false, true, reps));
   if (!json_path.empty()) {
     std::ofstream f(json_path);
     if (!f) die("cannot write " + json_path);
