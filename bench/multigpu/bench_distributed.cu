@@ -52,15 +52,15 @@ __global__ void fill_uniform(std::uint32_t* keys, std::int64_t n, std::uint32_t 
     keys[i] = x;
   }
 }
-// Skewed: the top byte is the count of leading zeros of a random word (half the keys share one
-// top digit, a quarter the next), the rest uniform: the splitters need a second digit.
+// Skewed: 70 % of the keys share the top byte 0x42 (their other bits uniform), the rest are
+// uniform: every cut falls inside that one bucket, so the splitters refine with the next digit.
 __global__ void fill_skewed(std::uint32_t* keys, std::int64_t n, std::uint32_t seed) {
   for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n; i += std::int64_t(gridDim.x) * blockDim.x) {
     std::uint32_t x = std::uint32_t(i) * 0x9E3779B1u ^ seed;
     x ^= x >> 16; x *= 0x7FEB352Du; x ^= x >> 15; x *= 0x846CA68Bu; x ^= x >> 16;
     std::uint32_t y = x * 0x85EBCA77u + 0x165667B1u;
     y ^= y >> 13; y *= 0xC2B2AE3Du; y ^= y >> 16;
-    keys[i] = (std::uint32_t(__clz(y)) << 24) | (x & 0xFFFFFFu);
+    keys[i] = y % 10 < 7 ? (0x42000000u | (x & 0xFFFFFFu)) : x;
   }
 }
 __global__ void fill_iota(std::uint32_t* v, std::int64_t n) {
@@ -193,7 +193,7 @@ nlohmann::json run_case(const std::vector<Gpu>& gpus, primlab::Exchange& ex, int
   const double a2a_skewed_ms = nccl_alltoall_ms(gpus, std::size_t(n) * elem, reps, 4);
   const double single_ms = skewed ? -1 : single_gpu_ms(gpus[0], total, pairs, reps);
   nlohmann::json j = {
-      {"keys_per_gpu_log2", log2n}, {"pairs", pairs}, {"keys", skewed ? "skewed (top byte = clz of a random word)" : "uniform"}, {"total_keys", total}, {"ms", total_ms},
+      {"keys_per_gpu_log2", log2n}, {"pairs", pairs}, {"keys", skewed ? "skewed (70 % share the top byte 0x42)" : "uniform"}, {"total_keys", total}, {"ms", total_ms},
       {"gkeys_per_s", total / total_ms / 1e6},
       {"phases_ms", {{"agree", med(&primlab::DistributedTimes::agree)}, {"splitters", med(&primlab::DistributedTimes::splitters)},
                      {"partition", med(&primlab::DistributedTimes::partition)}, {"exchange", exchange_ms},

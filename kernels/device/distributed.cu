@@ -246,11 +246,12 @@ Status run(Exchange& ex, Shard<K, V>* shards, Local local, SortOrder order, int 
           }
         }
       }
-      PRIMLAB_CUDA_TRY(cudaMemcpyAsync(&h_hist[slots * l], ws[l].histogram, slots * sizeof(std::uint32_t),
-                                       cudaMemcpyDeviceToHost, stream));
     }
+    // Read back once every rank's kernels are queued (a copy to pageable memory waits for them).
     for (int l = 0; l < L; ++l) {
       PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
+      PRIMLAB_CUDA_TRY(cudaMemcpyAsync(&h_hist[slots * l], ws[l].histogram, slots * sizeof(std::uint32_t),
+                                       cudaMemcpyDeviceToHost, ex.stream(l)));
       PRIMLAB_CUDA_TRY(cudaStreamSynchronize(ex.stream(l)));
     }
     std::vector<std::int64_t> h_counts(h_hist.begin(), h_hist.end()), h_gathered(slots * G);
@@ -289,8 +290,6 @@ Status run(Exchange& ex, Shard<K, V>* shards, Local local, SortOrder order, int 
         PRIMLAB_TRY(radix_partition_keys(s.d_keys_in, stage_keys, ws[l].buckets, s.n, top_begin, kRadixBits,
                                          ws[l].bucket_ws, stream));
       }
-      PRIMLAB_CUDA_TRY(cudaMemcpyAsync(&h_first[std::size_t(kRadix + 1) * l], ws[l].buckets,
-                                       (kRadix + 1) * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream));
       continue;
     }
     const std::int64_t tiles = tiles_of(s.n);
@@ -305,9 +304,6 @@ Status run(Exchange& ex, Shard<K, V>* shards, Local local, SortOrder order, int 
         keys, reinterpret_cast<const VBits*>(s.d_values_in), s.n, image, d_lower, C, ws[l].tile_counts,
         reinterpret_cast<Bits*>(stage_keys), reinterpret_cast<VBits*>(stage_values));
     PRIMLAB_LAUNCH_TRY();
-    PRIMLAB_CUDA_TRY(cudaMemcpy2DAsync(&h_first[std::size_t(C) * l], sizeof(std::uint32_t), ws[l].tile_counts,
-                                       tiles * sizeof(std::uint32_t), sizeof(std::uint32_t), C, cudaMemcpyDeviceToHost,
-                                       stream));
   }
   // Per driven rank: where each class starts in its staged keys, and how many it holds.
   std::vector<std::int64_t> h_start(std::size_t(C) * L, 0), h_class(std::size_t(C) * L, 0),
@@ -315,7 +311,17 @@ Status run(Exchange& ex, Shard<K, V>* shards, Local local, SortOrder order, int 
   for (int l = 0; l < L; ++l) {
     if (shards[l].n == 0) continue;
     PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
-    PRIMLAB_CUDA_TRY(cudaStreamSynchronize(ex.stream(l)));
+    const cudaStream_t stream = ex.stream(l);
+    if (by_top_digit) {
+      PRIMLAB_CUDA_TRY(cudaMemcpyAsync(&h_first[std::size_t(kRadix + 1) * l], ws[l].buckets,
+                                       (kRadix + 1) * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream));
+    } else {  // the first tile's offset of each class: where the class starts
+      const std::int64_t tiles = tiles_of(shards[l].n);
+      PRIMLAB_CUDA_TRY(cudaMemcpy2DAsync(&h_first[std::size_t(C) * l], sizeof(std::uint32_t), ws[l].tile_counts,
+                                         tiles * sizeof(std::uint32_t), sizeof(std::uint32_t), C,
+                                         cudaMemcpyDeviceToHost, stream));
+    }
+    PRIMLAB_CUDA_TRY(cudaStreamSynchronize(stream));
     for (int c = 0; c < C; ++c) {
       std::int64_t first = 0, end = 0;
       if (by_top_digit) {
