@@ -22,10 +22,6 @@ namespace detail {
 namespace {
 
 constexpr std::size_t kAlign = 256;
-// NCCL moves a run at full speed only when its start is 16-byte aligned on both sides (H200, 2^28
-// u32 per GPU: 328 GB/s per GPU aligned, 140 at 4-byte offsets, 327 with odd lengths;
-// bench/NOTES-distributed.md).
-constexpr std::size_t kExchangeAlign = 16;
 std::size_t aligned(std::size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
 
 int max_classes(int ranks) { return std::max(2 * ranks - 1, 1); }
@@ -40,7 +36,6 @@ template <class K, class V, bool PAIRS>
 struct Layout {
   std::size_t stage_keys = 0, stage_values = 0, stage = 0;
   std::size_t recv_keys = 0, recv_values = 0;
-  std::size_t aux_keys = 0, aux_values = 0;
   std::size_t tile_counts = 0, scan = 0, histogram = 0, lower = 0, bucket_ws = 0, buckets = 0;
   std::size_t total = 0;
 
@@ -59,8 +54,6 @@ struct Layout {
       recv_values = PAIRS ? aligned(cap * sizeof(V)) : 0;
     }
     stage = std::max(stage_keys + stage_values, aligned(local_ws));
-    aux_keys = aligned(un * sizeof(K) + kExchangeAlign * std::size_t(ranks));
-    aux_values = PAIRS ? aligned(un * sizeof(V) + kExchangeAlign * std::size_t(ranks)) : 0;
     const std::size_t counts = std::size_t(max_classes(ranks)) * std::size_t(tiles_of(n));
     tile_counts = aligned(counts * sizeof(std::uint32_t));
     scan = aligned(scan_workspace_bytes<std::uint32_t>(std::int64_t(counts)));
@@ -69,7 +62,7 @@ struct Layout {
     bucket_ws = aligned(PAIRS ? radix_partition_pairs_workspace_bytes<K, V>(n, kRadixBits)
                               : radix_partition_keys_workspace_bytes<K>(n, kRadixBits));
     buckets = aligned((kRadix + 1) * sizeof(std::uint32_t));
-    total = stage + recv_keys + recv_values + aux_keys + aux_values + tile_counts + scan + histogram + lower + bucket_ws + buckets;
+    total = stage + recv_keys + recv_values + tile_counts + scan + histogram + lower + bucket_ws + buckets;
   }
 };
 
@@ -79,8 +72,6 @@ struct Carved {
   unsigned char* stage_values;   // and values
   K* recv_keys;
   V* recv_values;
-  unsigned char* aux_keys;    // runs moved to the receiver's alignment
-  unsigned char* aux_values;
   std::uint32_t* tile_counts;
   Workspace scan;
   std::uint32_t* histogram;
@@ -99,10 +90,6 @@ struct Carved {
     p += l.recv_keys;
     recv_values = reinterpret_cast<V*>(p);
     p += l.recv_values;
-    aux_keys = p;
-    p += l.aux_keys;
-    aux_values = p;
-    p += l.aux_values;
     tile_counts = reinterpret_cast<std::uint32_t*>(p);
     p += l.tile_counts;
     scan = {p, l.scan};
@@ -376,47 +363,30 @@ Status run(Exchange& ex, Shard<K, V>* shards, Local local, SortOrder order, int 
   for (int l = 0; l < L; ++l)
     runs.push_back(send_runs(G, C, h_class_all, positions, ex.rank(l),
                              std::vector<std::int64_t>(h_start.begin() + std::size_t(C) * l, h_start.begin() + std::size_t(C) * (l + 1))));
-  // Runs are sent from the workspace: from the staged keys where the run's start has the
-  // receiver's alignment, else from a copy in `aux` that has it.
-  auto exchange = [&](std::size_t elem, auto stage_of, auto aux_of, auto recv_of) -> Status {
+  auto exchange = [&](std::size_t elem, auto stage_of, auto recv_of) -> Status {
     std::vector<std::size_t> bytes(std::size_t(4) * L * G);
     std::vector<ExchangePlan> plans(L);
     for (int l = 0; l < L; ++l) {
       const int me = ex.rank(l);
-      PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
-      unsigned char* base = static_cast<unsigned char*>(shards[l].ws.ptr);
-      const unsigned char* stage = static_cast<const unsigned char*>(stage_of(l));
-      unsigned char* aux = aux_of(l);
       std::size_t* send_bytes = &bytes[std::size_t(4 * l) * G];
       std::size_t *send_off = send_bytes + G, *recv_bytes = send_off + G, *recv_off = recv_bytes + G;
-      std::size_t ro = 0, aux_used = 0;
+      std::size_t ro = 0;
       for (int s = 0; s < G; ++s) {
         send_bytes[s] = std::size_t(runs[l][s].count) * elem;
-        const unsigned char* from = stage + std::size_t(runs[l][s].offset) * elem;
-        std::size_t at_receiver = 0;  // where rank s puts this run: after the smaller ranks' runs
-        for (int r = 0; r < me; ++r) at_receiver += std::size_t(send[std::size_t(r) * G + s]) * elem;
-        const std::size_t misfit = (reinterpret_cast<std::uintptr_t>(from) - at_receiver) % kExchangeAlign;
-        if (send_bytes[s] > 0 && misfit != 0) {
-          aux_used += (at_receiver - reinterpret_cast<std::uintptr_t>(aux + aux_used)) % kExchangeAlign;
-          PRIMLAB_CUDA_TRY(cudaMemcpyAsync(aux + aux_used, from, send_bytes[s], cudaMemcpyDeviceToDevice, ex.stream(l)));
-          from = aux + aux_used;
-          aux_used += send_bytes[s];
-        }
-        send_off[s] = std::size_t(from - base);
+        send_off[s] = std::size_t(runs[l][s].offset) * elem;
         recv_bytes[s] = std::size_t(send[std::size_t(s) * G + me]) * elem;
         recv_off[s] = ro;
         ro += recv_bytes[s];
       }
-      plans[l] = {base, send_bytes, send_off, recv_of(l), recv_bytes, recv_off};
+      plans[l] = {stage_of(l), send_bytes, send_off, recv_of(l), recv_bytes, recv_off};
     }
     return ex.all_to_all_v(plans.data());
   };
   auto recv_keys = [&](int l) -> void* { return local == Local::Sort ? static_cast<void*>(shards[l].d_keys_out) : ws[l].recv_keys; };
   auto recv_values = [&](int l) -> void* { return local == Local::Sort ? static_cast<void*>(shards[l].d_values_out) : ws[l].recv_values; };
-  PRIMLAB_TRY(exchange(sizeof(K), [&](int l) -> const void* { return ws[l].stage; }, [&](int l) { return ws[l].aux_keys; }, recv_keys));
+  PRIMLAB_TRY(exchange(sizeof(K), [&](int l) -> const void* { return ws[l].stage; }, recv_keys));
   if (PAIRS) {
-    PRIMLAB_TRY(exchange(sizeof(V), [&](int l) -> const void* { return ws[l].stage_values; },
-                         [&](int l) { return ws[l].aux_values; }, recv_values));
+    PRIMLAB_TRY(exchange(sizeof(V), [&](int l) -> const void* { return ws[l].stage_values; }, recv_values));
   }
   PRIMLAB_TRY(clock.lap(&t.exchange));
 
