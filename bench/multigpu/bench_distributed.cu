@@ -104,7 +104,7 @@ double time_ms(const std::vector<Gpu>& gpus, int reps, const std::function<void(
 // runs of a partition start and end anywhere: with `offset`, every chunk starts that many bytes
 // past its 16-byte aligned place; with `shorter`, it is that many bytes shorter.
 double nccl_alltoall_ms(const std::vector<Gpu>& gpus, std::size_t bytes, int reps, std::size_t offset = 0,
-                        std::size_t shorter = 0) {
+                        std::size_t shorter = 0, bool words = false) {
   const int G = int(gpus.size());
   std::vector<primlab::DeviceBuffer<char>> send, recv;
   for (const Gpu& g : gpus) {
@@ -118,8 +118,10 @@ double nccl_alltoall_ms(const std::vector<Gpu>& gpus, std::size_t bytes, int rep
     for (int r = 0; r < G; ++r)
       for (int s = 0; s < G; ++s) {
         const std::size_t at = s * chunk + offset, len = chunk - 16 - shorter;
-        check(ncclSend(send[r].get() + at, len, ncclChar, s, gpus[r].comm, gpus[r].stream), "ncclSend");
-        check(ncclRecv(recv[r].get() + at, len, ncclChar, s, gpus[r].comm, gpus[r].stream), "ncclRecv");
+        const ncclDataType_t type = words ? ncclUint32 : ncclChar;  // 4-byte elements, or bytes
+        const std::size_t count = words ? len / 4 : len;
+        check(ncclSend(send[r].get() + at, count, type, s, gpus[r].comm, gpus[r].stream), "ncclSend");
+        check(ncclRecv(recv[r].get() + at, count, type, s, gpus[r].comm, gpus[r].stream), "ncclRecv");
       }
     check(ncclGroupEnd(), "ncclGroupEnd");
   });
@@ -194,6 +196,7 @@ nlohmann::json run_case(const std::vector<Gpu>& gpus, primlab::Exchange& ex, int
   const double a2a_per_gpu = double(n) * elem * (G - 1) / G;
   const double a2a_offset_ms = nccl_alltoall_ms(gpus, std::size_t(n) * elem, reps, 4, 0);
   const double a2a_shorter_ms = nccl_alltoall_ms(gpus, std::size_t(n) * elem, reps, 0, 4);
+  const double a2a_offset_words_ms = nccl_alltoall_ms(gpus, std::size_t(n) * elem, reps, 4, 0, true);
   const double single_ms = skewed ? -1 : single_gpu_ms(gpus[0], total, pairs, reps);
   nlohmann::json j = {
       {"keys_per_gpu_log2", log2n}, {"pairs", pairs}, {"keys", skewed ? "skewed (70 % share the top byte 0x42)" : "uniform"}, {"total_keys", total}, {"ms", total_ms},
@@ -206,6 +209,7 @@ nlohmann::json run_case(const std::vector<Gpu>& gpus, primlab::Exchange& ex, int
       {"nccl_alltoall_ms", a2a_ms}, {"nccl_alltoall_gb_per_s_per_gpu", a2a_per_gpu / a2a_ms / 1e6},
       {"nccl_alltoall_4b_offset_gb_per_s_per_gpu", a2a_per_gpu / a2a_offset_ms / 1e6},
       {"nccl_alltoall_4b_shorter_gb_per_s_per_gpu", a2a_per_gpu / a2a_shorter_ms / 1e6},
+      {"nccl_alltoall_4b_offset_u32_elements_gb_per_s_per_gpu", a2a_per_gpu / a2a_offset_words_ms / 1e6},
       {"exchange_vs_nccl_alltoall", (moved_per_gpu / exchange_ms) / (a2a_per_gpu / a2a_ms)}};
   if (single_ms > 0) {
     j["single_gpu_ms"] = single_ms;
@@ -213,9 +217,10 @@ nlohmann::json run_case(const std::vector<Gpu>& gpus, primlab::Exchange& ex, int
   } else {
     j["single_gpu_ms"] = nullptr;  // more keys than one GPU's sort takes (2^31 - 1) or its memory holds
   }
-  std::printf("%s%s 2^%d/GPU x %d: %.2f ms, %.1f GKeys/s; splitters %.2f partition %.2f exchange %.2f (%.0f GB/s/GPU, NCCL a2a %.0f, at 4-byte offsets %.0f, 4 bytes short %.0f) local %.2f ms; balance %.4f; single GPU %s\n",
+  std::printf("%s%s 2^%d/GPU x %d: %.2f ms, %.1f GKeys/s; splitters %.2f partition %.2f exchange %.2f (%.0f GB/s/GPU, NCCL a2a %.0f, at 4-byte offsets %.0f (in u32 elements %.0f), 4 bytes short %.0f) local %.2f ms; balance %.4f; single GPU %s\n",
               skewed ? "skewed " : "", pairs ? "pairs" : "keys", log2n, G, total_ms, total / total_ms / 1e6, med(&primlab::DistributedTimes::splitters),
-              med(&primlab::DistributedTimes::partition), exchange_ms, moved_per_gpu / exchange_ms / 1e6, a2a_per_gpu / a2a_ms / 1e6, a2a_per_gpu / a2a_offset_ms / 1e6, a2a_per_gpu / a2a_shorter_ms / 1e6,
+              med(&primlab::DistributedTimes::partition), exchange_ms, moved_per_gpu / exchange_ms / 1e6, a2a_per_gpu / a2a_ms / 1e6, a2a_per_gpu / a2a_offset_ms / 1e6, a2a_per_gpu / a2a_offset_words_ms / 1e6,
+              a2a_per_gpu / a2a_shorter_ms / 1e6,
               med(&primlab::DistributedTimes::local), double(t.largest) / (double(total) / G),
               single_ms > 0 ? (std::to_string(single_ms) + " ms, speed-up " + std::to_string(single_ms / total_ms)).c_str() : "n/a");
   std::fflush(stdout);
