@@ -52,15 +52,15 @@ __global__ void fill_uniform(std::uint32_t* keys, std::int64_t n, std::uint32_t 
     keys[i] = x;
   }
 }
-// Skewed: the top byte is the count of leading zeros of a random word (half the keys share one
-// top digit, a quarter the next), the rest uniform: the splitters need a second digit.
+// Skewed: 70 % of the keys share the top byte 0x42 (their other bits uniform), the rest are
+// uniform: every cut falls inside that one bucket, so the splitters refine with the next digit.
 __global__ void fill_skewed(std::uint32_t* keys, std::int64_t n, std::uint32_t seed) {
   for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n; i += std::int64_t(gridDim.x) * blockDim.x) {
     std::uint32_t x = std::uint32_t(i) * 0x9E3779B1u ^ seed;
     x ^= x >> 16; x *= 0x7FEB352Du; x ^= x >> 15; x *= 0x846CA68Bu; x ^= x >> 16;
     std::uint32_t y = x * 0x85EBCA77u + 0x165667B1u;
     y ^= y >> 13; y *= 0xC2B2AE3Du; y ^= y >> 16;
-    keys[i] = (std::uint32_t(__clz(y)) << 24) | (x & 0xFFFFFFu);
+    keys[i] = y % 10 < 7 ? (0x42000000u | (x & 0xFFFFFFu)) : x;
   }
 }
 __global__ void fill_iota(std::uint32_t* v, std::int64_t n) {
@@ -100,10 +100,11 @@ double time_ms(const std::vector<Gpu>& gpus, int reps, const std::function<void(
   return median(ms);
 }
 
-// NCCL's own all-to-all of `bytes` per GPU (equal chunks to every rank, grouped send/recv); with
-// `skew` bytes, every chunk starts that far past its aligned place (and is that much shorter), as
-// the runs of a partition do.
-double nccl_alltoall_ms(const std::vector<Gpu>& gpus, std::size_t bytes, int reps, std::size_t skew = 0) {
+// NCCL's own all-to-all of `bytes` per GPU (equal chunks to every rank, grouped send/recv). The
+// runs of a partition start and end anywhere: with `offset`, every chunk starts that many bytes
+// past its 16-byte aligned place; with `shorter`, it is that many bytes shorter.
+double nccl_alltoall_ms(const std::vector<Gpu>& gpus, std::size_t bytes, int reps, std::size_t offset = 0,
+                        std::size_t shorter = 0, bool words = false) {
   const int G = int(gpus.size());
   std::vector<primlab::DeviceBuffer<char>> send, recv;
   for (const Gpu& g : gpus) {
@@ -116,8 +117,11 @@ double nccl_alltoall_ms(const std::vector<Gpu>& gpus, std::size_t bytes, int rep
     check(ncclGroupStart(), "ncclGroupStart");
     for (int r = 0; r < G; ++r)
       for (int s = 0; s < G; ++s) {
-        check(ncclSend(send[r].get() + s * chunk + skew, chunk - skew, ncclChar, s, gpus[r].comm, gpus[r].stream), "ncclSend");
-        check(ncclRecv(recv[r].get() + s * chunk + skew, chunk - skew, ncclChar, s, gpus[r].comm, gpus[r].stream), "ncclRecv");
+        const std::size_t at = s * chunk + offset, len = chunk - 16 - shorter;
+        const ncclDataType_t type = words ? ncclUint32 : ncclChar;  // 4-byte elements, or bytes
+        const std::size_t count = words ? len / 4 : len;
+        check(ncclSend(send[r].get() + at, count, type, s, gpus[r].comm, gpus[r].stream), "ncclSend");
+        check(ncclRecv(recv[r].get() + at, count, type, s, gpus[r].comm, gpus[r].stream), "ncclRecv");
       }
     check(ncclGroupEnd(), "ncclGroupEnd");
   });
@@ -190,10 +194,12 @@ nlohmann::json run_case(const std::vector<Gpu>& gpus, primlab::Exchange& ex, int
   const double moved_per_gpu = double(t.moved) * elem / G;
   const double a2a_ms = nccl_alltoall_ms(gpus, std::size_t(n) * elem, reps);
   const double a2a_per_gpu = double(n) * elem * (G - 1) / G;
-  const double a2a_skewed_ms = nccl_alltoall_ms(gpus, std::size_t(n) * elem, reps, 4);
+  const double a2a_offset_ms = nccl_alltoall_ms(gpus, std::size_t(n) * elem, reps, 4, 0);
+  const double a2a_shorter_ms = nccl_alltoall_ms(gpus, std::size_t(n) * elem, reps, 0, 4);
+  const double a2a_offset_words_ms = nccl_alltoall_ms(gpus, std::size_t(n) * elem, reps, 4, 0, true);
   const double single_ms = skewed ? -1 : single_gpu_ms(gpus[0], total, pairs, reps);
   nlohmann::json j = {
-      {"keys_per_gpu_log2", log2n}, {"pairs", pairs}, {"keys", skewed ? "skewed (top byte = clz of a random word)" : "uniform"}, {"total_keys", total}, {"ms", total_ms},
+      {"keys_per_gpu_log2", log2n}, {"pairs", pairs}, {"keys", skewed ? "skewed (70 % share the top byte 0x42)" : "uniform"}, {"total_keys", total}, {"ms", total_ms},
       {"gkeys_per_s", total / total_ms / 1e6},
       {"phases_ms", {{"agree", med(&primlab::DistributedTimes::agree)}, {"splitters", med(&primlab::DistributedTimes::splitters)},
                      {"partition", med(&primlab::DistributedTimes::partition)}, {"exchange", exchange_ms},
@@ -201,7 +207,9 @@ nlohmann::json run_case(const std::vector<Gpu>& gpus, primlab::Exchange& ex, int
       {"splitter_rounds", t.splitter_rounds}, {"balance", double(t.largest) / (double(total) / G)},
       {"exchange_gb_per_s_per_gpu", moved_per_gpu / exchange_ms / 1e6},
       {"nccl_alltoall_ms", a2a_ms}, {"nccl_alltoall_gb_per_s_per_gpu", a2a_per_gpu / a2a_ms / 1e6},
-      {"nccl_alltoall_4b_offset_gb_per_s_per_gpu", a2a_per_gpu / a2a_skewed_ms / 1e6},
+      {"nccl_alltoall_4b_offset_gb_per_s_per_gpu", a2a_per_gpu / a2a_offset_ms / 1e6},
+      {"nccl_alltoall_4b_shorter_gb_per_s_per_gpu", a2a_per_gpu / a2a_shorter_ms / 1e6},
+      {"nccl_alltoall_4b_offset_u32_elements_gb_per_s_per_gpu", a2a_per_gpu / a2a_offset_words_ms / 1e6},
       {"exchange_vs_nccl_alltoall", (moved_per_gpu / exchange_ms) / (a2a_per_gpu / a2a_ms)}};
   if (single_ms > 0) {
     j["single_gpu_ms"] = single_ms;
@@ -209,9 +217,10 @@ nlohmann::json run_case(const std::vector<Gpu>& gpus, primlab::Exchange& ex, int
   } else {
     j["single_gpu_ms"] = nullptr;  // more keys than one GPU's sort takes (2^31 - 1) or its memory holds
   }
-  std::printf("%s%s 2^%d/GPU x %d: %.2f ms, %.1f GKeys/s; splitters %.2f partition %.2f exchange %.2f (%.0f GB/s/GPU, NCCL a2a %.0f, at 4-byte offsets %.0f) local %.2f ms; balance %.4f; single GPU %s\n",
+  std::printf("%s%s 2^%d/GPU x %d: %.2f ms, %.1f GKeys/s; splitters %.2f partition %.2f exchange %.2f (%.0f GB/s/GPU, NCCL a2a %.0f, at 4-byte offsets %.0f (in u32 elements %.0f), 4 bytes short %.0f) local %.2f ms; balance %.4f; single GPU %s\n",
               skewed ? "skewed " : "", pairs ? "pairs" : "keys", log2n, G, total_ms, total / total_ms / 1e6, med(&primlab::DistributedTimes::splitters),
-              med(&primlab::DistributedTimes::partition), exchange_ms, moved_per_gpu / exchange_ms / 1e6, a2a_per_gpu / a2a_ms / 1e6, a2a_per_gpu / a2a_skewed_ms / 1e6,
+              med(&primlab::DistributedTimes::partition), exchange_ms, moved_per_gpu / exchange_ms / 1e6, a2a_per_gpu / a2a_ms / 1e6, a2a_per_gpu / a2a_offset_ms / 1e6, a2a_per_gpu / a2a_offset_words_ms / 1e6,
+              a2a_per_gpu / a2a_shorter_ms / 1e6,
               med(&primlab::DistributedTimes::local), double(t.largest) / (double(total) / G),
               single_ms > 0 ? (std::to_string(single_ms) + " ms, speed-up " + std::to_string(single_ms / total_ms)).c_str() : "n/a");
   std::fflush(stdout);

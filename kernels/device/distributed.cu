@@ -22,6 +22,10 @@ namespace detail {
 namespace {
 
 constexpr std::size_t kAlign = 256;
+// NCCL moves a run at full speed only when its start has the same 16-byte alignment on both sides
+// (H200, 2^28 u32 per GPU: 327 GB/s per GPU aligned, 139 at 4-byte offsets, as bytes or as u32
+// elements; 327 with odd lengths; bench/NOTES-distributed.md).
+constexpr std::size_t kExchangeAlign = 16;
 std::size_t aligned(std::size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
 
 int max_classes(int ranks) { return std::max(2 * ranks - 1, 1); }
@@ -36,6 +40,7 @@ template <class K, class V, bool PAIRS>
 struct Layout {
   std::size_t stage_keys = 0, stage_values = 0, stage = 0;
   std::size_t recv_keys = 0, recv_values = 0;
+  std::size_t aux_keys = 0, aux_values = 0;
   std::size_t tile_counts = 0, scan = 0, histogram = 0, lower = 0, bucket_ws = 0, buckets = 0;
   std::size_t total = 0;
 
@@ -54,6 +59,8 @@ struct Layout {
       recv_values = PAIRS ? aligned(cap * sizeof(V)) : 0;
     }
     stage = std::max(stage_keys + stage_values, aligned(local_ws));
+    aux_keys = aligned(un * sizeof(K) + kExchangeAlign * std::size_t(ranks));
+    aux_values = PAIRS ? aligned(un * sizeof(V) + kExchangeAlign * std::size_t(ranks)) : 0;
     const std::size_t counts = std::size_t(max_classes(ranks)) * std::size_t(tiles_of(n));
     tile_counts = aligned(counts * sizeof(std::uint32_t));
     scan = aligned(scan_workspace_bytes<std::uint32_t>(std::int64_t(counts)));
@@ -62,7 +69,7 @@ struct Layout {
     bucket_ws = aligned(PAIRS ? radix_partition_pairs_workspace_bytes<K, V>(n, kRadixBits)
                               : radix_partition_keys_workspace_bytes<K>(n, kRadixBits));
     buckets = aligned((kRadix + 1) * sizeof(std::uint32_t));
-    total = stage + recv_keys + recv_values + tile_counts + scan + histogram + lower + bucket_ws + buckets;
+    total = stage + recv_keys + recv_values + aux_keys + aux_values + tile_counts + scan + histogram + lower + bucket_ws + buckets;
   }
 };
 
@@ -72,6 +79,8 @@ struct Carved {
   unsigned char* stage_values;   // and values
   K* recv_keys;
   V* recv_values;
+  unsigned char* aux_keys;    // runs moved to their receiver's alignment
+  unsigned char* aux_values;
   std::uint32_t* tile_counts;
   Workspace scan;
   std::uint32_t* histogram;
@@ -90,6 +99,10 @@ struct Carved {
     p += l.recv_keys;
     recv_values = reinterpret_cast<V*>(p);
     p += l.recv_values;
+    aux_keys = p;
+    p += l.aux_keys;
+    aux_values = p;
+    p += l.aux_values;
     tile_counts = reinterpret_cast<std::uint32_t*>(p);
     p += l.tile_counts;
     scan = {p, l.scan};
@@ -246,11 +259,12 @@ Status run(Exchange& ex, Shard<K, V>* shards, Local local, SortOrder order, int 
           }
         }
       }
-      PRIMLAB_CUDA_TRY(cudaMemcpyAsync(&h_hist[slots * l], ws[l].histogram, slots * sizeof(std::uint32_t),
-                                       cudaMemcpyDeviceToHost, stream));
     }
+    // Read back once every rank's kernels are queued (a copy to pageable memory waits for them).
     for (int l = 0; l < L; ++l) {
       PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
+      PRIMLAB_CUDA_TRY(cudaMemcpyAsync(&h_hist[slots * l], ws[l].histogram, slots * sizeof(std::uint32_t),
+                                       cudaMemcpyDeviceToHost, ex.stream(l)));
       PRIMLAB_CUDA_TRY(cudaStreamSynchronize(ex.stream(l)));
     }
     std::vector<std::int64_t> h_counts(h_hist.begin(), h_hist.end()), h_gathered(slots * G);
@@ -289,8 +303,6 @@ Status run(Exchange& ex, Shard<K, V>* shards, Local local, SortOrder order, int 
         PRIMLAB_TRY(radix_partition_keys(s.d_keys_in, stage_keys, ws[l].buckets, s.n, top_begin, kRadixBits,
                                          ws[l].bucket_ws, stream));
       }
-      PRIMLAB_CUDA_TRY(cudaMemcpyAsync(&h_first[std::size_t(kRadix + 1) * l], ws[l].buckets,
-                                       (kRadix + 1) * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream));
       continue;
     }
     const std::int64_t tiles = tiles_of(s.n);
@@ -305,9 +317,6 @@ Status run(Exchange& ex, Shard<K, V>* shards, Local local, SortOrder order, int 
         keys, reinterpret_cast<const VBits*>(s.d_values_in), s.n, image, d_lower, C, ws[l].tile_counts,
         reinterpret_cast<Bits*>(stage_keys), reinterpret_cast<VBits*>(stage_values));
     PRIMLAB_LAUNCH_TRY();
-    PRIMLAB_CUDA_TRY(cudaMemcpy2DAsync(&h_first[std::size_t(C) * l], sizeof(std::uint32_t), ws[l].tile_counts,
-                                       tiles * sizeof(std::uint32_t), sizeof(std::uint32_t), C, cudaMemcpyDeviceToHost,
-                                       stream));
   }
   // Per driven rank: where each class starts in its staged keys, and how many it holds.
   std::vector<std::int64_t> h_start(std::size_t(C) * L, 0), h_class(std::size_t(C) * L, 0),
@@ -315,7 +324,17 @@ Status run(Exchange& ex, Shard<K, V>* shards, Local local, SortOrder order, int 
   for (int l = 0; l < L; ++l) {
     if (shards[l].n == 0) continue;
     PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
-    PRIMLAB_CUDA_TRY(cudaStreamSynchronize(ex.stream(l)));
+    const cudaStream_t stream = ex.stream(l);
+    if (by_top_digit) {
+      PRIMLAB_CUDA_TRY(cudaMemcpyAsync(&h_first[std::size_t(kRadix + 1) * l], ws[l].buckets,
+                                       (kRadix + 1) * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream));
+    } else {  // the first tile's offset of each class: where the class starts
+      const std::int64_t tiles = tiles_of(shards[l].n);
+      PRIMLAB_CUDA_TRY(cudaMemcpy2DAsync(&h_first[std::size_t(C) * l], sizeof(std::uint32_t), ws[l].tile_counts,
+                                         tiles * sizeof(std::uint32_t), sizeof(std::uint32_t), C,
+                                         cudaMemcpyDeviceToHost, stream));
+    }
+    PRIMLAB_CUDA_TRY(cudaStreamSynchronize(stream));
     for (int c = 0; c < C; ++c) {
       std::int64_t first = 0, end = 0;
       if (by_top_digit) {
@@ -357,30 +376,66 @@ Status run(Exchange& ex, Shard<K, V>* shards, Local local, SortOrder order, int 
   for (int l = 0; l < L; ++l)
     runs.push_back(send_runs(G, C, h_class_all, positions, ex.rank(l),
                              std::vector<std::int64_t>(h_start.begin() + std::size_t(C) * l, h_start.begin() + std::size_t(C) * (l + 1))));
-  auto exchange = [&](std::size_t elem, auto stage_of, auto recv_of) -> Status {
+  // A rank's run to itself is a device copy. A run to another rank goes from the staged keys when
+  // its start has the receiver's 16-byte alignment, else from a copy in `aux` that has it.
+  auto exchange = [&](auto elem_tag, auto stage_of, auto aux_of, auto recv_of) -> Status {
+    using E = decltype(elem_tag);
+    constexpr std::size_t elem = sizeof(E);
     std::vector<std::size_t> bytes(std::size_t(4) * L * G);
     std::vector<ExchangePlan> plans(L);
     for (int l = 0; l < L; ++l) {
       const int me = ex.rank(l);
+      PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
+      const cudaStream_t stream = ex.stream(l);
+      DeviceFacts facts;
+      PRIMLAB_TRY(device_facts(facts));
+      auto copy = [&](const unsigned char* from, unsigned char* to, std::int64_t count) -> Status {
+        if (count == 0) return Status::Success;
+        const int grid = int(std::min<std::int64_t>((count + DistributedTuning::kThreads - 1) / DistributedTuning::kThreads,
+                                                    std::int64_t(facts.sm_count) * DistributedTuning::kHistogramBlocksPerSm));
+        copy_run_kernel<E><<<grid, DistributedTuning::kThreads, 0, stream>>>(reinterpret_cast<const E*>(from),
+                                                                             reinterpret_cast<E*>(to), count);
+        PRIMLAB_LAUNCH_TRY();
+        return Status::Success;
+      };
+      unsigned char* base = static_cast<unsigned char*>(shards[l].ws.ptr);
+      const unsigned char* stage = static_cast<const unsigned char*>(stage_of(l));
+      unsigned char* aux = aux_of(l);
+      unsigned char* recv = static_cast<unsigned char*>(recv_of(l));
       std::size_t* send_bytes = &bytes[std::size_t(4 * l) * G];
       std::size_t *send_off = send_bytes + G, *recv_bytes = send_off + G, *recv_off = recv_bytes + G;
-      std::size_t ro = 0;
+      std::size_t ro = 0, aux_used = 0;
       for (int s = 0; s < G; ++s) {
-        send_bytes[s] = std::size_t(runs[l][s].count) * elem;
-        send_off[s] = std::size_t(runs[l][s].offset) * elem;
+        const std::size_t run = std::size_t(runs[l][s].count) * elem;
+        const unsigned char* from = stage + std::size_t(runs[l][s].offset) * elem;
+        std::size_t at_receiver = 0;  // rank s puts this run after the runs of the smaller ranks
+        for (int r = 0; r < me; ++r) at_receiver += std::size_t(send[std::size_t(r) * G + s]) * elem;
         recv_bytes[s] = std::size_t(send[std::size_t(s) * G + me]) * elem;
         recv_off[s] = ro;
         ro += recv_bytes[s];
+        send_bytes[s] = run;
+        if (s == me) {
+          PRIMLAB_TRY(copy(from, recv + at_receiver, runs[l][s].count));
+          send_bytes[s] = recv_bytes[s] = 0;
+        } else if (run > 0 && (reinterpret_cast<std::uintptr_t>(from) - at_receiver) % kExchangeAlign != 0) {
+          aux_used += (at_receiver - reinterpret_cast<std::uintptr_t>(aux + aux_used)) % kExchangeAlign;
+          PRIMLAB_TRY(copy(from, aux + aux_used, runs[l][s].count));
+          from = aux + aux_used;
+          aux_used += run;
+        }
+        send_off[s] = std::size_t(from - base);
       }
-      plans[l] = {stage_of(l), send_bytes, send_off, recv_of(l), recv_bytes, recv_off};
+      plans[l] = {base, send_bytes, send_off, recv, recv_bytes, recv_off};
     }
     return ex.all_to_all_v(plans.data());
   };
   auto recv_keys = [&](int l) -> void* { return local == Local::Sort ? static_cast<void*>(shards[l].d_keys_out) : ws[l].recv_keys; };
   auto recv_values = [&](int l) -> void* { return local == Local::Sort ? static_cast<void*>(shards[l].d_values_out) : ws[l].recv_values; };
-  PRIMLAB_TRY(exchange(sizeof(K), [&](int l) -> const void* { return ws[l].stage; }, recv_keys));
+  PRIMLAB_TRY(exchange(Bits{}, [&](int l) -> const void* { return ws[l].stage; }, [&](int l) { return ws[l].aux_keys; },
+                       recv_keys));
   if (PAIRS) {
-    PRIMLAB_TRY(exchange(sizeof(V), [&](int l) -> const void* { return ws[l].stage_values; }, recv_values));
+    PRIMLAB_TRY(exchange(VBits{}, [&](int l) -> const void* { return ws[l].stage_values; },
+                         [&](int l) { return ws[l].aux_values; }, recv_values));
   }
   PRIMLAB_TRY(clock.lap(&t.exchange));
 
