@@ -462,7 +462,8 @@ Result validate(const Algorithm& a, const StepConfig& cfg) {
     return Result::failure(name + " needs a power-of-two block size (got " + std::to_string(cfg.block) + ")");
   if ((a.options & kOptBins) && (cfg.bins < 2 || cfg.bins > a.max_bins || (a.bins_pow2 && (cfg.bins & (cfg.bins - 1)))))
     return Result::failure(name + " takes " + (a.bins_pow2 ? "a power of two " : "") + "from 2 to " +
-                           std::to_string(a.max_bins) + " bins (got " + std::to_string(cfg.bins) + ")");
+                           std::to_string(a.max_bins) + " " + (a.bins_label ? a.bins_label : "bins") + " (got " +
+                           std::to_string(cfg.bins) + ")");
   if (cfg.type == ElemType::F32 && !(a.options & kOptFloat)) return Result::failure(name + " does not take floats");
   if (cfg.type == ElemType::U32 && !(a.options & kOptU32)) return Result::failure(name + " does not take uint32");
   return {};

@@ -99,6 +99,7 @@ TEST(Catalog, EveryRowRejectsConfigsOutsideItsLimits) {
     StepConfig good;
     good.n = 16;
     good.block = a.min_block;
+    good.bins = std::min(good.bins, a.max_bins);
     ASSERT_TRUE(ok(validate(a, good)));
     auto rejects = [&](StepConfig c, const char* why) {
       EXPECT_FALSE(ok(validate(a, c))) << why;

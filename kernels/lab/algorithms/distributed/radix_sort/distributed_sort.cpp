@@ -345,8 +345,7 @@ void cpu_distributed_sort(const StepConfig& cfg, const std::vector<std::uint32_t
       }
       for (int c = 0; c <= G; ++c) ctx.row(kEdges)[c] = std::uint32_t(rd.edges[std::size_t(c)]);  // step: splitters
       for (int g = 0; g < G; ++g) ctx.row(kCounts)[g] = std::uint32_t(rd.edges[std::size_t(g + 1)] - rd.edges[std::size_t(g)]);
-      if (phase == "splitters")
-        for (int c = 1; c < G; ++c) ctx.op(c - 1, 0, OpKind::Move, kGlobalHist, rd.cut_slot[std::size_t(c - 1)], kEdges, c);
+      for (int c = 1; c < G && phase == "splitters"; ++c) ctx.op(c - 1, 0, OpKind::Move, kGlobalHist, rd.cut_slot[std::size_t(c - 1)], kEdges, c);
       ctx.count().global_read_bytes += 4 * rd.walked;
       ctx.count().adds += rd.walked;
       ++round;
