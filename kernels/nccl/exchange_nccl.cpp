@@ -128,29 +128,16 @@ Status NcclExchange::all_gather(const std::int64_t* h_local, std::size_t count, 
 
 Status NcclExchange::all_to_all_v(const ExchangePlan* plans) {
   DeviceGuard restore_device;
-  // The widest element that divides every offset and size: NCCL copies a run whose two ends are
-  // not equally 16-byte aligned element by element, so 4-byte elements move 4 times the bytes of
-  // 1-byte ones (bench/NOTES-distributed.md).
-  std::size_t unit = 8;
-  for (std::size_t i = 0; i < local_.size(); ++i) {
-    const ExchangePlan& p = plans[i];
-    for (int s = 0; s < size_; ++s)
-      while (unit > 1 && ((reinterpret_cast<std::uintptr_t>(p.d_send) + p.send_offsets[s]) % unit ||
-                          (reinterpret_cast<std::uintptr_t>(p.d_recv) + p.recv_offsets[s]) % unit ||
-                          p.send_bytes[s] % unit || p.recv_bytes[s] % unit))
-        unit /= 2;
-  }
-  const ncclDataType_t type = unit == 8 ? ncclUint64 : unit == 4 ? ncclUint32 : unit == 2 ? ncclFloat16 : ncclChar;
   ncclResult_t r = ncclGroupStart();
   for (std::size_t i = 0; i < local_.size() && r == ncclSuccess; ++i) {
     const Local& l = local_[i];
     const ExchangePlan& p = plans[i];
     for (int s = 0; s < size_ && r == ncclSuccess; ++s) {
       if (p.send_bytes[s] > 0)
-        r = ncclSend(static_cast<const char*>(p.d_send) + p.send_offsets[s], p.send_bytes[s] / unit, type, s,
-                     l.nccl.comm, l.nccl.stream);
+        r = ncclSend(static_cast<const char*>(p.d_send) + p.send_offsets[s], p.send_bytes[s], ncclChar, s, l.nccl.comm,
+                     l.nccl.stream);
       if (r == ncclSuccess && p.recv_bytes[s] > 0)
-        r = ncclRecv(static_cast<char*>(p.d_recv) + p.recv_offsets[s], p.recv_bytes[s] / unit, type, s, l.nccl.comm,
+        r = ncclRecv(static_cast<char*>(p.d_recv) + p.recv_offsets[s], p.recv_bytes[s], ncclChar, s, l.nccl.comm,
                      l.nccl.stream);
     }
   }
