@@ -19,7 +19,11 @@ bool init_app(AppState& s) {
   const Result view = s.view.view.init();
   s.view.ready = view.ok();
   if (!view.ok()) s.view.error = view.message();
-  if (!s.step.session.has_trace()) rebuild(s.step);
+  if (!s.step.session.has_trace()) {
+    // The first algorithm starts from the defaults fitted to its limits, as a picked one does.
+    if (const Algorithm* a = find_algorithm(s.step.session.choice.algo)) fit_config(*a, s.step.session.choice.cfg);
+    rebuild(s.step);
+  }
   return s.view.ready;
 }
 

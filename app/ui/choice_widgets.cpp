@@ -59,7 +59,7 @@ bool type_choice(StepChoice& c, const Algorithm& a) {
 // Bins (or partitions): 2 to the row's maximum, as powers of two where the row needs them.
 bool bins_choice(StepConfig& cfg, const Algorithm& a) {
   if (!a.bins_pow2)
-    return ImGui::SliderInt("Bins", &cfg.bins, 2, a.max_bins, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+    return ImGui::SliderInt(a.bins_label ? a.bins_label : "Bins", &cfg.bins, 2, a.max_bins, "%d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   int lg = 1, hi = 1;
   while ((2 << lg) <= cfg.bins) ++lg;
   while ((2 << hi) <= a.max_bins) ++hi;

@@ -200,6 +200,10 @@ void TraceView::draw(const Trace& meta, TraceBuffers& buf, int step, const ViewO
   if (opt.bands && meta.rows[std::size_t(focus)].element_space) {
     glUseProgram(bands_);
     set_common(bands_, meta, buf, step, l, opt, fb_w, fb_h);
+    const std::vector<std::int32_t>& seg = meta.steps[std::size_t(step)].bands;
+    const bool own = seg.size() >= 2 && seg.size() <= 9;
+    glUniform1i(glGetUniformLocation(bands_, "u_nseg"), own ? GLint(seg.size()) - 1 : 0);
+    if (own) glUniform1iv(glGetUniformLocation(bands_, "u_seg"), GLsizei(seg.size()), seg.data());
     quad(bands_, l.bars);
   }
 

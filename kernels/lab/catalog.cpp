@@ -35,6 +35,14 @@ class Row {
   }
   Row& nondeterministic() { a_.deterministic = false; return *this; }
   Row& variants(const char* names) { a_.variant_names = names; return *this; }
+  Row& bins_label(const char* l) { a_.bins_label = l; return *this; }
+  // A stepped form with a CPU stepper only, in every build.
+  Row& stepped_cpu_only(decltype(Algorithm::plan) plan, decltype(Algorithm::run_cpu) cpu) {
+    a_.plan = plan;
+    a_.run_cpu = cpu;
+    a_.cpu_only = true;
+    return *this;
+  }
   Row& stepped(decltype(Algorithm::plan) plan, decltype(Algorithm::run_cpu) cpu, decltype(Algorithm::run_cuda) cuda) {
     a_.plan = plan;
     a_.run_cpu = cpu;
@@ -407,6 +415,23 @@ static Algorithm partition_stable() {
       .stepped(PRIMLAB_STEPPED(partition_stable));
 }
 
+// [SECTION] Distributed sort: G virtual GPUs, stepped on the CPU (the structure of the library's
+// multi-GPU sort: histograms, all-reduce, splitters, partition, all-to-all, local sorts).
+namespace steppers {
+Result plan_distributed_sort(const StepConfig& cfg, Trace& t);
+void cpu_distributed_sort(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t);
+}  // namespace steppers
+static Algorithm distributed_sort() {
+  return Row("distributed-sort", "distributed")
+      .title("Distributed radix sort (G virtual GPUs)")
+      .description("Per-GPU top-digit histograms, all-reduce, splitters refined by the next digit (equal keys split "
+                   "by position), partition by destination, all-to-all exchange, local sorts. CPU stepper only.")
+      .options(kOptBins | kOptDigitBits | kOptU32)
+      .bins(8, false)
+      .bins_label("GPUs")
+      .stepped_cpu_only(&steppers::plan_distributed_sort, &steppers::cpu_distributed_sort);
+}
+
 // [SECTION] The menu order, and the lookups.
 const std::vector<Algorithm>& algorithms() {
   static const std::vector<Algorithm> rows = {
@@ -414,6 +439,7 @@ const std::vector<Algorithm>& algorithms() {
       reduce3(),          reduce4(),          reduce5(),          reduce6(),          reduce7(),
       reduce_shuffle(),   compact(),          histogram_atomic(), histogram_shared(), histogram_tagged(),
       histogram_per_thread(), bitonic_sort(),     radix_split(),      radix_digits(),     partition_atomic(), partition_stable(),
+      distributed_sort(),
   };
   return rows;
 }
@@ -436,7 +462,8 @@ Result validate(const Algorithm& a, const StepConfig& cfg) {
     return Result::failure(name + " needs a power-of-two block size (got " + std::to_string(cfg.block) + ")");
   if ((a.options & kOptBins) && (cfg.bins < 2 || cfg.bins > a.max_bins || (a.bins_pow2 && (cfg.bins & (cfg.bins - 1)))))
     return Result::failure(name + " takes " + (a.bins_pow2 ? "a power of two " : "") + "from 2 to " +
-                           std::to_string(a.max_bins) + " bins (got " + std::to_string(cfg.bins) + ")");
+                           std::to_string(a.max_bins) + " " + (a.bins_label ? a.bins_label : "bins") + " (got " +
+                           std::to_string(cfg.bins) + ")");
   if (cfg.type == ElemType::F32 && !(a.options & kOptFloat)) return Result::failure(name + " does not take floats");
   if (cfg.type == ElemType::U32 && !(a.options & kOptU32)) return Result::failure(name + " does not take uint32");
   return {};

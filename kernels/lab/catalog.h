@@ -105,6 +105,8 @@ struct Algorithm {
   std::int32_t max_bins = 4096;       // kOptBins: bins (or partitions) from 2 up to this
   bool bins_pow2 = false;             // kOptBins: bins must be a power of two
   bool deterministic = true;          // CPU and CUDA traces equal bit for bit (else final state and counts)
+  bool cpu_only = false;              // no CUDA stepper (run_cuda stays null): the app says it runs on the CPU
+  const char* bins_label = nullptr;   // kOptBins: what the bins count, where not histogram bins ("GPUs")
   const char* variant_names = nullptr;  // kOptVariant: the names of cfg.variant's values, NUL-separated, ending in two NULs
   // The stepped form. plan fills trace metadata: rows, steps (labels, launch shapes, op slots),
   // listing; it fails with a user-facing message for a config the algorithm cannot run.

@@ -17,6 +17,7 @@ Trace cpu_trace(const char* algo, int n, int block) {
   StepConfig cfg;
   cfg.n = n;
   cfg.block = block;
+  fit_config(*a, cfg);  // the row's bins (a distributed sort's GPUs)
   const std::vector<std::uint32_t> in = make_input(InputKind::Random, n, cfg.type, 1);
   Trace t;
   const Result r = build_trace_cpu(*a, cfg, in, t);

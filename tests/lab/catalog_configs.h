@@ -32,7 +32,7 @@ inline std::vector<RowConfig> configs_for(const primlab::Algorithm& a) {
     RowConfig r;
     r.cfg.n = n;
     r.cfg.block = block;
-    r.cfg.bins = 16;
+    r.cfg.bins = std::min(16, a.max_bins);
     r.cfg.seed = std::uint32_t(v.size() + 1);
     set(r.cfg);
     r.what = std::string(a.name) + " n=" + std::to_string(n) + " block=" + std::to_string(block) + " " + what;

@@ -32,7 +32,7 @@ TEST(Catalog, RowsAreComplete) {
     SCOPED_TRACE(a.name);
     EXPECT_TRUE(a.plan && a.run_cpu);
 #ifdef PRIMLAB_HAVE_CUDA
-    EXPECT_TRUE(a.run_cuda);
+    EXPECT_EQ(a.run_cuda != nullptr, !a.cpu_only);
 #else
     EXPECT_EQ(a.run_cuda, nullptr);
 #endif
@@ -99,6 +99,7 @@ TEST(Catalog, EveryRowRejectsConfigsOutsideItsLimits) {
     StepConfig good;
     good.n = 16;
     good.block = a.min_block;
+    good.bins = std::min(good.bins, a.max_bins);
     ASSERT_TRUE(ok(validate(a, good)));
     auto rejects = [&](StepConfig c, const char* why) {
       EXPECT_FALSE(ok(validate(a, c))) << why;

@@ -66,6 +66,7 @@ void for_each_trace(const Algorithm& a, F f) {
                 cfg.key_value = key_value;
                 cfg.type = type;
                 cfg.digit_bits = digit_bits;
+                fit_config(a, cfg);  // the row's bins (a distributed sort's GPUs)
                 Trace t;
                 if (!plan_trace(a, cfg, make_input(InputKind::Random, n, type, 7), t).ok()) continue;
                 ++planned;

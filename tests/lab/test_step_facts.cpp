@@ -19,6 +19,7 @@ namespace {
 Trace cpu_trace(const char* algo, StepConfig cfg, const std::vector<std::uint32_t>& in) {
   Trace t;
   cfg.n = std::int32_t(in.size());
+  fit_config(*find_algorithm(algo), cfg);  // the row's bins (a distributed sort's GPUs)
   const Result r = build_trace_cpu(*find_algorithm(algo), cfg, in, t);
   EXPECT_TRUE(r.ok()) << r.message();
   return t;

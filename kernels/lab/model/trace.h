@@ -144,6 +144,9 @@ struct Step {
   int ops_per_thread = 0;  // op slots per launched thread
   std::int64_t op_begin = 0;  // first op slot of this step in Trace::ops
   std::vector<WarpAccess> accesses;  // the step's distinct warp accesses to shared memory
+  // View: where each band of the focus row starts, and the end (a virtual GPU's keys); empty: one
+  // band per block of Trace::block x elems_per_thread elements.
+  std::vector<std::int32_t> bands;
   std::int64_t op_count() const { return launch.launched() * ops_per_thread; }
 };
 
