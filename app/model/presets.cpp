@@ -55,6 +55,7 @@ Result parse_presets(const std::string& text, std::vector<Preset>& out) {
       o.no_offsets = e.value("no_offsets", false);
       o.digit_bits = integer_field(e, "digit_bits", o.digit_bits);
       o.bins = integer_field(e, "bins", o.bins);
+      o.bins_given = e.contains("bins");
       o.digit_start = integer_field(e, "digit_start", o.digit_start);
       o.predicate = integer_field(e, "predicate", o.predicate);
       o.threshold = integer_field(e, "threshold", o.threshold);

@@ -47,7 +47,7 @@ void add_step_options(CLI::App& app, StepOptions& o) {
   app.add_flag("--inclusive", o.inclusive, "inclusive scan (default exclusive)");
   app.add_flag("--no-offsets", o.no_offsets, "shared-memory scan without the bank-conflict offsets");
   app.add_option("--digit-bits", o.digit_bits, "radix digit width");
-  app.add_option("--bins", o.bins, "histogram bins or partitions");
+  app.add_option("--bins", o.bins, "histogram bins, partitions or GPUs")->each([&o](const std::string&) { o.bins_given = true; });
   app.add_option("--digit-start", o.digit_start, "radix partition: lowest bit of the digit");
   app.add_option("--predicate", o.predicate, "compaction: 0 non-zero, 1 even, 2 greater than --threshold");
   app.add_option("--threshold", o.threshold, "compaction threshold");
@@ -104,6 +104,11 @@ Result resolve_step_options(const StepOptions& given, StepChoice& out) {
     return Result::failure("unknown --backend '" + o.backend + "' (auto, cpu or cuda)");
   }
   c.prefer_cuda = o.backend != "cpu";
+  if (!o.bins_given) {
+    StepConfig fitted = c.cfg;
+    fit_config(*a, fitted);
+    c.cfg.bins = fitted.bins;
+  }
   std::vector<std::uint32_t> in;
   if (Result r = make_choice_input(c, in); !r.ok()) return r;
   c.cfg.n = std::int32_t(in.size());
