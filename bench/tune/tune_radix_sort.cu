@@ -154,6 +154,15 @@ int main(int argc, char** argv) {
   std::printf("%s, %d SMs, n = 2^%d, uniform random keys, whole sort (histogram + passes), median of 15\n",
               prop.name, facts.sm_count, log2n);
   // The shapes RadixSortTuning chooses between (its comments), the tuned one first per pairing.
+  // Below 2^22 keys (one wave of the tuned tiles) the small-sort shapes: smaller tiles, more blocks
+  // (at least 8 keys per thread: the ranking's mask rows share the tile's exchange buffer).
+  if (log2n < 22) {
+    sweep<std::uint32_t, std::uint32_t, false, S<256, 24, 3>, S<256, 16, 3>, S<256, 12, 4>, S<256, 10, 4>,
+          S<256, 8, 6>>("u32 keys", n, facts);
+    sweep<std::uint32_t, std::uint32_t, true, S<384, 24, 2>, S<256, 16, 3>, S<256, 12, 4>, S<256, 8, 4>>(
+        "u32 pairs", n, facts);
+    return 0;
+  }
   sweep<std::uint32_t, std::uint32_t, false, S<512, 28, 2>, S<512, 26, 2>, S<384, 32, 2>, S<256, 28, 3>,
         S<256, 24, 3>>("u32 keys", n, facts);
   sweep<std::uint32_t, std::uint32_t, true, S<384, 24, 2>, S<512, 18, 2>, S<384, 23, 2>, S<256, 14, 3>>(

@@ -157,18 +157,25 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
 
 // [SECTION] the library's entry: the tuned shape or the small one
 
-// The tuned shape, or the small-sort shape when the tuned tiles would not fill one wave
-// (RadixSortTuning::small_pass_shape) or need more shared memory than the device gives a block.
-// The small shape fits every GPU; the workspace fits either.
+// The tuned shape; the small-sort shape when the tuned tiles would not fill one wave
+// (RadixSortTuning::small_pass_shape) or need more shared memory than the device gives a block;
+// the tiny one for the smallest sorts (tiny_pass_shape). The small and tiny shapes fit every GPU;
+// the workspace fits any of the three.
 template <class Bits, class VBits, bool PAIRS>
 struct Tuned {
   static constexpr RadixSortTuning::PassShape kSmall =
       RadixSortTuning::small_pass_shape(sizeof(Bits), PAIRS ? sizeof(VBits) : 0);
+  static constexpr RadixSortTuning::PassShape kTiny =
+      RadixSortTuning::tiny_pass_shape(sizeof(Bits), PAIRS ? sizeof(VBits) : 0);
   using Small = Shape<kSmall.threads, kSmall.items, kSmall.min_blocks>;
+  using Tiny = Shape<kTiny.threads, kTiny.items, kTiny.min_blocks>;
   using Big = Config<Bits, VBits, PAIRS, Shape<>>;
   static constexpr bool kTwoShapes =
       kSmall.threads != Big::kThreads || kSmall.items != Big::kItems || kSmall.min_blocks != Big::kMinBlocks;
+  static constexpr bool kTinyShape = kTiny.threads != kSmall.threads || kTiny.items != kSmall.items ||
+                                     kTiny.min_blocks != kSmall.min_blocks;
   static_assert(Config<Bits, VBits, PAIRS, Small>::kSmem <= kPortableSmem, "the small shape runs on every GPU");
+  static_assert(Config<Bits, VBits, PAIRS, Tiny>::kSmem <= kPortableSmem, "the tiny shape runs on every GPU");
 };
 
 // Keys K and values V (any of the library's types), moved as their radix bits.
@@ -177,8 +184,9 @@ std::size_t tuned_workspace_bytes(std::int64_t n) {
   using Bits = typename RadixKey<K>::Bits;
   using VBits = typename ValueBits<V>::type;
   using T = Tuned<Bits, VBits, PAIRS>;
-  return std::max(workspace_bytes<Bits, VBits, PAIRS, Shape<>>(n),
-                  workspace_bytes<Bits, VBits, PAIRS, typename T::Small>(n));
+  return std::max({workspace_bytes<Bits, VBits, PAIRS, Shape<>>(n),
+                   workspace_bytes<Bits, VBits, PAIRS, typename T::Small>(n),
+                   workspace_bytes<Bits, VBits, PAIRS, typename T::Tiny>(n)});
 }
 
 template <class K, class V, bool PAIRS>
@@ -195,6 +203,11 @@ Status run_tuned(const K* keys_in, K* keys_out, const V* vals_in, V* vals_out, s
   DeviceFacts facts;
   const Status st = device_facts(facts);
   if (st != Status::Success) return st;
+  if constexpr (T::kTinyShape) {
+    if (n <= RadixSortTuning::kTinyMaxKeys)
+      return run<Bits, VBits, PAIRS, typename T::Tiny>(bk_in, bk_out, bv_in, bv_out, n, begin_bit, end_bit, codec, ws,
+                                                       offsets_out, facts, stream);
+  }
   if constexpr (T::kTwoShapes) {
     const std::int64_t big_tiles = (n + T::Big::kTile - 1) / T::Big::kTile;
     if (big_tiles < wave_tiles(facts, T::Big::kMinBlocks) || T::Big::kSmem > std::size_t(facts.max_smem_optin))

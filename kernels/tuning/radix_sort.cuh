@@ -2,6 +2,7 @@
 // number carries one line of its measurement; the sweeps and their history are in
 // bench/NOTES-sort.md, and bench/tune/tune_radix_sort.cu re-measures the pass shapes.
 #pragma once
+#include <cstdint>
 
 namespace primlab::detail {
 
@@ -26,6 +27,16 @@ struct RadixSortTuning {
   // smaller tiles for more blocks. u32 keys 2^16: 256x24 b3 0.035 ms vs 512x28 0.047 (CUB 0.052).
   static constexpr PassShape small_pass_shape(int key_bytes, int value_bytes) {
     return key_bytes == 4 && value_bytes == 0 ? PassShape{256, 24, 3} : pass_shape(key_bytes, value_bytes);
+  }
+  // Sorts of at most kTinyMaxKeys u32 keys or u32 pairs: 256x12 b4, latency-bound passes that
+  // gain from more, shorter tiles. Whole sorts on the H200, ms (bench/tune/tune_radix_sort 16|18|20):
+  //   keys  2^16: 256x12 b4 0.033 vs 256x24 b3 0.038, 256x16 0.035, 256x8 b6 0.032
+  //         2^18: 0.040 vs 0.043, 256x8 b6 0.044;  2^20: 0.067 vs 0.062 (so 2^18 is the limit)
+  //   pairs 2^16: 0.037 vs 384x24 b2 0.048;  2^18: 0.044 vs 0.054;  2^20: 0.081 vs 0.065
+  static constexpr std::int64_t kTinyMaxKeys = std::int64_t(1) << 18;
+  static constexpr PassShape tiny_pass_shape(int key_bytes, int value_bytes) {
+    return key_bytes == 4 && (value_bytes == 0 || value_bytes == 4) ? PassShape{256, 12, 4}
+                                                                     : small_pass_shape(key_bytes, value_bytes);
   }
   // Upfront histogram: 512 threads x 4 16-byte loads per chunk, grid-stride over 3 blocks per SM.
   // 2^28 u32 keys in ~0.25 ms, the copy rate; 16 loads took 92 registers (1 block per SM), 4 ~40.
