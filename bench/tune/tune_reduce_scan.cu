@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 #include "tune_common.cuh"
@@ -93,8 +94,40 @@ void hist_variant(const char* name, const std::uint8_t* in, std::uint32_t* hist,
   std::printf("hist8  %-28s %8.4f ms %7.1f GB/s  mismatches %llu\n", name, ms, 1.0 * n / ms / 1e6, bad);
 }
 
-int main() {
+// Small scans (latency): the tuned shape against smaller tiles, more blocks, at 2^log2n items.
+void small_scans(int log2n) {
+  const std::int64_t n = std::int64_t(1) << log2n;
+  std::uint32_t *in, *out, *ref;
+  void* ws;
+  unsigned long long* d_c;
+  CK(cudaMalloc(&in, n * 4));
+  CK(cudaMalloc(&out, n * 4));
+  CK(cudaMalloc(&ref, n * 4));
+  CK(cudaMalloc(&ws, 64 << 20));
+  CK(cudaMalloc(&d_c, 8));
+  tune::fill_random<<<256, 256>>>(in, n, 12345);
+  CK(cudaDeviceSynchronize());
+  std::printf("small scans, n = 2^%d u32 (memset of the tile states + the scan kernel, median of 15)\n", log2n);
+  scan_variant<Tu<384, 6, true, true, 1, 1, 100, 1200>, 16>("384x24 i1200 stride128B (tuned)", in, ref, nullptr, n, ws, d_c);
+  scan_variant<Tu<256, 4, true, true, 2, 1, 100, 0>, 16>("256x16 b2", in, out, ref, n, ws, d_c);
+  scan_variant<Tu<256, 2, true, true, 4, 1, 100, 0>, 16>("256x8 b4", in, out, ref, n, ws, d_c);
+  scan_variant<Tu<128, 4, true, true, 4, 1, 100, 0>, 16>("128x16 b4", in, out, ref, n, ws, d_c);
+  scan_variant<Tu<128, 2, true, true, 8, 1, 100, 0>, 16>("128x8 b8", in, out, ref, n, ws, d_c);
+  scan_variant<Tu<512, 2, true, true, 2, 1, 100, 0>, 16>("512x8 b2", in, out, ref, n, ws, d_c);
+  scan_variant<Tu<256, 2, false, false, 4, 1, 100, 0>, 16>("256x8 b4 plain loads", in, out, ref, n, ws, d_c);
+}
+
+int main(int argc, char** argv) {
   CK(cudaDeviceGetAttribute(&g_sms, cudaDevAttrMultiProcessorCount, 0));
+  if (argc > 1) {  // tune_reduce_scan LOG2N (< 28): the small-scan sweep only
+    const int log2n = std::atoi(argv[1]);
+    if (log2n < 10 || log2n > 27) {
+      std::printf("usage: %s [log2 n of a small-scan sweep, 10..27]\n", argv[0]);
+      return 2;
+    }
+    small_scans(log2n);
+    return 0;
+  }
   const std::int64_t n = std::int64_t(1) << 28;
   std::uint32_t *in, *out, *ref;
   void* ws;
