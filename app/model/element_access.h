@@ -1,6 +1,5 @@
 // Who touched one element in one step: the step's operations (Trace::ops) whose source or
-// destination is that index of that row. What the hover tooltip names, in place of the element's
-// "home thread", which may have been idle.
+// destination is that index of that row. The hover tooltip names these threads.
 #pragma once
 #include <string>
 #include <vector>
