@@ -71,6 +71,18 @@ __device__ __forceinline__ int class_of(const Bits* lower, int classes, Bits x) 
   return lo;
 }
 
+// This block's tile of keys, item j of a thread at base + j * kThreads + thread (0 past the end):
+// all loads first, so that they are in flight together.
+template <class Bits>
+__device__ __forceinline__ void load_tile(const Bits* __restrict__ keys, std::int64_t n, std::int64_t base,
+                                          Bits (&key)[DistributedTuning::kItems]) {
+#pragma unroll
+  for (int j = 0; j < DistributedTuning::kItems; ++j) {
+    const std::int64_t i = base + j * DistributedTuning::kThreads + threadIdx.x;
+    key[j] = i < n ? keys[i] : Bits(0);
+  }
+}
+
 template <class Bits>
 __device__ __forceinline__ void load_classes(const Bits* __restrict__ d_lower, int classes, Bits* lower) {
   for (int i = threadIdx.x; i < classes; i += blockDim.x) lower[i] = d_lower[i];
@@ -87,12 +99,8 @@ __global__ void __launch_bounds__(DistributedTuning::kThreads)
   for (int i = threadIdx.x; i < classes; i += blockDim.x) count[i] = 0;
   load_classes(d_lower, classes, lower);
   const std::int64_t base = std::int64_t(blockIdx.x) * DistributedTuning::kTile;
-  Bits key[DistributedTuning::kItems];  // all loads first, so that they are in flight together
-#pragma unroll
-  for (int j = 0; j < DistributedTuning::kItems; ++j) {
-    const std::int64_t i = base + j * DistributedTuning::kThreads + threadIdx.x;
-    key[j] = i < n ? keys[i] : Bits(0);
-  }
+  Bits key[DistributedTuning::kItems];
+  load_tile(keys, n, base, key);
 #pragma unroll
   for (int j = 0; j < DistributedTuning::kItems; ++j)
     if (base + j * DistributedTuning::kThreads + threadIdx.x < n) atomicAdd(&count[class_of(lower, classes, image(key[j]))], 1u);
@@ -120,12 +128,8 @@ __global__ void __launch_bounds__(DistributedTuning::kThreads)
   load_classes(d_lower, classes, lower);
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const std::int64_t base = std::int64_t(blockIdx.x) * DistributedTuning::kTile;
-  Bits tile_keys[DistributedTuning::kItems];  // all loads first, so that they are in flight together
-#pragma unroll
-  for (int j = 0; j < DistributedTuning::kItems; ++j) {
-    const std::int64_t i = base + j * DistributedTuning::kThreads + threadIdx.x;
-    tile_keys[j] = i < n ? keys[i] : Bits(0);
-  }
+  Bits tile_keys[DistributedTuning::kItems];
+  load_tile(keys, n, base, tile_keys);
 #pragma unroll
   for (int j = 0; j < DistributedTuning::kItems; ++j) {
     // One round: 256 consecutive keys, one per thread; ranks within a warp from the lanes of the

@@ -15,6 +15,7 @@
 #include "primlab/scan.h"
 #include "tuning/radix_sort.cuh"
 #include "util/cuda_check.cuh"
+#include "util/device_guard.h"
 #include "util/device_properties.cuh"
 
 namespace primlab {
@@ -115,18 +116,6 @@ struct Carved {
     p += l.bucket_ws;
     buckets = reinterpret_cast<std::uint32_t*>(p);
   }
-};
-
-// Restores the caller's current device when the call returns.
-class DeviceGuard {
- public:
-  DeviceGuard() { cudaGetDevice(&device_); }
-  ~DeviceGuard() { cudaSetDevice(device_); }
-  DeviceGuard(const DeviceGuard&) = delete;
-  DeviceGuard& operator=(const DeviceGuard&) = delete;
-
- private:
-  int device_ = 0;
 };
 
 class Stopwatch {

@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include "primlab/distributed.h"
+#include "util/device_guard.h"
 
 namespace primlab {
 
@@ -14,18 +15,6 @@ Status cuda_status(cudaError_t e) {
   cudaGetLastError();
   return e == cudaErrorMemoryAllocation ? Status::OutOfMemory : Status::CudaError;
 }
-
-// Restores the caller's current device when the call returns.
-class DeviceGuard {
- public:
-  DeviceGuard() { cudaGetDevice(&device_); }
-  ~DeviceGuard() { cudaSetDevice(device_); }
-  DeviceGuard(const DeviceGuard&) = delete;
-  DeviceGuard& operator=(const DeviceGuard&) = delete;
-
- private:
-  int device_ = 0;
-};
 
 }  // namespace
 
@@ -58,7 +47,7 @@ Status NcclExchange::create(const std::vector<NcclRank>& ranks, std::unique_ptr<
                             std::string* error) {
   out.reset();
   if (ranks.empty()) return Status::InvalidArgument;
-  DeviceGuard restore_device;
+  detail::DeviceGuard restore_device;
   std::unique_ptr<NcclExchange> ex(new NcclExchange());
   for (const NcclRank& nr : ranks) {
     if (nr.comm == nullptr) return Status::InvalidArgument;
@@ -90,7 +79,7 @@ Status NcclExchange::create(const std::vector<NcclRank>& ranks, std::unique_ptr<
 }
 
 NcclExchange::~NcclExchange() {
-  DeviceGuard restore_device;
+  detail::DeviceGuard restore_device;
   for (Local& l : local_) {
     if (!l.d_gather) continue;
     cudaSetDevice(l.device);
@@ -101,7 +90,7 @@ NcclExchange::~NcclExchange() {
 Status NcclExchange::all_gather(const std::int64_t* h_local, std::size_t count, std::int64_t* h_all) {
   if (count > gather_count_) return Status::InvalidArgument;
   if (count == 0) return Status::Success;
-  DeviceGuard restore_device;
+  detail::DeviceGuard restore_device;
   const std::size_t bytes = count * sizeof(std::int64_t);
   for (std::size_t i = 0; i < local_.size(); ++i) {
     PRIMLAB_NCCL_CUDA(cudaSetDevice(local_[i].device));
@@ -127,7 +116,7 @@ Status NcclExchange::all_gather(const std::int64_t* h_local, std::size_t count, 
 }
 
 Status NcclExchange::all_to_all_v(const ExchangePlan* plans) {
-  DeviceGuard restore_device;
+  detail::DeviceGuard restore_device;
   ncclResult_t r = ncclGroupStart();
   for (std::size_t i = 0; i < local_.size() && r == ncclSuccess; ++i) {
     const Local& l = local_[i];
