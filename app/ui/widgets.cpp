@@ -187,7 +187,7 @@ void element_tooltip(const Trace& t, int step, int row, int index, float elem_px
   const std::vector<ElementAccess> acc = element_accesses(t, step, row, index);
   ImGui::BeginTooltip();
   ImGui::Text("%s[%d] = %s%s", ri.name.c_str(), index,
-              format_word(t.row(std::size_t(step), std::size_t(row))[index], ri.type).c_str(),
+              format_cell(t.row(std::size_t(step), std::size_t(row))[index], ri).c_str(),
               ri.element_space && index >= t.n ? "  (padding)" : "");
   if (ri.element_space && elem_px < 1.f)
     ImGui::TextColored(kDim, "%.0f elements share this pixel column: zoom in (mouse wheel)", 1.f / elem_px);

@@ -29,7 +29,7 @@ std::vector<LabelTexel> step_labels(const Trace& meta, const std::uint32_t* step
     const RowInfo& row = meta.rows[r];
     const std::int32_t len = std::min(row.element_space ? std::min(meta.n, row.length) : row.length, meta.width);
     const std::uint32_t* v = step_values + r * std::size_t(meta.width);
-    for (std::int32_t i = 0; i < len; ++i) out[r * std::size_t(meta.width) + std::size_t(i)] = pack_label(format_word(v[i], row.type));
+    for (std::int32_t i = 0; i < len; ++i) out[r * std::size_t(meta.width) + std::size_t(i)] = pack_label(format_cell(v[i], row));
   }
   return out;
 }

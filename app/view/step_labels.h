@@ -1,5 +1,5 @@
 // The value labels of one step, formatted on the host exactly as `trace` prints them
-// (format_word: "1e+30", "0.001", "-0", "inf", "nan") and packed for the GL label buffer: one
+// (format_cell: "1e+30", "0.001", "-0", "inf", "nan", a tagged counter "t5|2") and packed for the GL label buffer: one
 // RGBA32UI texel (16 ASCII bytes, zero-padded) per index of each row. The shaders draw the bytes
 // with a pixel font (shaders/labels.*).
 #pragma once

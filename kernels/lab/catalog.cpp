@@ -321,6 +321,19 @@ static Algorithm histogram_tagged() {
       .stepped(PRIMLAB_STEPPED(histogram_tagged));
 }
 
+namespace steppers {
+PRIMLAB_DECLARE_STEPPER(histogram_tagged_bytes)
+}  // namespace steppers
+static Algorithm histogram_tagged_bytes() {
+  return Row("histogram-tagged-bytes", "histogram")
+      .title("Histogram of bytes: addWord, four tagged addByte per word (lecture)")
+      .description("The lecture's addWord: each 32-bit word goes in as its four bytes, one addByte each, into "
+                   "256-bin per-warp sub-histograms whose words are (tag << 27) | count; then the merges.")
+      .options(kOptU32)
+      .nondeterministic()
+      .stepped(PRIMLAB_STEPPED(histogram_tagged_bytes));
+}
+
 // The lecture's histogram without atomics: 64 threads, fewer than 64 bins, byte counters per thread.
 namespace steppers {
 PRIMLAB_DECLARE_STEPPER(histogram_per_thread)
@@ -437,7 +450,7 @@ const std::vector<Algorithm>& algorithms() {
   static const std::vector<Algorithm> rows = {
       scan_naive(),       scan_naive_shared(), scan_blelloch(),    scan_shared(),      reduce1(),          reduce2(),
       reduce3(),          reduce4(),          reduce5(),          reduce6(),          reduce7(),
-      reduce_shuffle(),   compact(),          histogram_atomic(), histogram_shared(), histogram_tagged(),
+      reduce_shuffle(),   compact(),          histogram_atomic(), histogram_shared(), histogram_tagged(), histogram_tagged_bytes(),
       histogram_per_thread(), bitonic_sort(),     radix_split(),      radix_digits(),     partition_atomic(), partition_stable(),
       distributed_sort(),
   };

@@ -1,6 +1,7 @@
 // CPU reference histograms (global atomicAdd, per-block shared, the lecture's tagged per-warp
 // sub-histograms): final bins against a host count (bin = x mod bins, int32 non-negative remainder),
-// partial histograms, counters and the per-step atomics / collisions / retries row, seeds, bad configs.
+// partial histograms, counters and the per-step atomics / collisions / retries row, seeds, bad configs;
+// the byte histogram (four tagged addByte per word) against a host count of the bytes.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,11 +18,15 @@ using namespace primlab;
 
 namespace {
 
-// The histograms with the "this step" row that take any block and up to 256 bins; the per-thread
-// histogram (64 threads, at most 64 bins) has its own tests (test_seed_variants.cpp).
+// The histograms of samples with the "this step" row that take any block and up to 256 bins; the
+// per-thread histogram (64 threads, at most 64 bins) has its own tests (test_seed_variants.cpp), the
+// byte histogram its own below.
 std::vector<const char*> shared_row_histograms() {
   std::vector<const char*> v = test::family("histogram");
-  v.erase(std::remove_if(v.begin(), v.end(), [](const char* a) { return std::string_view(a) == "histogram-per-thread"; }),
+  v.erase(std::remove_if(v.begin(), v.end(),
+                         [](const char* a) {
+                           return std::string_view(a) == "histogram-per-thread" || std::string_view(a) == "histogram-tagged-bytes";
+                         }),
           v.end());
   return v;
 }
@@ -307,3 +312,54 @@ TEST(HistogramTrace, EverySampleIsOneAtomicOpIntoItsBin) {
 }
 
 }  // namespace
+
+// The lecture's addWord: every byte of every word counted once in 256 bins, each counter word
+// (tag << 27) | count, printed as t<tag>|<count>, four count steps per round of words.
+TEST(HistogramTrace, TaggedBytesCountEveryByteAndShowTheCounterWord) {
+  StepConfig cfg;
+  cfg.type = ElemType::U32;
+  cfg.block = 64;
+  for (std::int32_t n : {1, 37, 200, 1000}) {
+    cfg.n = n;
+    const auto in = make_input(InputKind::Random, n, ElemType::U32, std::uint32_t(n));
+    Trace t = build("histogram-tagged-bytes", cfg, in);
+    std::vector<std::uint32_t> want(256, 0u);
+    for (std::uint32_t w : in)
+      for (int k = 0; k < 4; ++k) ++want[(w >> (8 * k)) & 0xFFu];
+    EXPECT_EQ(final_row(t, row_index(t, "bins")), want) << "n " << n;
+    std::int32_t counts = 0;
+    for (const Step& st : t.steps) counts += st.phase == "count";
+    EXPECT_EQ(counts % 4, 0);
+    const int word = row_index(t, "warp sub-histograms: the word");
+    const int cnt = row_index(t, "warp sub-histograms: count"), tag = row_index(t, "warp sub-histograms: tag");
+    ASSERT_GE(word, 0);
+    EXPECT_EQ(t.rows[std::size_t(word)].kind, RowKind::TagCount);
+    for (std::size_t s = 1; s < t.steps.size(); ++s)
+      for (std::int32_t j = 0; j < t.rows[std::size_t(word)].length; ++j)
+        ASSERT_EQ(t.row(s, std::size_t(word))[j], t.row(s, std::size_t(tag))[j] << 27 | t.row(s, std::size_t(cnt))[j])
+            << "step " << s << " cell " << j;
+  }
+  EXPECT_EQ(format_cell(5u << 27 | 2u, RowInfo{"w", RowKind::TagCount}), "t5|2");
+}
+
+TEST(HistogramTrace, TaggedBytesAllLanesOnOneBinRetryEachByte) {
+  StepConfig cfg;
+  cfg.type = ElemType::U32;
+  cfg.n = 32;
+  cfg.block = 32;
+  const std::vector<std::uint32_t> in(32, 0x04030201u);  // bytes 1, 2, 3, 4
+  Trace t = build("histogram-tagged-bytes", cfg, in);
+  const int bin = row_index(t, "bin = the byte");
+  int k = 0;
+  for (std::size_t s = 1; s < t.steps.size(); ++s) {
+    if (t.steps[s].phase != "count") continue;
+    // Step k adds byte k: every word shows it, and 32 lanes on one bin fail 31 + 30 + ... + 1 times.
+    EXPECT_EQ(t.row(s, std::size_t(bin))[0], std::uint32_t(k + 1)) << "step " << s;
+    EXPECT_EQ(std::int32_t(t.row(s, std::size_t(row_index(t, "this step")))[2]), 32 * 31 / 2) << "step " << s;
+    ++k;
+  }
+  EXPECT_EQ(k, 4);
+  const auto bins = final_row(t, row_index(t, "bins"));
+  for (std::uint32_t b = 1; b <= 4; ++b) EXPECT_EQ(bins[b], 32u);
+  EXPECT_EQ(std::accumulate(bins.begin(), bins.end(), 0u), 128u);
+}

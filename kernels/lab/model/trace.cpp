@@ -159,6 +159,11 @@ std::string format_word(std::uint32_t w, ElemType t) {
   return buf;
 }
 
+std::string format_cell(std::uint32_t w, const RowInfo& row) {
+  if (row.kind == RowKind::TagCount) return "t" + std::to_string(w >> 27) + "|" + std::to_string(w & 0x07FFFFFFu);
+  return format_word(w, row.type);
+}
+
 namespace {
 std::string counters_text(const Counters& c) {
   std::ostringstream o;

@@ -101,7 +101,8 @@ constexpr OpEffect op_effect(std::int32_t packed) {
   return {kTouchRead, kTouchWrite | (rmw ? kTouchRead : 0u), false, true};
 }
 
-enum class RowKind : std::int32_t { Values = 0, Flags = 1, Index = 2, Bits = 3 };
+// TagCount: the lecture's tagged counter word, (tag << 27) | count, one value read as "t<tag>|<count>".
+enum class RowKind : std::int32_t { Values = 0, Flags = 1, Index = 2, Bits = 3, TagCount = 4 };
 
 struct RowInfo {
   std::string name;
@@ -191,6 +192,8 @@ int bank_conflict_degree(const std::int32_t* addrs, int lanes);
 std::uint32_t to_word(float v);
 float word_to_float(std::uint32_t w);
 std::string format_word(std::uint32_t w, ElemType t);
+// A word of a row as `trace` prints it and the view labels it (format_word, or "t<tag>|<count>").
+std::string format_cell(std::uint32_t w, const RowInfo& row);
 
 // Ok when two traces are equal bit for bit, else fails with their first difference.
 Result compare_traces(const Trace& a, const Trace& b, bool compare_ops = true);

@@ -27,7 +27,7 @@ std::string row_text(const Trace& t, std::size_t s, std::size_t r) {
   for (std::int32_t i = 0; i < info.length; ++i) {
     if (i == real) o << " |";
     if (i) o << ' ';
-    o << format_word(v[i], info.type);
+    o << format_cell(v[i], info);
   }
   return o.str();
 }

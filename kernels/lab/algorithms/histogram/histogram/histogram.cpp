@@ -1,7 +1,9 @@
 // Histograms (the lecture, seed 004): one global atomicAdd per sample; per-block shared-memory
 // histograms merged into the global bins with atomicAdd; the lecture's per-warp sub-histograms with
 // the 5-bit thread tag and the write-and-check retry loop, partial histograms per block and a merge
-// kernel. Plans, listings and CPU references.
+// kernel; the same over the four bytes of each 32-bit word (the lecture's addWord: four addByte
+// calls into 256 bins, the counter word (tag << 27) | count shown as one value). Plans, listings and
+// CPU references.
 //
 // Bin rule: bin = x mod bins (int32: the non-negative remainder, so -1 falls in bins - 1; uint32:
 // x % bins), 2 <= bins <= 256. Samples are processed grid-stride, one round of T = blocks x B samples
@@ -271,7 +273,16 @@ void cpu_histogram_shared(const StepConfig& cfg, const std::vector<std::uint32_t
 
 // [SECTION] The lecture's per-warp sub-histograms with the 5-bit thread tag
 namespace {
-enum TagRows { kRetries = kFirstAlgoRow, kSubCount, kSubTag, kPartial };
+enum TagRows { kRetries = kFirstAlgoRow, kSubCount, kSubTag, kPartial, kSubWord };
+constexpr std::int32_t kByteBins = 256;
+constexpr int kBytesPerWord = 4;
+
+// The byte histogram counts bytes into 256 bins; the word histogram x mod bins.
+StepConfig tagged_config(const StepConfig& cfg, bool bytes) {
+  StepConfig c = cfg;
+  if (bytes) c.bins = kByteBins;
+  return c;
+}
 
 std::uint32_t mix(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d) {
   std::uint32_t h = a * 0x9E3779B1u ^ (b + 0x7F4A7C15u);
@@ -281,30 +292,47 @@ std::uint32_t mix(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32
 }
 }  // namespace
 
-Result plan_histogram_tagged(const StepConfig& cfg, Trace& t) {
+Result plan_tagged(const StepConfig& given, Trace& t, bool bytes) {
+  const StepConfig cfg = tagged_config(given, bytes);
   if (Result r = check_config(cfg); !r.ok()) return r;
   const Geometry g = geometry(cfg);
   const std::int32_t W = g.warps(), sub = g.blocks * W * g.bins;
-  t.title = "Histogram: per-warp sub-histograms with the thread tag (lecture)";
+  t.title = bytes ? "Histogram of bytes: addWord = four addByte into per-warp sub-histograms (lecture)"
+                  : "Histogram: per-warp sub-histograms with the thread tag (lecture)";
   const plan::Code code = plan::code(t, "histogram-tagged");  // histogram_traced.cu
   common_rows(cfg, g, t, sub);
+  if (bytes) t.rows[kBin].name = "bin = the byte of x this step adds";
   plan::add_row(t, "failed writes of the sample (retries)", RowKind::Values, cfg.n, ElemType::I32);
   plan::add_row(t, "warp sub-histograms: count (low 27 bits)", RowKind::Values, sub, ElemType::U32, false);
   plan::add_row(t, "warp sub-histograms: tag (lane of the last write)", RowKind::Index, sub, ElemType::U32, false);
   plan::add_row(t, "partial histograms (block-major)", RowKind::Values, g.blocks * g.bins, ElemType::U32, false);
+  if (bytes)
+    plan::add_row(t, "warp sub-histograms: the word (tag << 27) | count, as t<tag>|<count>", RowKind::TagCount, sub,
+                  ElemType::U32, false);
+  const int counters = bytes ? kSubWord : kSubCount;
   plan::initial_step(t, kBins);
   const std::int32_t ci = plan::div_up(W * g.bins, g.block);
   plan::add_step(t, "clear the " + std::to_string(W) + " warp sub-histograms of every block", "clear",
-                 code.line("clear"), g.blocks, g.block, g.blocks * std::min(g.block, W * g.bins), ci, kSubCount)
+                 code.line("clear"), g.blocks, g.block, g.blocks * std::min(g.block, W * g.bins), ci, counters)
       .explain = "Each warp gets its own sub-histogram in shared memory, cleared here: no two warps ever write the "
                  "same bin, so no atomics are needed.";
   // One kernel: clear, count and the block merge are __syncthreads() apart; the merge kernel follows.
   for (std::int32_t r = 0; r < g.rounds; ++r) {
-    Step& st = plan::add_step(t, round_label(g, r, "addByte: read, tag | count+1, write, check, retry until it lands"),
-                              "count", code.line("count"), g.blocks, g.block, round_active(g, r), 1, kSubCount);
-    st.barrier = true;
-    st.explain = round_prose(g, r) + "lanes of a warp that hit one bin all write count+1 with their lane tag in the "
-                 "5 high bits; one write lands, each lane checks the tag and the losers retry, one by one.";
+    for (int k = 0; k < (bytes ? kBytesPerWord : 1); ++k) {
+      const std::string what = bytes ? "addByte(byte " + std::to_string(k) + " of x): read, tag | count+1, write, check, "
+                                       "retry until it lands"
+                                     : "addByte: read, tag | count+1, write, check, retry until it lands";
+      Step& st = plan::add_step(t, round_label(g, r, what), "count", code.line("count"), g.blocks, g.block,
+                                round_active(g, r), 1, counters);
+      st.barrier = true;
+      st.explain = round_prose(g, r) +
+                   (bytes ? "each thread's word goes in as four bytes, one addByte each; this is byte " +
+                                std::to_string(k) + " (bits " + std::to_string(8 * k) + "-" + std::to_string(8 * k + 7) +
+                                "), its value the bin. "
+                          : std::string()) +
+                   "Lanes of a warp that hit one bin all write count+1 with their lane tag in the 5 high bits; one "
+                   "write lands, each lane checks the tag and the losers retry, one by one.";
+    }
   }
   Step& block_merge = plan::add_step(t, "block merge: partial[block][bin] = sum of the warps' counts (tag masked off)",
                                      "block merge", code.line("block merge"), g.blocks, g.block,
@@ -319,7 +347,11 @@ Result plan_histogram_tagged(const StepConfig& cfg, Trace& t) {
   return {};
 }
 
-void cpu_histogram_tagged(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t) {
+Result plan_histogram_tagged(const StepConfig& cfg, Trace& t) { return plan_tagged(cfg, t, false); }
+Result plan_histogram_tagged_bytes(const StepConfig& cfg, Trace& t) { return plan_tagged(cfg, t, true); }
+
+void cpu_tagged(const StepConfig& given, const std::vector<std::uint32_t>& input, Trace& t, bool bytes) {
+  const StepConfig cfg = tagged_config(given, bytes);
   HistRun h(t, cfg, input);
   h.run.snapshot_initial();
   const Geometry& g = h.g;
@@ -328,7 +360,12 @@ void cpu_histogram_tagged(const StepConfig& cfg, const std::vector<std::uint32_t
   std::uint32_t* tag = h.run.row(kSubTag);
   std::uint32_t* partial = h.run.row(kPartial);
   std::uint32_t* bins = h.run.row(kBins);
-  std::int32_t round = 0;
+  std::int32_t count_step = 0;
+  // The counter words as the byte histogram shows them, one value each.
+  auto words = [&] {
+    if (!bytes) return;
+    for (std::int32_t j = 0; j < g.blocks * W * P; ++j) h.run.row(kSubWord)[j] = tag[j] << 27 | cnt[j];
+  };
   for (std::size_t s = 1; s < t.steps.size(); ++s) {
     h.begin(s);
     const Step& st = t.steps[s];
@@ -339,8 +376,17 @@ void cpu_histogram_tagged(const StepConfig& cfg, const std::vector<std::uint32_t
         tag[b * W * P + j] = 0;
         h.run.op(thread, k, OpKind::Write, kSubCount, -1, kSubCount, b * W * P + j);
       });
+      words();
     } else if (st.phase == "count") {
-      const std::int32_t r = round++;
+      const std::int32_t r = bytes ? count_step / kBytesPerWord : count_step;
+      const int byte = count_step % kBytesPerWord;
+      ++count_step;
+      if (bytes) {  // this round's words show the byte this step adds
+        const std::int64_t end = std::min<std::int64_t>(std::int64_t(r + 1) * g.threads(), g.n);
+        for (std::int64_t i = std::int64_t(r) * g.threads(); i < end; ++i)
+          h.run.row(kBin)[i] = (input[std::size_t(i)] >> (8 * byte)) & 0xFFu;
+      }
+      const std::uint32_t winner_round = std::uint32_t(bytes ? r * kBytesPerWord + byte : r);
       h.round(st, r, [&](std::int32_t b, std::int32_t first, const HistRun::Lanes& w) {
         const std::int32_t wbase = (first / 32) * P;  // this warp's sub-histogram in the block
         bool done[32];
@@ -375,7 +421,7 @@ void cpu_histogram_tagged(const StepConfig& cfg, const std::vector<std::uint32_t
             for (int m = l; m < w.lanes; ++m)
               if (pending[m] && w.bin[m] == w.bin[l]) group[k++] = m;
             const int win =
-                group[mix(cfg.seed, std::uint32_t(b * 1024 + first + r * 7919), iter, std::uint32_t(w.bin[l])) %
+                group[mix(cfg.seed, std::uint32_t(b * 1024 + first) + winner_round * 7919u, iter, std::uint32_t(w.bin[l])) %
                       std::uint32_t(k)];
             const std::int32_t cell = b * W * P + wbase + w.bin[l];
             cnt[cell] = (cnt[cell] + 1) & 0x07FFFFFFu;
@@ -389,6 +435,7 @@ void cpu_histogram_tagged(const StepConfig& cfg, const std::vector<std::uint32_t
           }
         }
       });
+      words();
     } else if (st.phase == "block merge") {
       const std::int32_t iters = plan::div_up(P, g.block);
       cpu::for_each_warp(st.launch, [&](std::int32_t b, std::int32_t first, int lanes) {
@@ -431,6 +478,13 @@ void cpu_histogram_tagged(const StepConfig& cfg, const std::vector<std::uint32_t
     }
     h.run.end();
   }
+}
+
+void cpu_histogram_tagged(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t) {
+  cpu_tagged(cfg, input, t, false);
+}
+void cpu_histogram_tagged_bytes(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t) {
+  cpu_tagged(cfg, input, t, true);
 }
 
 }  // namespace primlab::steppers

@@ -1,5 +1,6 @@
 // Histograms (the lecture, seed 004), traced: global atomicAdd, per-block shared-memory histograms,
-// and the lecture's per-warp sub-histograms with the 5-bit thread tag. One launch per step (a round
+// and the lecture's per-warp sub-histograms with the 5-bit thread tag, over samples or over the four
+// bytes of each word (one launch per byte). One launch per step (a round
 // of the grid-stride loop, a clear, a merge); a block's shared histograms live in a trace row between
 // launches (restored on entry, spilled on exit: bookkeeping that is not counted). Collisions are
 // measured with __match_any_sync on the bin; the tag loop keeps the lanes in step with __syncwarp, so
@@ -11,7 +12,7 @@ namespace primlab::steppers {
 namespace {
 enum Rows { kBin = kStdRows, kSame, kStats, kBins, kFirstAlgoRow };
 enum SharedRows { kBlockHist = kFirstAlgoRow };
-enum TagRows { kRetries = kFirstAlgoRow, kSubCount, kSubTag, kPartial };
+enum TagRows { kRetries = kFirstAlgoRow, kSubCount, kSubTag, kPartial, kSubWord };
 constexpr std::uint32_t kCountMask = 0x07FFFFFFu;
 
 __host__ __device__ inline int bin_of(std::uint32_t x, ElemType t, int bins) {
@@ -24,6 +25,8 @@ struct Hist {
   traced::StepCtx ctx;
   int n;
   int bins;
+  int byte = -1;           // the byte histogram: which byte of each word this launch adds (else -1)
+  bool word_row = false;   // the byte histogram also shows each counter word whole (kSubWord)
   __device__ std::uint32_t* row(int r) const { return ctx.row(r); }
   __device__ void stat(int k, std::uint32_t v) const { atomicAdd(ctx.row(kStats) + k, v); }
 };
@@ -36,7 +39,8 @@ __device__ int sample(const Hist& p, int round, int& bin) {
   const long long i = (long long)round * gridDim.x * blockDim.x + global_thread();
   const bool act = i < p.n;
   p.ctx.branch(act);
-  bin = act ? bin_of(p.row(kRowMain)[i], p.ctx.type, p.bins) : -1;
+  if (act && p.byte >= 0) p.row(kBin)[i] = (p.row(kRowMain)[i] >> (8 * p.byte)) & 0xFFu;
+  bin = act ? (p.byte >= 0 ? int(p.row(kBin)[i]) : bin_of(p.row(kRowMain)[i], p.ctx.type, p.bins)) : -1;
   const unsigned peers = __match_any_sync(__activemask(), bin);
   if (act) {
     const int k = __popc(peers);
@@ -132,6 +136,7 @@ __device__ void spill_warps(const Hist& p, const std::uint32_t* sh) {
   for (int j = threadIdx.x; j < cells; j += blockDim.x) {
     p.row(kSubCount)[base + j] = sh[j] & kCountMask;
     p.row(kSubTag)[base + j] = sh[j] >> 27;
+    if (p.word_row) p.row(kSubWord)[base + j] = sh[j];
   }
 }
 
@@ -229,7 +234,7 @@ __global__ void merge_partials(Hist p, int count) {
 }
 // listing: end
 
-enum class Kind { Atomic, Shared, Tagged };
+enum class Kind { Atomic, Shared, Tagged, TaggedBytes };
 
 Result run_histogram(Kind kind, const std::vector<std::uint32_t>& input, Trace& t, DeviceTraceView out) {
   traced::CudaRun run(t, out);
@@ -242,6 +247,7 @@ Result run_histogram(Kind kind, const std::vector<std::uint32_t>& input, Trace& 
   for (std::size_t s = 1; s < t.steps.size() && run.ok(); ++s) {
     const Step& st = t.steps[s];
     Hist p{run.begin(s), t.n, P};
+    p.word_row = kind == Kind::TaggedBytes;
     PRIMLAB_TRACED_CHECK(run, cudaMemsetAsync(run.row(kStats), 0, 3 * sizeof(std::uint32_t)));
     const int blocks = st.launch.blocks;
     const std::string& ph = st.phase;
@@ -259,8 +265,11 @@ Result run_histogram(Kind kind, const std::vector<std::uint32_t>& input, Trace& 
       const std::size_t smem = std::size_t(W) * P * 4;
       if (ph == "clear")
         clear_warps<<<blocks, B, smem>>>(p);
-      else if (ph == "count")
-        count_tagged<<<blocks, B, smem>>>(p, round++);
+      else if (ph == "count") {
+        const int r = round++;
+        if (kind == Kind::TaggedBytes) p.byte = r % 4;  // four launches per round of words
+        count_tagged<<<blocks, B, smem>>>(p, kind == Kind::TaggedBytes ? r / 4 : r);
+      }
       else if (ph == "block merge")
         merge_warps<<<blocks, B, smem>>>(p);
       else
@@ -285,6 +294,11 @@ Result cuda_histogram_shared(const StepConfig&, const std::vector<std::uint32_t>
 Result cuda_histogram_tagged(const StepConfig&, const std::vector<std::uint32_t>& input, Trace& t,
                                   DeviceTraceView out) {
   return run_histogram(Kind::Tagged, input, t, out);
+}
+
+Result cuda_histogram_tagged_bytes(const StepConfig&, const std::vector<std::uint32_t>& input, Trace& t,
+                                   DeviceTraceView out) {
+  return run_histogram(Kind::TaggedBytes, input, t, out);
 }
 
 }  // namespace primlab::steppers
