@@ -56,6 +56,7 @@ Result parse_presets(const std::string& text, std::vector<Preset>& out) {
       o.digit_bits = integer_field(e, "digit_bits", o.digit_bits);
       o.bins = integer_field(e, "bins", o.bins);
       o.bins_given = e.contains("bins");
+      o.n_given = e.contains("n");
       o.digit_start = integer_field(e, "digit_start", o.digit_start);
       o.predicate = integer_field(e, "predicate", o.predicate);
       o.threshold = integer_field(e, "threshold", o.threshold);

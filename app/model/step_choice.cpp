@@ -39,7 +39,7 @@ void add_step_options(CLI::App& app, StepOptions& o) {
   app.add_option("--preset", o.preset, "a named example input with its settings (see --list)");
   app.add_option("--algo", o.algo, "algorithm (see --list)");
   app.add_option("--input", o.input, "a typed list of values, e.g. \"3 1 7 0 4 1 6 3\" (sets n)");
-  app.add_option("--n", o.n, "number of elements, 1..4096 (ignored with --input)");
+  app.add_option("--n", o.n, "number of elements, 1..4096 (ignored with --input)")->each([&o](const std::string&) { o.n_given = true; });
   app.add_option("--dist", o.dist, "random, sorted, reversed, all-equal, few-distinct");
   app.add_option("--seed", o.seed, "seed of the random input");
   app.add_option("--type", o.type, "int, uint or float");

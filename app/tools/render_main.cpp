@@ -81,6 +81,8 @@ int main(int argc, char** argv) {
     return ui::fail("render", state.view.error.empty() ? state.step.session.message : state.view.error, 1);
   if (!race.empty()) {
     state.race.a.session.choice = state.step.session.choice;
+    if (!opt.n_given && !opt.input && state.race.a.session.choice.input == InputKind::Random)
+      state.race.a.session.choice.cfg.n = ui::kRaceDefaultN;
     if (!ui::start_race(state.race, race_a, race_b))
       return ui::fail("render", "--race needs two algorithms that run on the same input: " + ui::race_error(state.race));
   }

@@ -82,7 +82,6 @@ bool start_race(RaceState& r, const std::string& algo_a, const std::string& algo
   r.started = true;
   a.algo = algo_a;
   r.b.session.choice.algo = algo_b;
-  if (a.input == InputKind::Random && a.cfg.n == StepConfig{}.n) a.cfg.n = 32;
   share_input(a, r.b.session.choice);
   for (StepPane* p : {&r.a, &r.b})
     if (const Algorithm* alg = find_algorithm(p->session.choice.algo)) fit_config(*alg, p->session.choice.cfg);
@@ -103,7 +102,10 @@ void sync_race(RaceState& r) {
 }
 
 void draw_race_tab(RaceState& r, ViewPrograms& programs) {
-  if (!r.started) start_race(r, kRacePairs[0].a, kRacePairs[0].b);
+  if (!r.started) {
+    r.a.session.choice.cfg.n = kRaceDefaultN;
+    start_race(r, kRacePairs[0].a, kRacePairs[0].b);
+  }
   if (controls_beside_view("race_layout", [&] { race_controls(r); })) {
     if (r.a.session.has_trace() && r.b.session.has_trace()) {
       transport_bar(r.transport, race_last_step(r));
