@@ -6,7 +6,6 @@
 
 #include "block/tile_state.cuh"
 #include "thread/vector_io.cuh"
-#include "util/chained_launch.cuh"
 #include "warp/warp_scan.cuh"
 #include "primlab/ops.h"
 
@@ -143,18 +142,8 @@ scan_kernel(const T* __restrict__ d_in, T* d_out, std::int64_t n, T init, Op op,
   const T ident = Op::template identity<T>();
   T x[Tuning::kVectors][Tuning::kVec];
   scan_load_tile<Tuning>(x, d_in, blockIdx.x, n, vector_ok, ident);
-  chain_wait();  // launched chained to the zeroing of the tile states: they are clear from here on
   scan_tile<Tuning, kExclusive>(x, d_out, blockIdx.x, gridDim.x, n, init, op, state, vector_ok,
                                 s_warp);
-}
-
-// Zeroes the tile states of a small scan; the scan, launched chained, is scheduled at once and
-// loads its tiles meanwhile.
-__global__ void zero_tile_states_kernel(std::uint64_t* words, std::int64_t count) {
-  chain_release();
-  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < count;
-       i += std::int64_t(gridDim.x) * blockDim.x)
-    words[i] = 0;
 }
 
 }  // namespace primlab::detail

@@ -3,7 +3,6 @@
 
 #include "block/tile_state.cuh"
 #include "util/cuda_check.cuh"
-#include "util/device_properties.cuh"
 #include "agent/scan_kernel.cuh"
 #include "tuning/scan.cuh"
 #include "warp/warp_scan.cuh"
@@ -35,24 +34,14 @@ Status scan_dispatch(const T* d_in, T* d_out, std::int64_t n, T init, Op op, Wor
   const std::size_t need = state_bytes<State>(tiles);
   if (ws.bytes < need || !ws.ptr) return Status::WorkspaceTooSmall;
   if (reinterpret_cast<std::uintptr_t>(ws.ptr) % 16) return Status::InvalidArgument;
+  if (tiles > 1)
+    PRIMLAB_CUDA_TRY(cudaMemsetAsync(ws.ptr, 0, std::size_t(tiles) * State::bytes_per_tile(), stream));
   const bool vector_ok = (reinterpret_cast<std::uintptr_t>(d_in) % 16 == 0) &&
                          (reinterpret_cast<std::uintptr_t>(d_out) % 16 == 0);
   State state;
   state.words = static_cast<decltype(state.words)>(ws.ptr);
-  const std::size_t state_bytes_used = std::size_t(tiles) * State::bytes_per_tile();
-  auto kernel = scan_kernel<Tuning, T, Op, kExclusive, State>;
-  DeviceFacts facts;
-  PRIMLAB_TRY(device_facts(facts));
-  // Scans of at most one tile per SM are latency-bound: the zeroing of the tile states is a kernel
-  // with the scan chained to it (programmatic dependent launch, sm_90+; else an ordinary launch).
-  if (tiles > 1 && tiles <= facts.sm_count) {
-    zero_tile_states_kernel<<<1, 256, 0, stream>>>(static_cast<std::uint64_t*>(ws.ptr), std::int64_t(state_bytes_used / 8));
-    PRIMLAB_LAUNCH_TRY();
-    return chained_launch(true, kernel, unsigned(tiles), Tuning::kThreads, 0, stream, d_in, d_out, n, init, op, state,
-                          vector_ok);
-  }
-  if (tiles > 1) PRIMLAB_CUDA_TRY(cudaMemsetAsync(ws.ptr, 0, state_bytes_used, stream));
-  kernel<<<unsigned(tiles), Tuning::kThreads, 0, stream>>>(d_in, d_out, n, init, op, state, vector_ok);
+  scan_kernel<Tuning, T, Op, kExclusive><<<unsigned(tiles), Tuning::kThreads, 0, stream>>>(
+      d_in, d_out, n, init, op, state, vector_ok);
   PRIMLAB_LAUNCH_TRY();
   return Status::Success;
 }
