@@ -13,6 +13,7 @@
 #include "agent/scan_kernel.cuh"
 #include "agent/select_kernel.cuh"
 #include "tuning/warp_striped_tile.cuh"
+#include "util/launch_features.cuh"
 
 using namespace primlab;
 using namespace primlab::detail;
@@ -94,6 +95,26 @@ void hist_variant(const char* name, const std::uint8_t* in, std::uint32_t* hist,
   std::printf("hist8  %-28s %8.4f ms %7.1f GB/s  mismatches %llu\n", name, ms, 1.0 * n / ms / 1e6, bad);
 }
 
+// The one-cluster scan (no tile states to clear: they live in shared memory) of 2..8 tiles.
+template <class Tuning>
+void scan_cluster_variant(const char* name, const std::uint32_t* in, std::uint32_t* out, const std::uint32_t* ref,
+                          std::int64_t n, unsigned long long* d_c) {
+  const std::int64_t tiles = (n + Tuning::kTileItems - 1) / Tuning::kTileItems;
+  if (tiles < 2 || tiles > 8) {
+    std::printf("scan   %-28s (%lld tiles: not one cluster)\n", name, (long long)tiles);
+    return;
+  }
+  const cudaLaunchAttribute attr = cluster_attribute(unsigned(tiles));
+  auto run = [&] {
+    launch_with_attribute(&attr, scan_cluster_kernel<Tuning, std::uint32_t, Sum, true>, unsigned(tiles),
+                          Tuning::kThreads, 0, nullptr, in, out, n, 0u, Sum{}, true);
+  };
+  const float ms = median_ms(run);
+  CK(cudaGetLastError());
+  const unsigned long long bad = ref ? diff(out, ref, n, d_c) : 0;
+  std::printf("scan   %-28s %8.4f ms %7.1f GB/s  mismatches %llu\n", name, ms, 8.0 * n / ms / 1e6, bad);
+}
+
 // Small scans (latency): the tuned shape against smaller tiles, more blocks, at 2^log2n items.
 void small_scans(int log2n) {
   const std::int64_t n = std::int64_t(1) << log2n;
@@ -115,6 +136,9 @@ void small_scans(int log2n) {
   scan_variant<Tu<128, 2, true, true, 8, 1, 100, 0>, 16>("128x8 b8", in, out, ref, n, ws, d_c);
   scan_variant<Tu<512, 2, true, true, 2, 1, 100, 0>, 16>("512x8 b2", in, out, ref, n, ws, d_c);
   scan_variant<Tu<256, 2, false, false, 4, 1, 100, 0>, 16>("256x8 b4 plain loads", in, out, ref, n, ws, d_c);
+  scan_cluster_variant<Tu<384, 6, true, true, 1, 1, 100, 1200>>("384x24 one cluster", in, out, ref, n, d_c);
+  scan_cluster_variant<Tu<512, 4, true, true, 1, 1, 100, 0>>("512x16 one cluster", in, out, ref, n, d_c);
+  scan_cluster_variant<Tu<512, 8, true, true, 1, 1, 100, 0>>("512x32 one cluster", in, out, ref, n, d_c);
 }
 
 int main(int argc, char** argv) {
@@ -170,6 +194,22 @@ int main(int argc, char** argv) {
   SS(16, 1200, "384x24 i1200 stride128B (tuned)")
   SS(16, 0, "384x24 i0 stride128B")
   SS(32, 1200, "384x24 i1200 stride256B")
+  // The look-back's front moves one window (32 x kLookbackWords tiles) per L2 round trip; wider
+  // windows, with the 128-byte strides, and 2 or 3 blocks per SM for more tiles behind the front.
+#define SW(ST, IN, LW, MINB, NAME) scan_variant<Tu<384, 6, true, true, MINB, LW, 100, IN>, ST>(NAME, in, out, ref, n, ws, d_c);
+  SW(16, 1200, 2, 1, "384x24 i1200 s128B w2")
+  SW(16, 600, 2, 1, "384x24 i600 s128B w2")
+  SW(16, 2000, 2, 1, "384x24 i2000 s128B w2")
+  SW(16, 1200, 4, 1, "384x24 i1200 s128B w4")
+  SW(8, 1200, 2, 1, "384x24 i1200 s64B w2")
+  SW(16, 1200, 1, 2, "384x24 i1200 s128B b2")
+  SW(16, 1200, 2, 2, "384x24 i1200 s128B w2 b2")
+  SW(16, 0, 1, 2, "384x24 i0 s128B b2")
+  SW(16, 600, 1, 2, "384x24 i600 s128B b2")
+  SW(16, 3000, 1, 2, "384x24 i3000 s128B b2")
+  SW(4, 1200, 1, 2, "384x24 i1200 s32B b2")
+  scan_variant<Tu<512, 8, true, true, 1, 2, 100, 1200>, 16>("512x32 i1200 s128B w2", in, out, ref, n, ws, d_c);
+  scan_variant<Tu<256, 6, true, true, 3, 2, 100, 1200>, 16>("256x24 i1200 s128B w2 b3", in, out, ref, n, ws, d_c);
   std::uint32_t* sref = ref;
   select_variant<Tu<256, 4, true, true, 2>>("256x16 (reference)", in, ref, d_count, nullptr, n, ws, d_c);
   ES(1, 1500, "384x24 i1500 stride8B")
@@ -181,5 +221,9 @@ int main(int argc, char** argv) {
   const std::int64_t n8 = n;  // 2^28 bytes
   hist_variant<HTu<512, 3, 2>, false>("lane 512x3 u2 table (tuned)", in8, ref, nullptr, n8, d_c);
   hist_variant<HTu<1024, 2, 4>, true>("lane 1024x2 u4 identity (tuned)", in8, out, ref, n8, d_c);
+  hist_variant<HTu<1024, 2, 8>, true>("lane 1024x2 u8 identity", in8, out, ref, n8, d_c);
+  hist_variant<HTu<512, 4, 4>, true>("lane 512x4 u4 identity", in8, out, ref, n8, d_c);
+  hist_variant<HTu<512, 4, 8>, true>("lane 512x4 u8 identity", in8, out, ref, n8, d_c);
+  hist_variant<HTu<1024, 1, 8>, true>("lane 1024x1 u8 identity", in8, out, ref, n8, d_c);
   return 0;
 }

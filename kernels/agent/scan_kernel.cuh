@@ -1,6 +1,8 @@
 // The single-pass scan kernel (decoupled look-back), templated on its tuning so that the
 // tuner (bench/tune/) can instantiate variants.
 #pragma once
+#include <cooperative_groups.h>
+
 #include <cstdint>
 #include <type_traits>
 
@@ -144,6 +146,31 @@ scan_kernel(const T* __restrict__ d_in, T* d_out, std::int64_t n, T init, Op op,
   scan_load_tile<Tuning>(x, d_in, blockIdx.x, n, vector_ok, ident);
   scan_tile<Tuning, kExclusive>(x, d_out, blockIdx.x, gridDim.x, n, init, op, state, vector_ok,
                                 s_warp);
+}
+
+// Small n on Hopper: one cluster of gridDim.x <= 8 tiles, one launch. The tile states live in the
+// blocks' shared memory (ClusterTileState), so there is no workspace to clear first; each block
+// zeroes its word while its tile loads. Launched only where launch_features.cuh allows; an image
+// for an older architecture has an empty body.
+template <class Tuning, class T, class Op, bool kExclusive>
+__global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocksPerSm)
+scan_cluster_kernel(const T* __restrict__ d_in, T* d_out, std::int64_t n, T init, Op op, bool vector_ok) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  __shared__ T s_warp[Tuning::kWarps];
+  __shared__ std::uint64_t s_state;
+  cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
+  if (threadIdx.x == 0) s_state = 0;
+  cluster.barrier_arrive();
+  const T ident = Op::template identity<T>();
+  T x[Tuning::kVectors][Tuning::kVec];
+  scan_load_tile<Tuning>(x, d_in, blockIdx.x, n, vector_ok, ident);
+  cluster.barrier_wait();  // every block's word is zeroed
+  scan_tile<Tuning, kExclusive>(x, d_out, blockIdx.x, gridDim.x, n, init, op, ClusterTileState<T>{&s_state},
+                                vector_ok, s_warp);
+  cluster.sync();  // keep this block's word alive until its successors have read it
+#else
+  (void)d_in, (void)d_out, (void)n, (void)init, (void)op, (void)vector_ok;
+#endif
 }
 
 }  // namespace primlab::detail

@@ -4,6 +4,7 @@
 // Types of 4 bytes pack status and value in one 64-bit word, 8-byte types in one 16-byte word
 // (one load per poll, one store per publication).
 #pragma once
+#include <cooperative_groups.h>
 #include <cuda/atomic>
 #include <cuda_runtime.h>
 
@@ -65,6 +66,40 @@ struct WideTileState {
 };
 template <class T>
 struct TileState<T, false> : WideTileState<T, 1> {};
+
+// A cluster's tile states in its blocks' shared memory (one tile per block, tile = block rank):
+// the look-back of a scan that fits one cluster reads its predecessors through distributed shared
+// memory, and no workspace is cleared before the launch. Types of up to 4 bytes, packed as
+// PackedTileState packs them, published and read with atomics (a status is never seen without
+// its value, and compute-sanitizer's racecheck sees the accesses as the atomics they are). Each
+// block zeroes its word, and the cluster synchronises, before any publish or read.
+template <class T>
+struct ClusterTileState {
+  static_assert(sizeof(T) <= 4, "the cluster's tile words pack 4-byte values");
+  std::uint64_t* word;  // this block's word in its shared memory
+  __device__ __forceinline__ void publish(std::int64_t, TileStatus s, T v) const {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    std::uint32_t bits = 0;
+    memcpy(&bits, &v, sizeof(T));
+    atomicExch(reinterpret_cast<unsigned long long*>(word), (static_cast<unsigned long long>(bits) << 32) | s);
+#else
+    (void)s, (void)v;
+#endif
+  }
+  __device__ __forceinline__ unsigned read(std::int64_t tile, T* v) const {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    auto* remote = reinterpret_cast<unsigned long long*>(
+        cooperative_groups::this_cluster().map_shared_rank(word, unsigned(tile)));
+    const unsigned long long x = atomicOr(remote, 0ull);
+    const std::uint32_t bits = std::uint32_t(x >> 32);
+    memcpy(v, &bits, sizeof(T));
+    return unsigned(x & 3u);
+#else
+    (void)tile, (void)v;
+    return kTileInvalid;
+#endif
+  }
+};
 
 // The state of a scan of T with tiles' words kStrideBytes apart (>= the word's size).
 template <class T, int kStrideBytes>

@@ -1,8 +1,10 @@
 // Single-pass prefix scan with decoupled look-back (Merrill & Garland 2016): reads n, writes n.
+// Scans of at most one cluster of tiles run as one cluster on Hopper, with no workspace to clear.
 #include <cstdint>
 
 #include "block/tile_state.cuh"
 #include "util/cuda_check.cuh"
+#include "util/launch_features.cuh"
 #include "agent/scan_kernel.cuh"
 #include "tuning/scan.cuh"
 #include "warp/warp_scan.cuh"
@@ -34,10 +36,22 @@ Status scan_dispatch(const T* d_in, T* d_out, std::int64_t n, T init, Op op, Wor
   const std::size_t need = state_bytes<State>(tiles);
   if (ws.bytes < need || !ws.ptr) return Status::WorkspaceTooSmall;
   if (reinterpret_cast<std::uintptr_t>(ws.ptr) % 16) return Status::InvalidArgument;
-  if (tiles > 1)
-    PRIMLAB_CUDA_TRY(cudaMemsetAsync(ws.ptr, 0, std::size_t(tiles) * State::bytes_per_tile(), stream));
   const bool vector_ok = (reinterpret_cast<std::uintptr_t>(d_in) % 16 == 0) &&
                          (reinterpret_cast<std::uintptr_t>(d_out) % 16 == 0);
+  if constexpr (sizeof(T) <= 4) {
+    if (tiles > 1 && tiles <= Tuning::kClusterMaxTiles) {
+      auto kernel = scan_cluster_kernel<Tuning, T, Op, kExclusive>;
+      bool cluster = false;
+      PRIMLAB_TRY(has_sm90_launch_features(kernel, cluster));
+      if (cluster) {
+        const cudaLaunchAttribute attr = cluster_attribute(unsigned(tiles));
+        return launch_with_attribute(&attr, kernel, unsigned(tiles), Tuning::kThreads, 0, stream, d_in, d_out, n,
+                                     init, op, vector_ok);
+      }
+    }
+  }
+  if (tiles > 1)
+    PRIMLAB_CUDA_TRY(cudaMemsetAsync(ws.ptr, 0, std::size_t(tiles) * State::bytes_per_tile(), stream));
   State state;
   state.words = static_cast<decltype(state.words)>(ws.ptr);
   scan_kernel<Tuning, T, Op, kExclusive><<<unsigned(tiles), Tuning::kThreads, 0, stream>>>(

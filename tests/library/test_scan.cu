@@ -2,7 +2,10 @@
 // operator and order, edge sizes around the tile, every input pattern, bad arguments, 2^30.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "tuning/scan.cuh"
+#include "image_arch.cuh"
 #include "test_util.h"
 #include "primlab/scan.h"
 
@@ -64,6 +67,33 @@ void check_scan(Op op, const char* op_name) {
 TYPED_TEST(ScanTest, SumMatchesReference) { check_scan<TypeParam>(primlab::Sum{}, "sum"); }
 TYPED_TEST(ScanTest, MinMatchesReference) { check_scan<TypeParam>(primlab::Min{}, "min"); }
 TYPED_TEST(ScanTest, MaxMatchesReference) { check_scan<TypeParam>(primlab::Max{}, "max"); }
+
+// Scans of 2..8 tiles run as one cluster where the Hopper launch features are on (image_arch.cuh):
+// that path leaves the workspace as it was (its tile states live in shared memory), the other one
+// clears it first. Both give the reference's result; 9 tiles always take the look-back workspace.
+TEST(ScanCluster, RunsWhereClustersAreAndScans) {
+  using T = std::uint32_t;
+  const bool hopper = test::image_arch().hopper_features();
+  const std::int64_t tile = primlab::detail::ScanTuning<T>::kTileItems;
+  const std::int64_t max_tiles = primlab::detail::ScanTuning<T>::kClusterMaxTiles;
+  for (std::int64_t n : {tile + 1, 3 * tile - 1, max_tiles * tile, max_tiles * tile + 1}) {
+    const std::vector<T> h_in = make_input<T>(Pattern::Uniform, n, 3);
+    auto d_in = to_device(h_in);
+    primlab::DeviceBuffer<T> d_out(static_cast<std::size_t>(n));
+    poison(d_out);
+    const std::size_t bytes = primlab::scan_workspace_bytes<T>(n);
+    primlab::DeviceBuffer<unsigned char> ws(bytes);
+    ASSERT_EQ(cudaMemset(ws.get(), 0x5A, bytes), cudaSuccess);
+    ASSERT_EQ(primlab::exclusive_scan(d_in.get(), d_out.get(), n, T(7), primlab::Sum{}, {ws.get(), bytes}, nullptr),
+              primlab::Status::Success);
+    sync_ok();
+    EXPECT_EQ(first_mismatch(to_host(d_out.get(), n), ref_scan(h_in, true, T(7), primlab::Sum{})), -1) << "n=" << n;
+    const std::vector<unsigned char> w = to_host(ws.get(), bytes);
+    const bool untouched = std::all_of(w.begin(), w.end(), [](unsigned char b) { return b == 0x5A; });
+    const bool cluster_expected = hopper && n <= max_tiles * tile;
+    EXPECT_EQ(untouched, cluster_expected) << "n=" << n << (hopper ? " (Hopper features on)" : " (off)");
+  }
+}
 
 TYPED_TEST(ScanTest, InPlace) {
   using T = TypeParam;
