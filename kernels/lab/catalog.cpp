@@ -428,21 +428,20 @@ static Algorithm partition_stable() {
       .stepped(PRIMLAB_STEPPED(partition_stable));
 }
 
-// [SECTION] Distributed sort: G virtual GPUs, stepped on the CPU (the structure of the library's
+// [SECTION] Distributed sort: G virtual GPUs on one device (the structure of the library's
 // multi-GPU sort: histograms, all-reduce, splitters, partition, all-to-all, local sorts).
 namespace steppers {
-Result plan_distributed_sort(const StepConfig& cfg, Trace& t);
-void cpu_distributed_sort(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t);
+PRIMLAB_DECLARE_STEPPER(distributed_sort)
 }  // namespace steppers
 static Algorithm distributed_sort() {
   return Row("distributed-sort", "distributed")
       .title("Distributed radix sort (G virtual GPUs)")
       .description("Per-GPU top-digit histograms, all-reduce, splitters refined by the next digit (equal keys split "
-                   "by position), partition by destination, all-to-all exchange, local sorts. CPU stepper only.")
+                   "by position), partition by destination, all-to-all exchange, local sorts.")
       .options(kOptBins | kOptDigitBits | kOptU32)
       .bins(8, false)
       .bins_label("GPUs")
-      .stepped_cpu_only(&steppers::plan_distributed_sort, &steppers::cpu_distributed_sort);
+      .stepped(PRIMLAB_STEPPED(distributed_sort));
 }
 
 // [SECTION] The menu order, and the lookups.

@@ -1,5 +1,6 @@
-// Distributed radix sort on G virtual GPUs (2 to 8, StepConfig::bins), stepped on the CPU: the
-// structure of a multi-GPU sort (the library's primlab/distributed.h), not one GPU's kernels.
+// Distributed radix sort on G virtual GPUs (2 to 8, StepConfig::bins): the plan and the CPU
+// stepper. It steps the structure of a multi-GPU sort (the library's primlab/distributed.h) on one
+// device; the CUDA stepper (distributed_sort_traced.cu) runs each step as a kernel.
 // The n keys are split into G contiguous shards (shard r = [r n / G, (r + 1) n / G)). Every GPU
 // counts the top digit of its shard; the counts are all-reduced into a global histogram; G - 1
 // splitters cut its prefix sum near s n / G. A cut that lands inside a bucket too far from both of
@@ -12,7 +13,6 @@
 // Keys are radix keys: uint32 as they are, int32 with the sign bit flipped. The digits are taken
 // from the bits the keys differ in (below the highest bit where any two keys differ), so that
 // small keys read in a few digits; the digit width is StepConfig::digit_bits.
-// This algorithm has a CPU stepper only (the catalog row says so; the app shows the CPU backend).
 #include <algorithm>
 #include <cstdio>
 #include <numeric>
@@ -25,21 +25,7 @@
 namespace primlab::steppers {
 namespace {
 
-enum Rows {
-  kDigit = kStdRows,  // top digit of each key
-  kGpuHist,           // per-GPU histograms [gpu][digit]
-  kGlobalHist,        // the all-reduced histogram
-  kCounts,            // keys per GPU the current splitters give
-  kEdges,             // where GPU s starts in the global order (G + 1 values)
-  kDest,              // destination GPU of each key
-  kPart,              // each shard grouped by destination
-  kBytes,             // bytes sent [from][to]
-  kRecv,              // each GPU's received keys
-  kSorted,            // each GPU's keys sorted
-  kRefine,            // the refined histogram [bucket][next digit] (only when a round refines)
-};
-
-std::uint32_t radix_key(std::uint32_t w, ElemType t) { return t == ElemType::I32 ? w ^ 0x80000000u : w; }
+using namespace distributed;  // the rows and radix_key
 
 std::string fmt_balance(double b) {
   char s[32];
@@ -215,7 +201,7 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
   const std::int32_t B = 1 << m.digit_bits, n = m.n;
   std::size_t refine_cells = 0;
   for (std::size_t k = 1; k < m.rounds.size(); ++k) refine_cells = std::max(refine_cells, m.rounds[k].hist.size());
-  t.title = "Distributed radix sort on " + std::to_string(G) + " virtual GPUs (CPU stepper)";
+  t.title = "Distributed radix sort on " + std::to_string(G) + " virtual GPUs";
   t.width = std::max({n, G * B, G * G, G + 1, std::int32_t(refine_cells)});
   t.block = widest(m.shard);  // the drawing's "block" is one GPU's shard
   t.elems_per_thread = 1;
@@ -312,12 +298,11 @@ void cpu_distributed_sort(const StepConfig& cfg, const std::vector<std::uint32_t
     ctx.begin(s);
     const std::string& phase = t.steps[s].phase;
     const distributed::Round& rd = m.rounds[std::min(round, m.rounds.size() - 1)];
-    // listing: distributed-sort
     if (phase == "histogram") {
       for (std::int32_t i = 0; i < m.n; ++i) {  // every GPU r over its shard [shard[r], shard[r + 1])
         const int r = shard_of(i);
         ctx.row(kDigit)[i] = std::uint32_t(rd.slot[std::size_t(i)]);
-        ctx.row(kGpuHist)[r * B + rd.slot[std::size_t(i)]] += 1;  // step: histogram
+        ctx.row(kGpuHist)[r * B + rd.slot[std::size_t(i)]] += 1;
         ctx.op(thread_of(i, m.shard, S), 0, OpKind::Atomic, kRowMain, i, kGpuHist, r * B + rd.slot[std::size_t(i)]);
         ctx.count().global_read_bytes += 4;
         ctx.count().atomics += 1;
@@ -325,7 +310,7 @@ void cpu_distributed_sort(const StepConfig& cfg, const std::vector<std::uint32_t
     } else if (phase == "all-reduce") {
       for (int r = 0; r < G; ++r)
         for (std::int32_t b = 0; b < B; ++b) {
-          ctx.row(kGlobalHist)[b] += ctx.row(kGpuHist)[r * B + b];  // step: all-reduce
+          ctx.row(kGlobalHist)[b] += ctx.row(kGpuHist)[r * B + b];
           ctx.op(std::int64_t(r) * B + b, 0, OpKind::Add, kGpuHist, r * B + b, kGlobalHist, b);
           ctx.count().adds += 1;
           ctx.count().global_read_bytes += 4;
@@ -337,13 +322,13 @@ void cpu_distributed_sort(const StepConfig& cfg, const std::vector<std::uint32_t
         for (std::int32_t i = 0; i < m.n; ++i) {
           ctx.count().global_read_bytes += 4;
           if (rd.slot[std::size_t(i)] < 0) continue;  // not in a bucket that holds a cut
-          ctx.row(kRefine)[rd.slot[std::size_t(i)]] += 1;  // step: refine
+          ctx.row(kRefine)[rd.slot[std::size_t(i)]] += 1;
           ctx.op(thread_of(i, m.shard, S), 0, OpKind::Atomic, kRowMain, i, kRefine, rd.slot[std::size_t(i)]);
           ctx.count().atomics += 1;
         }
         ctx.count().adds += std::int64_t(G) * std::int64_t(rd.hist.size());  // the all-reduce
       }
-      for (int c = 0; c <= G; ++c) ctx.row(kEdges)[c] = std::uint32_t(rd.edges[std::size_t(c)]);  // step: splitters
+      for (int c = 0; c <= G; ++c) ctx.row(kEdges)[c] = std::uint32_t(rd.edges[std::size_t(c)]);
       for (int g = 0; g < G; ++g) ctx.row(kCounts)[g] = std::uint32_t(rd.edges[std::size_t(g + 1)] - rd.edges[std::size_t(g)]);
       for (int c = 1; c < G && phase == "splitters"; ++c) ctx.op(c - 1, 0, OpKind::Move, kGlobalHist, rd.cut_slot[std::size_t(c - 1)], kEdges, c);
       ctx.count().global_read_bytes += 4 * rd.walked;
@@ -356,7 +341,7 @@ void cpu_distributed_sort(const StepConfig& cfg, const std::vector<std::uint32_t
           for (std::int32_t i = m.shard[std::size_t(r)]; i < m.shard[std::size_t(r + 1)]; ++i) {
             if (m.dest[std::size_t(i)] != d) continue;
             ctx.row(kDest)[i] = std::uint32_t(d);
-            ctx.row(kPart)[at] = key[i];  // step: partition
+            ctx.row(kPart)[at] = key[i];
             ctx.op(thread_of(i, m.shard, S), 0, OpKind::Move, kRowMain, i, kPart, at);
             ++at;
           }
@@ -368,9 +353,9 @@ void cpu_distributed_sort(const StepConfig& cfg, const std::vector<std::uint32_t
       for (int r = 0; r < G; ++r)
         for (int d = 0; d < G; ++d) {
           const std::int32_t c = m.send[std::size_t(r) * G + d];
-          ctx.row(kBytes)[r * G + d] = std::uint32_t(4 * c);  // step: exchange
+          ctx.row(kBytes)[r * G + d] = std::uint32_t(4 * c);
           if (c == 0) continue;
-          std::copy(ctx.row(kPart) + from[r], ctx.row(kPart) + from[r] + c, ctx.row(kRecv) + to[d]);  // step: exchange
+          std::copy(ctx.row(kPart) + from[r], ctx.row(kPart) + from[r] + c, ctx.row(kRecv) + to[d]);
           // One arrow per pair that sends, from the middle of the run to the middle of where it lands.
           ctx.op(std::int64_t(r) * G + d, 0, OpKind::Move, kPart, from[r] + c / 2, kRecv, to[d] + c / 2);
           ctx.count().global_read_bytes += 4 * std::int64_t(c);
@@ -384,7 +369,7 @@ void cpu_distributed_sort(const StepConfig& cfg, const std::vector<std::uint32_t
         const std::int32_t lo = m.edges[std::size_t(d)], hi = m.edges[std::size_t(d + 1)];
         std::vector<std::int32_t> idx(std::size_t(hi - lo));
         std::iota(idx.begin(), idx.end(), lo);
-        std::stable_sort(idx.begin(), idx.end(), [&](std::int32_t a, std::int32_t b) {  // step: sort
+        std::stable_sort(idx.begin(), idx.end(), [&](std::int32_t a, std::int32_t b) {
           return radix_key(ctx.row(kRecv)[a], cfg.type) < radix_key(ctx.row(kRecv)[b], cfg.type);
         });
         for (std::int32_t j = 0; j < hi - lo; ++j) {
@@ -396,7 +381,6 @@ void cpu_distributed_sort(const StepConfig& cfg, const std::vector<std::uint32_t
       ctx.count().global_read_bytes += 4 * std::int64_t(m.n);
       ctx.count().global_write_bytes += 4 * std::int64_t(m.n);
     }
-    // listing: end
     ctx.end();
   }
 }

@@ -1,5 +1,6 @@
-// The facts of a distributed radix sort on G virtual GPUs that its plan and CPU stepper share
-// (distributed_sort.cpp): shards, splitter rounds, destinations and sends. Tests read them too.
+// The facts of a distributed radix sort on G virtual GPUs that its plan, CPU stepper
+// (distributed_sort.cpp) and CUDA stepper (distributed_sort_traced.cu) share: the trace's rows,
+// shards, splitter rounds, destinations and sends. Tests read them too.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -7,6 +8,24 @@
 #include "lab/catalog.h"
 
 namespace primlab::steppers::distributed {
+
+// The trace's rows after the standard three.
+enum Rows : int {
+  kDigit = kStdRows,  // top digit of each key
+  kGpuHist,           // per-GPU histograms [gpu][digit]
+  kGlobalHist,        // the all-reduced histogram
+  kCounts,            // keys per GPU the current splitters give
+  kEdges,             // where GPU s starts in the global order (G + 1 values)
+  kDest,              // destination GPU of each key
+  kPart,              // each shard grouped by destination
+  kBytes,             // bytes sent [from][to]
+  kRecv,              // each GPU's received keys
+  kSorted,            // each GPU's keys sorted
+  kRefine,            // the refined histogram [bucket][next digit] (only when a round refines)
+};
+
+// A key word as the radix digits read it: uint32 as it is, int32 with the sign bit flipped.
+inline std::uint32_t radix_key(std::uint32_t w, ElemType t) { return t == ElemType::I32 ? w ^ 0x80000000u : w; }
 
 // One round of the splitter search: the histogram of one digit among the keys of the queried
 // buckets (round 0: the top digit of every key), and where the cuts stand after it.
