@@ -88,9 +88,9 @@ struct Buffers {
   }
 };
 
-template <int THREADS, int ITEMS, int MIN_BLOCKS>
+template <int THREADS, int ITEMS, int MIN_BLOCKS, int WINDOW = 0>
 struct S {
-  using Shape = onesweep::Shape<THREADS, ITEMS, MIN_BLOCKS>;
+  using Shape = onesweep::Shape<THREADS, ITEMS, MIN_BLOCKS, WINDOW>;
 };
 
 template <class Bits, class VBits, bool PAIRS, class Shape>
@@ -120,9 +120,9 @@ void time_shape(const char* label, Buffers<Bits, VBits, PAIRS>& b, const DeviceF
                   status_string(st));
       continue;
     }
-    std::printf("%-11s %4dx%-2d b%d  bits %2d %8.3f ms %7.1f G%s/s   smem %5.1f KB   bad %llu\n", label,
-                C::kThreads, C::kItems, C::kMinBlocks, end_bit, ms, b.n / ms / 1e6, PAIRS ? "pairs" : "keys",
-                C::kSmem / 1024.0, b.unsorted(end_bit));
+    std::printf("%-11s %4dx%-2d b%d w%-2d bits %2d %8.4f ms %7.1f G%s/s   smem %5.1f KB   bad %llu\n", label,
+                C::kThreads, C::kItems, C::kMinBlocks, C::kWindow, end_bit, ms, b.n / ms / 1e6,
+                PAIRS ? "pairs" : "keys", C::kSmem / 1024.0, b.unsorted(end_bit));
   }
 }
 
@@ -156,18 +156,19 @@ int main(int argc, char** argv) {
   // The shapes RadixSortTuning chooses between (its comments), the tuned one first per pairing.
   // Below 2^22 keys (one wave of the tuned tiles) the small-sort shapes: smaller tiles, more blocks
   // (at least 8 keys per thread: the ranking's mask rows share the tile's exchange buffer).
+  // The look-back window (w): 1, 4, 8 and 16 predecessors per round trip.
   if (log2n < 22) {
-    sweep<std::uint32_t, std::uint32_t, false, S<256, 24, 3>, S<256, 16, 3>, S<256, 12, 4>, S<256, 10, 4>,
-          S<256, 8, 6>>("u32 keys", n, facts);
-    sweep<std::uint32_t, std::uint32_t, true, S<384, 24, 2>, S<256, 16, 3>, S<256, 12, 4>, S<256, 8, 4>>(
-        "u32 pairs", n, facts);
+    sweep<std::uint32_t, std::uint32_t, false, S<256, 24, 3, 1>, S<256, 24, 3, 8>, S<256, 12, 4, 1>, S<256, 12, 4, 4>,
+          S<256, 12, 4, 8>, S<256, 12, 4, 16>, S<256, 8, 6, 1>, S<256, 8, 6, 8>, S<256, 8, 6, 16>>("u32 keys", n,
+                                                                                                 facts);
+    sweep<std::uint32_t, std::uint32_t, true, S<384, 24, 2>, S<256, 12, 4, 1>, S<256, 12, 4, 8>,
+          S<256, 8, 4, 8>>("u32 pairs", n, facts);
     return 0;
   }
-  sweep<std::uint32_t, std::uint32_t, false, S<512, 28, 2>, S<512, 26, 2>, S<384, 32, 2>, S<256, 28, 3>,
-        S<256, 24, 3>>("u32 keys", n, facts);
-  sweep<std::uint32_t, std::uint32_t, true, S<384, 24, 2>, S<512, 18, 2>, S<384, 23, 2>, S<256, 14, 3>>(
-      "u32 pairs", n, facts);
-  sweep<std::uint64_t, std::uint32_t, false, S<384, 16, 2>, S<256, 16, 3>, S<256, 12, 3>>("u64 keys", n, facts);
-  sweep<std::uint64_t, std::uint64_t, true, S<384, 16, 2>, S<384, 14, 2>, S<256, 12, 3>>("u64 pairs", n, facts);
+  sweep<std::uint32_t, std::uint32_t, false, S<512, 28, 2, 1>, S<512, 28, 2, 4>, S<512, 28, 2, 8>,
+        S<512, 28, 2, 16>>("u32 keys", n, facts);
+  sweep<std::uint32_t, std::uint32_t, true, S<384, 24, 2, 1>, S<384, 24, 2, 8>>("u32 pairs", n, facts);
+  sweep<std::uint64_t, std::uint32_t, false, S<384, 16, 2, 1>, S<384, 16, 2, 8>>("u64 keys", n, facts);
+  sweep<std::uint64_t, std::uint64_t, true, S<384, 16, 2, 1>, S<384, 16, 2, 8>>("u64 pairs", n, facts);
   return 0;
 }

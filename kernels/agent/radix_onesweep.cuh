@@ -80,7 +80,8 @@ constexpr std::size_t pass_smem_bytes() {
   return (THREADS / 32) * kRadix * 4 + kRadix * 4 + 64 + std::size_t(THREADS) * ITEMS * wide;
 }
 
-template <class Bits, class VBits, bool PAIRS, int THREADS, int ITEMS, int MIN_BLOCKS>
+// WINDOW: predecessors whose look-back words one digit's thread reads per round trip.
+template <class Bits, class VBits, bool PAIRS, int THREADS, int ITEMS, int MIN_BLOCKS, int WINDOW>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) pass_kernel(PassArgs<Bits, VBits> a) {
   using Rank = BlockRadixRank<Bits, THREADS, ITEMS>;
   constexpr int kTile = THREADS * ITEMS;
@@ -159,17 +160,31 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) pass_kernel(PassArgs<Bits
 #pragma unroll
   for (int i = 0; i < ITEMS; ++i) s_keys[rank[i]] = k[i];
   // Look-back: one thread per digit sums the predecessors' aggregates back to the first
-  // inclusive prefix.
+  // inclusive prefix, WINDOW predecessors per round trip. A small sort starts all its tiles at
+  // once: walking one predecessor at a time, the last tile would wait about tiles / 2 round trips.
   if (tid < kRadix) {
     std::uint32_t excl = 0;
     if (tile > 0) {
-      const std::uint32_t* p = my_status - kRadix;
+      const std::uint32_t* p = my_status - kRadix;  // the nearest predecessor not yet folded
+      std::uint32_t left = tile;                     // predecessors not yet folded
       for (;;) {
-        const std::uint32_t v = ld_relaxed(p);
-        if (v == 0) continue;
-        if (v & kInclusive) { excl += v & ~kInclusive; break; }
-        excl += v - 1;
-        p -= kRadix;
+        std::uint32_t v[WINDOW];
+#pragma unroll
+        for (int w = 0; w < WINDOW; ++w) v[w] = w < int(left) ? ld_relaxed(p - std::size_t(w) * kRadix) : 0u;
+        // Fold the published words, nearest first, up to an inclusive one or the first unpublished.
+        int folded = 0;
+        bool inclusive = false;
+#pragma unroll
+        for (int w = 0; w < WINDOW; ++w) {
+          if (folded == w && !inclusive && v[w] != 0) {
+            inclusive = (v[w] & kInclusive) != 0;
+            excl += inclusive ? v[w] & ~kInclusive : v[w] - 1;
+            folded = w + 1;
+          }
+        }
+        if (inclusive) break;
+        p -= std::size_t(folded) * kRadix;
+        left -= folded;
       }
       st_relaxed(my_status, kInclusive | (excl + total));
     }

@@ -70,9 +70,11 @@ struct TileState<T, false> : WideTileState<T, 1> {};
 // A cluster's tile states in its blocks' shared memory (one tile per block, tile = block rank):
 // the look-back of a scan that fits one cluster reads its predecessors through distributed shared
 // memory, and no workspace is cleared before the launch. Types of up to 4 bytes, packed as
-// PackedTileState packs them, published and read with atomics (a status is never seen without
-// its value, and compute-sanitizer's racecheck sees the accesses as the atomics they are). Each
-// block zeroes its word, and the cluster synchronises, before any publish or read.
+// PackedTileState packs them, in one relaxed cluster-scope store and load (a status is never
+// seen without its value). compute-sanitizer's racecheck reports these strong relaxed accesses
+// as hazards; the atomic read-modify-write forms it would accept hung the scan on the H100
+// (bench/NOTES-reduce-scan.md). Each block zeroes its word, and the cluster synchronises, before
+// any publish or read.
 template <class T>
 struct ClusterTileState {
   static_assert(sizeof(T) <= 4, "the cluster's tile words pack 4-byte values");
@@ -81,16 +83,17 @@ struct ClusterTileState {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     std::uint32_t bits = 0;
     memcpy(&bits, &v, sizeof(T));
-    atomicExch(reinterpret_cast<unsigned long long*>(word), (static_cast<unsigned long long>(bits) << 32) | s);
+    const std::uint64_t w = (std::uint64_t(bits) << 32) | s;
+    asm volatile("st.relaxed.cluster.u64 [%0], %1;" ::"l"(word), "l"(w) : "memory");
 #else
     (void)s, (void)v;
 #endif
   }
   __device__ __forceinline__ unsigned read(std::int64_t tile, T* v) const {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    auto* remote = reinterpret_cast<unsigned long long*>(
-        cooperative_groups::this_cluster().map_shared_rank(word, unsigned(tile)));
-    const unsigned long long x = atomicOr(remote, 0ull);
+    const std::uint64_t* remote = cooperative_groups::this_cluster().map_shared_rank(word, unsigned(tile));
+    std::uint64_t x;
+    asm volatile("ld.relaxed.cluster.u64 %0, [%1];" : "=l"(x) : "l"(remote) : "memory");
     const std::uint32_t bits = std::uint32_t(x >> 32);
     memcpy(v, &bits, sizeof(T));
     return unsigned(x & 3u);

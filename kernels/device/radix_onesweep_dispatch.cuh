@@ -21,21 +21,23 @@ namespace primlab::detail::onesweep {
 
 // [SECTION] shapes
 
-// The pass's shape: threads, keys per thread, blocks per SM. The library uses the defaults
-// (0: RadixSortTuning::pass_shape); other shapes are for measuring (bench/tune/tune_radix_sort.cu).
-template <int THREADS = 0, int ITEMS = 0, int MIN_BLOCKS = 0>
+// The pass's shape: threads, keys per thread, blocks per SM, look-back window. The library uses
+// the defaults (0: RadixSortTuning::pass_shape); other shapes are for measuring
+// (bench/tune/tune_radix_sort.cu).
+template <int THREADS = 0, int ITEMS = 0, int MIN_BLOCKS = 0, int WINDOW = 0>
 struct Shape {};
 
 template <class Bits, class VBits, bool PAIRS, class S = Shape<>>
 struct Config;
-template <class Bits, class VBits, bool PAIRS, int THREADS, int ITEMS, int MIN_BLOCKS>
-struct Config<Bits, VBits, PAIRS, Shape<THREADS, ITEMS, MIN_BLOCKS>> {
+template <class Bits, class VBits, bool PAIRS, int THREADS, int ITEMS, int MIN_BLOCKS, int WINDOW>
+struct Config<Bits, VBits, PAIRS, Shape<THREADS, ITEMS, MIN_BLOCKS, WINDOW>> {
   static constexpr RadixSortTuning::PassShape kTuned =
       RadixSortTuning::pass_shape(sizeof(Bits), PAIRS ? sizeof(VBits) : 0);
   static constexpr int kThreads = THREADS > 0 ? THREADS : kTuned.threads;
   static constexpr int kItems = ITEMS > 0 ? ITEMS : kTuned.items;
   static constexpr int kTile = kThreads * kItems;
   static constexpr int kMinBlocks = MIN_BLOCKS > 0 ? MIN_BLOCKS : kTuned.min_blocks;
+  static constexpr int kWindow = WINDOW > 0 ? WINDOW : kTuned.window;
   static constexpr std::size_t kSmem = pass_smem_bytes<kThreads, kItems, Bits, VBits, PAIRS>();
 };
 
@@ -109,7 +111,7 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
     PRIMLAB_LAUNCH_TRY();
   }
 
-  auto kernel = pass_kernel<Bits, VBits, PAIRS, C::kThreads, C::kItems, C::kMinBlocks>;
+  auto kernel = pass_kernel<Bits, VBits, PAIRS, C::kThreads, C::kItems, C::kMinBlocks, C::kWindow>;
   PRIMLAB_TRY(allow_dynamic_smem(kernel, C::kSmem));
 
   // Passes of at most one wave of tiles are chained with programmatic dependent launch: chaining
@@ -167,13 +169,13 @@ struct Tuned {
       RadixSortTuning::small_pass_shape(sizeof(Bits), PAIRS ? sizeof(VBits) : 0);
   static constexpr RadixSortTuning::PassShape kTiny =
       RadixSortTuning::tiny_pass_shape(sizeof(Bits), PAIRS ? sizeof(VBits) : 0);
-  using Small = Shape<kSmall.threads, kSmall.items, kSmall.min_blocks>;
-  using Tiny = Shape<kTiny.threads, kTiny.items, kTiny.min_blocks>;
+  using Small = Shape<kSmall.threads, kSmall.items, kSmall.min_blocks, kSmall.window>;
+  using Tiny = Shape<kTiny.threads, kTiny.items, kTiny.min_blocks, kTiny.window>;
   using Big = Config<Bits, VBits, PAIRS, Shape<>>;
-  static constexpr bool kTwoShapes =
-      kSmall.threads != Big::kThreads || kSmall.items != Big::kItems || kSmall.min_blocks != Big::kMinBlocks;
+  static constexpr bool kTwoShapes = kSmall.threads != Big::kThreads || kSmall.items != Big::kItems ||
+                                     kSmall.min_blocks != Big::kMinBlocks || kSmall.window != Big::kWindow;
   static constexpr bool kTinyShape = kTiny.threads != kSmall.threads || kTiny.items != kSmall.items ||
-                                     kTiny.min_blocks != kSmall.min_blocks;
+                                     kTiny.min_blocks != kSmall.min_blocks || kTiny.window != kSmall.window;
   static_assert(Config<Bits, VBits, PAIRS, Small>::kSmem <= kPortableSmem, "the small shape runs on every GPU");
   static_assert(Config<Bits, VBits, PAIRS, Tiny>::kSmem <= kPortableSmem, "the tiny shape runs on every GPU");
 };

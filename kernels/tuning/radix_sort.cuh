@@ -7,35 +7,43 @@
 namespace primlab::detail {
 
 struct RadixSortTuning {
-  // Digit pass shape by (key bytes, value bytes): threads, keys per thread, blocks per SM.
-  // Whole sorts of 2^28 keys on the H200, ms, CUB in the same run (bench/NOTES-sort.md):
+  // Digit pass shape by (key bytes, value bytes): threads, keys per thread, blocks per SM, and the
+  // look-back window (predecessors whose words a digit's thread reads per round trip; 1 walks one
+  // at a time). Whole sorts of 2^28 keys on the H200, ms, CUB in the same run (bench/NOTES-sort.md);
+  // windows on the H100 (bench/tune/tune_radix_sort 28, same process):
   struct PassShape {
-    int threads, items, min_blocks;
+    int threads, items, min_blocks, window;
   };
   static constexpr PassShape pass_shape(int key_bytes, int value_bytes) {
     // u32 keys: 512x28 b2 5.15 vs 512x26 b2 5.17, 384x32 b2 5.21, 256x28 b3 5.45 (CUB 5.43).
-    if (key_bytes == 4 && value_bytes == 0) return {512, 28, 2};
+    // Window 4: 5.179 vs w1 5.335, w8 5.206, w16 5.257 (H100).
+    if (key_bytes == 4 && value_bytes == 0) return {512, 28, 2, 4};
     // u32 pairs: 384x24 b2 7.37 vs 512x18 b2 7.41, 384x23 b2 7.48; 384x25 spills (CUB 8.50).
-    if (key_bytes == 4 && value_bytes == 4) return {384, 24, 2};
-    // u64 keys: 384x16 b2 16.04 vs 256x16 b3 16.27 (CUB 16.48); u64 pairs: 384x16 b2 23.42 vs
-    // 384x14 b2 24.38 (CUB 24.84).
-    if (key_bytes == 8 && (value_bytes == 0 || value_bytes == 8)) return {384, 16, 2};
+    // Window 1: 9.29 vs w8 9.70 (H100).
+    if (key_bytes == 4 && value_bytes == 4) return {384, 24, 2, 1};
+    // u64 keys: 384x16 b2 16.04 vs 256x16 b3 16.27 (CUB 16.48); window 8: 16.37 vs w1 16.90 (H100).
+    if (key_bytes == 8 && value_bytes == 0) return {384, 16, 2, 8};
+    // u64 pairs: 384x16 b2 23.42 vs 384x14 b2 24.38 (CUB 24.84); window 1: 31.53 vs w8 32.36 (H100).
+    if (key_bytes == 8 && value_bytes == 8) return {384, 16, 2, 1};
     // Mixed 4/8-byte keys and values: not measured; 256-thread tiles that fit 3 blocks per SM.
-    return {256, key_bytes == 4 ? 14 : 12, 3};
+    return {256, key_bytes == 4 ? 14 : 12, 3, 1};
   }
   // Sorts whose tuned-shape tiles would not fill one wave (fewer than SMs x blocks per SM) use
   // smaller tiles for more blocks. u32 keys 2^16: 256x24 b3 0.035 ms vs 512x28 0.047 (CUB 0.052).
+  // Window 8 (every tile starts at once, so the walk back is long): 2^20 0.0590 ms vs w1 0.0662 (H100).
   static constexpr PassShape small_pass_shape(int key_bytes, int value_bytes) {
-    return key_bytes == 4 && value_bytes == 0 ? PassShape{256, 24, 3} : pass_shape(key_bytes, value_bytes);
+    return key_bytes == 4 && value_bytes == 0 ? PassShape{256, 24, 3, 8} : pass_shape(key_bytes, value_bytes);
   }
   // Sorts of at most kTinyMaxKeys u32 keys or u32 pairs: 256x12 b4, latency-bound passes that
   // gain from more, shorter tiles. Whole sorts on the H200, ms (bench/tune/tune_radix_sort 16|18|20):
   //   keys  2^16: 256x12 b4 0.033 vs 256x24 b3 0.038, 256x16 0.035, 256x8 b6 0.032
   //         2^18: 0.040 vs 0.043, 256x8 b6 0.044;  2^20: 0.067 vs 0.062 (so 2^18 is the limit)
   //   pairs 2^16: 0.037 vs 384x24 b2 0.048;  2^18: 0.044 vs 0.054;  2^20: 0.081 vs 0.065
+  // Window 8, H100: keys 2^16 0.0350-0.0362 vs w1 0.0383-0.0387, w4 0.0364-0.0370, w16 0.0378;
+  //   2^18 0.0417 vs w1 0.0477, w4 0.0403; pairs 2^16 0.0390-0.0403 vs 0.0410-0.0417, 2^18 0.0447 vs 0.0498.
   static constexpr std::int64_t kTinyMaxKeys = std::int64_t(1) << 18;
   static constexpr PassShape tiny_pass_shape(int key_bytes, int value_bytes) {
-    return key_bytes == 4 && (value_bytes == 0 || value_bytes == 4) ? PassShape{256, 12, 4}
+    return key_bytes == 4 && (value_bytes == 0 || value_bytes == 4) ? PassShape{256, 12, 4, 8}
                                                                      : small_pass_shape(key_bytes, value_bytes);
   }
   // Upfront histogram: 512 threads x 4 16-byte loads per chunk, grid-stride over 3 blocks per SM.
