@@ -268,7 +268,8 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
   ex.bands = m.edges;
   Step& sort = plan::add_step(t, "local sort: every GPU sorts the keys it received", "sort",
                               code.line("sort"), G, R, n, 1, kSorted);
-  sort.explain = "Each GPU sorts its own keys (a one-GPU radix sort); no key moves between GPUs again. GPU s holds "
+  sort.explain = "Each GPU sorts its own keys, stably (the library runs its one-GPU radix sort here; this step puts "
+                 "each key at its rank among the keys its GPU received); no key moves between GPUs again. GPU s holds "
                  "the sorted keys at global positions [edge s, edge s+1).";
   sort.bands = m.edges;
   return {};
