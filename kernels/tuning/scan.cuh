@@ -23,8 +23,10 @@ struct ScanTuning : WarpStripedTile<T, 384, 6> {
   // Bytes between tiles' status words (one hot L2 line per window otherwise): 128 B 0.579 ms vs 8 B 0.628, 256 B 0.593.
   static constexpr int kStatusStrideBytes = 128;
   // Scans of 2..8 tiles (the portable cluster size) on Hopper: one cluster, tile states in shared
-  // memory, no memset before it (agent/scan_kernel.cuh). H100, tune_reduce_scan 14|16, u32: 2^16
-  // 9.4 us vs 10.5 for the memset + kernel, 2^14 10.1 vs 11.4.
+  // memory, no memset before it (agent/scan_kernel.cuh). H100, tune_reduce_scan 14|16|16, u32,
+  // alternated with the memset + kernel in one process: 2^16 -3 to -8 % (8.5-9.9 us vs 9.0-10.7),
+  // 2^14 -4 to -11 % (11.8-12.4 vs 12.9-13.2). 16-block (non-portable) clusters of 256x16 tiles:
+  // within the noise of these, not taken.
   static constexpr int kClusterMaxTiles = 8;
 };
 
