@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
 
 #include "tune_common.cuh"
@@ -49,6 +50,15 @@ __global__ void iota(Bits* p, std::int64_t n) {
 }
 
 // The device buffers of one key-value type pairing, and the workspace of the largest shape.
+// `floats`: the bits of floats uniform in [0, 1), as the bench's f32 keys: their top digit holds a
+// few values (the exponent), the skewed case of the ranking.
+bool g_float_keys = false;
+template <class Bits>
+__global__ void to_unit_float_bits(Bits* keys, std::int64_t n) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n; i += std::int64_t(gridDim.x) * blockDim.x)
+    keys[i] = Bits(__float_as_uint(float(std::uint32_t(keys[i]) >> 8) * (1.0f / 16777216.0f)));
+}
+
 template <class Bits, class VBits, bool PAIRS>
 struct Buffers {
   std::int64_t n;
@@ -69,6 +79,7 @@ struct Buffers {
     CK(cudaMalloc(&ws, ws_bytes));
     CK(cudaMalloc(&d_bad, sizeof(unsigned long long)));
     tune::fill_random<<<2048, 256>>>(keys_in, n, 12345);
+    if (g_float_keys) to_unit_float_bits<<<2048, 256>>>(keys_in, n);
     CK(cudaDeviceSynchronize());
   }
   ~Buffers() {
@@ -88,9 +99,9 @@ struct Buffers {
   }
 };
 
-template <int THREADS, int ITEMS, int MIN_BLOCKS, int WINDOW = 0>
+template <int THREADS, int ITEMS, int MIN_BLOCKS, int WINDOW = 0, int FEW_DIGITS = -1>
 struct S {
-  using Shape = onesweep::Shape<THREADS, ITEMS, MIN_BLOCKS, WINDOW>;
+  using Shape = onesweep::Shape<THREADS, ITEMS, MIN_BLOCKS, WINDOW, FEW_DIGITS>;
 };
 
 template <class Bits, class VBits, bool PAIRS, class Shape>
@@ -120,8 +131,8 @@ void time_shape(const char* label, Buffers<Bits, VBits, PAIRS>& b, const DeviceF
                   status_string(st));
       continue;
     }
-    std::printf("%-11s %4dx%-2d b%d w%-2d bits %2d %8.4f ms %7.1f G%s/s   smem %5.1f KB   bad %llu\n", label,
-                C::kThreads, C::kItems, C::kMinBlocks, C::kWindow, end_bit, ms, b.n / ms / 1e6,
+    std::printf("%-11s %4dx%-2d b%d w%-2d f%d bits %2d %8.4f ms %7.1f G%s/s   smem %5.1f KB   bad %llu\n", label,
+                C::kThreads, C::kItems, C::kMinBlocks, C::kWindow, C::kFewDigits, end_bit, ms, b.n / ms / 1e6,
                 PAIRS ? "pairs" : "keys", C::kSmem / 1024.0, b.unsorted(end_bit));
   }
 }
@@ -139,8 +150,9 @@ void sweep(const char* label, std::int64_t n, const DeviceFacts& facts) {
 
 int main(int argc, char** argv) {
   const int log2n = argc > 1 ? std::atoi(argv[1]) : 28;
-  if (log2n < 1 || log2n > 30) {
-    std::printf("usage: %s [log2 n, 1..30; default 28]\n", argv[0]);
+  g_float_keys = argc > 2 && std::strcmp(argv[2], "floats") == 0;
+  if (log2n < 1 || log2n > 30 || (argc > 2 && !g_float_keys)) {
+    std::printf("usage: %s [log2 n, 1..30; default 28] [floats: keys are the bits of floats in [0, 1)]\n", argv[0]);
     return 2;
   }
   const std::int64_t n = std::int64_t(1) << log2n;
@@ -151,8 +163,19 @@ int main(int argc, char** argv) {
   }
   cudaDeviceProp prop{};
   CK(cudaGetDeviceProperties(&prop, 0));
-  std::printf("%s, %d SMs, n = 2^%d, uniform random keys, whole sort (histogram + passes), median of 15\n",
-              prop.name, facts.sm_count, log2n);
+  std::printf("%s, %d SMs, n = 2^%d, %s keys, whole sort (histogram + passes), median of 15\n", prop.name,
+              facts.sm_count, log2n, g_float_keys ? "float [0, 1)" : "uniform random");
+  if (g_float_keys) {  // the ranking's few-digits path (f): off (0), at most 4 or 8 distinct digits
+    sweep<std::uint32_t, std::uint32_t, false, S<512, 28, 2, 4, 0>, S<512, 28, 2, 4, 4>, S<512, 28, 2, 4, 8>,
+          S<512, 28, 2, 4, 0>, S<512, 28, 2, 4, 4>, S<512, 28, 2, 4, 8>>("f32 keys", n, facts);
+    sweep<std::uint32_t, std::uint32_t, true, S<384, 24, 2, 1, 0>, S<384, 24, 2, 1, 4>, S<384, 24, 2, 1, 0>,
+          S<384, 24, 2, 1, 4>>("f32 pairs", n, facts);
+    return 0;
+  }
+  if (log2n >= 22) {  // the few-digits path must cost nothing on uniform keys
+    sweep<std::uint32_t, std::uint32_t, false, S<512, 28, 2, 4, 0>, S<512, 28, 2, 4, 4>, S<512, 28, 2, 4, 0>,
+          S<512, 28, 2, 4, 4>>("u32 keys", n, facts);
+  }
   // The shapes RadixSortTuning chooses between (its comments), the tuned one first per pairing.
   // Below 2^22 keys (one wave of the tuned tiles) the small-sort shapes: smaller tiles, more blocks
   // (at least 8 keys per thread: the ranking's mask rows share the tile's exchange buffer).

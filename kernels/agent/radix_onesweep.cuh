@@ -81,9 +81,10 @@ constexpr std::size_t pass_smem_bytes() {
 }
 
 // WINDOW: predecessors whose look-back words one digit's thread reads per round trip.
-template <class Bits, class VBits, bool PAIRS, int THREADS, int ITEMS, int MIN_BLOCKS, int WINDOW>
+// FEW_DIGITS: BlockRadixRank's threshold for ranking a warp by __match_any_sync.
+template <class Bits, class VBits, bool PAIRS, int THREADS, int ITEMS, int MIN_BLOCKS, int WINDOW, int FEW_DIGITS>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) pass_kernel(PassArgs<Bits, VBits> a) {
-  using Rank = BlockRadixRank<Bits, THREADS, ITEMS>;
+  using Rank = BlockRadixRank<Bits, THREADS, ITEMS, FEW_DIGITS>;
   constexpr int kTile = THREADS * ITEMS;
   static_assert(THREADS >= kRadix && THREADS % 32 == 0, "one thread per digit");
   static_assert(std::size_t(kTile) * sizeof(Bits) >= Rank::kRowWords * 4u, "the mask rows fit in the exchange buffer");

@@ -17,11 +17,13 @@ namespace primlab::detail {
 //   3. rank_keys():           the counter bumps of the ranking return final tile positions.
 // Shared memory: two rows of 256 words per warp, the counters and the peer masks. The mask rows
 // may alias storage that the caller uses only after step 3 (the onesweep pass's exchange buffer).
-template <class Bits, int THREADS, int ITEMS>
+template <class Bits, int THREADS, int ITEMS, int FEW_DIGITS>
 class BlockRadixRank {
  public:
   static constexpr int kWarps = THREADS / 32;
   static constexpr int kRowWords = kWarps * kRadix;  // words of the counter rows, and of the mask rows
+  // A warp whose first item holds at most this many distinct digits ranks by __match_any_sync.
+  static constexpr int kFewDigits = FEW_DIGITS;
 
   __device__ __forceinline__ BlockRadixRank(std::uint32_t* s_counts, std::uint32_t* s_masks, int shift,
                                             std::uint32_t mask)
@@ -34,15 +36,26 @@ class BlockRadixRank {
   }
 
   // Step 1: one shared atomic per key, independent of each other (no chain); a warp whose keys all
-  // share one digit (all-equal or presorted input) adds them in one go.
+  // share one digit (all-equal or presorted input) adds them in one go. A warp with few distinct
+  // digits (skewed keys, the top digit of floats in [0, 1)) would serialise its lanes' atomics on
+  // the same words: it groups equal digits with __match_any_sync, whose cost grows with the
+  // number of distinct values, and each group's leader adds the group.
   __device__ __forceinline__ void count_digits(const Bits (&k)[ITEMS]) {
     const int lane = static_cast<int>(threadIdx.x) & 31, warp = static_cast<int>(threadIdx.x) >> 5;
     wh_ = s_counts_ + warp * kRadix;
     lt_ = lanemask_lt();
     wm_ = s_masks_ + warp * kRadix;
     one_digit_ = warp_has_one_digit(k, d0_);
+    few_digits_ = !one_digit_ && distinct_digits(digit_of(k[0], shift_, mask_)) <= kFewDigits;
     if (one_digit_) {
       if (lane == 0) atomicAdd(&wh_[d0_], 32u * ITEMS);
+    } else if (few_digits_) {
+#pragma unroll
+      for (int i = 0; i < ITEMS; ++i) {
+        const std::uint32_t d = digit_of(k[i], shift_, mask_);
+        const std::uint32_t peers = __match_any_sync(0xffffffffu, d);
+        if (lane == __ffs(peers) - 1) atomicAdd(&wh_[d], static_cast<std::uint32_t>(__popc(peers)));
+      }
     } else {
 #pragma unroll
       for (int i = 0; i < ITEMS; ++i) atomicAdd(&wh_[digit_of(k[i], shift_, mask_)], 1u);
@@ -79,6 +92,19 @@ class BlockRadixRank {
       for (int i = 0; i < ITEMS; ++i) rank[i] = before + i * 32 + lane;
       return;
     }
+    if (few_digits_) {  // peers by __match_any_sync (count_digits), no mask words
+#pragma unroll
+      for (int i = 0; i < ITEMS; ++i) {
+        const std::uint32_t d = digit_of(k[i], shift_, mask_);
+        const std::uint32_t peers = __match_any_sync(0xffffffffu, d);
+        const int leader = 31 - __clz(peers);
+        std::uint32_t before = 0;
+        if (lane == leader) before = atomicAdd(&wh_[d], static_cast<std::uint32_t>(__popc(peers)));
+        before = __shfl_sync(0xffffffffu, before, leader);
+        rank[i] = before + __popc(peers & lt_);
+      }
+      return;
+    }
     const std::uint32_t bit = 1u << lane;
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i) {
@@ -103,6 +129,13 @@ class BlockRadixRank {
     return m;
   }
 
+  // The number of distinct digits among the warp's lanes (every lane passes its digit).
+  static __device__ __forceinline__ int distinct_digits(std::uint32_t d) {
+    const std::uint32_t peers = __match_any_sync(0xffffffffu, d);
+    const int lane = static_cast<int>(threadIdx.x) & 31;
+    return __popc(__ballot_sync(0xffffffffu, lane == __ffs(peers) - 1));
+  }
+
   // True when every key of the warp has one digit, d0. Every lane runs the collectives before any
   // test: a short-circuit that left lanes out of the shuffle hung warps with mixed digits.
   __device__ __forceinline__ bool warp_has_one_digit(const Bits (&k)[ITEMS], std::uint32_t& d0) const {
@@ -123,6 +156,7 @@ class BlockRadixRank {
   std::uint32_t lt_ = 0;         // the lanes below this one
   std::uint32_t d0_ = 0;
   bool one_digit_ = false;
+  bool few_digits_ = false;  // the warp ranks by __match_any_sync
 };
 
 }  // namespace primlab::detail

@@ -21,16 +21,16 @@ namespace primlab::detail::onesweep {
 
 // [SECTION] shapes
 
-// The pass's shape: threads, keys per thread, blocks per SM, look-back window. The library uses
-// the defaults (0: RadixSortTuning::pass_shape); other shapes are for measuring
-// (bench/tune/tune_radix_sort.cu).
-template <int THREADS = 0, int ITEMS = 0, int MIN_BLOCKS = 0, int WINDOW = 0>
+// The pass's shape: threads, keys per thread, blocks per SM, look-back window, and the ranking's
+// few-digits threshold. The library uses the defaults (RadixSortTuning); other shapes are for
+// measuring (bench/tune/tune_radix_sort.cu).
+template <int THREADS = 0, int ITEMS = 0, int MIN_BLOCKS = 0, int WINDOW = 0, int FEW_DIGITS = -1>
 struct Shape {};
 
 template <class Bits, class VBits, bool PAIRS, class S = Shape<>>
 struct Config;
-template <class Bits, class VBits, bool PAIRS, int THREADS, int ITEMS, int MIN_BLOCKS, int WINDOW>
-struct Config<Bits, VBits, PAIRS, Shape<THREADS, ITEMS, MIN_BLOCKS, WINDOW>> {
+template <class Bits, class VBits, bool PAIRS, int THREADS, int ITEMS, int MIN_BLOCKS, int WINDOW, int FEW_DIGITS>
+struct Config<Bits, VBits, PAIRS, Shape<THREADS, ITEMS, MIN_BLOCKS, WINDOW, FEW_DIGITS>> {
   static constexpr RadixSortTuning::PassShape kTuned =
       RadixSortTuning::pass_shape(sizeof(Bits), PAIRS ? sizeof(VBits) : 0);
   static constexpr int kThreads = THREADS > 0 ? THREADS : kTuned.threads;
@@ -38,6 +38,7 @@ struct Config<Bits, VBits, PAIRS, Shape<THREADS, ITEMS, MIN_BLOCKS, WINDOW>> {
   static constexpr int kTile = kThreads * kItems;
   static constexpr int kMinBlocks = MIN_BLOCKS > 0 ? MIN_BLOCKS : kTuned.min_blocks;
   static constexpr int kWindow = WINDOW > 0 ? WINDOW : kTuned.window;
+  static constexpr int kFewDigits = FEW_DIGITS >= 0 ? FEW_DIGITS : RadixSortTuning::kFewDigits;
   static constexpr std::size_t kSmem = pass_smem_bytes<kThreads, kItems, Bits, VBits, PAIRS>();
 };
 
@@ -111,7 +112,7 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
     PRIMLAB_LAUNCH_TRY();
   }
 
-  auto kernel = pass_kernel<Bits, VBits, PAIRS, C::kThreads, C::kItems, C::kMinBlocks, C::kWindow>;
+  auto kernel = pass_kernel<Bits, VBits, PAIRS, C::kThreads, C::kItems, C::kMinBlocks, C::kWindow, C::kFewDigits>;
   PRIMLAB_TRY(allow_dynamic_smem(kernel, C::kSmem));
 
   // Passes of at most one wave of tiles are chained with programmatic dependent launch: chaining
