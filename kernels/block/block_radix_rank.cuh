@@ -92,16 +92,13 @@ class BlockRadixRank {
       for (int i = 0; i < ITEMS; ++i) rank[i] = before + i * 32 + lane;
       return;
     }
-    if (few_digits_) {  // peers by __match_any_sync (count_digits), no mask words
+    if (few_digits_) {
+      // Peers by __match_any_sync again, no mask words: keeping count_digits' masks would hold
+      // ITEMS more registers per thread across the block's barriers.
 #pragma unroll
       for (int i = 0; i < ITEMS; ++i) {
         const std::uint32_t d = digit_of(k[i], shift_, mask_);
-        const std::uint32_t peers = __match_any_sync(0xffffffffu, d);
-        const int leader = 31 - __clz(peers);
-        std::uint32_t before = 0;
-        if (lane == leader) before = atomicAdd(&wh_[d], static_cast<std::uint32_t>(__popc(peers)));
-        before = __shfl_sync(0xffffffffu, before, leader);
-        rank[i] = before + __popc(peers & lt_);
+        rank[i] = rank_in_group(d, __match_any_sync(0xffffffffu, d), lane);
       }
       return;
     }
@@ -112,13 +109,9 @@ class BlockRadixRank {
       atomicOr(&wm_[d], bit);
       __syncwarp();
       const std::uint32_t peers = wm_[d];
-      const int leader = 31 - __clz(peers);
-      std::uint32_t before = 0;
-      if (lane == leader) before = atomicAdd(&wh_[d], static_cast<std::uint32_t>(__popc(peers)));
-      before = __shfl_sync(0xffffffffu, before, leader);  // every lane has read its mask word
-      if (lane == leader) wm_[d] = 0;
+      rank[i] = rank_in_group(d, peers, lane);  // its shuffle: every lane has read its mask word
+      if (lane == 31 - __clz(peers)) wm_[d] = 0;
       __syncwarp();
-      rank[i] = before + __popc(peers & lt_);
     }
   }
 
@@ -127,6 +120,16 @@ class BlockRadixRank {
     std::uint32_t m;
     asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
     return m;
+  }
+
+  // The final position of this lane's key among its peers (the lanes whose key has digit d): the
+  // highest peer bumps the warp's counter of d for the whole group, the others add their place.
+  __device__ __forceinline__ std::uint32_t rank_in_group(std::uint32_t d, std::uint32_t peers, int lane) const {
+    const int leader = 31 - __clz(peers);
+    std::uint32_t before = 0;
+    if (lane == leader) before = atomicAdd(&wh_[d], static_cast<std::uint32_t>(__popc(peers)));
+    before = __shfl_sync(0xffffffffu, before, leader);
+    return before + __popc(peers & lt_);
   }
 
   // The number of distinct digits among the warp's lanes (every lane passes its digit).

@@ -21,24 +21,33 @@ enum TileStatus : unsigned { kTileInvalid = 0, kTileAggregate = 1, kTileInclusiv
 template <class T, bool kPacked = (sizeof(T) <= 4)>
 struct TileState;
 
-// Packed: word = (value bits << 32) | status, tile t's word at t * kStride (a stride spreads
-// the words of neighbouring tiles over more L2 sectors). The workspace is zeroed.
+// A packed word of a type of up to 4 bytes: (value bits << 32) | status.
+template <class T>
+__device__ __forceinline__ std::uint64_t pack_tile_word(TileStatus s, T v) {
+  std::uint32_t bits = 0;
+  memcpy(&bits, &v, sizeof(T));
+  return (std::uint64_t(bits) << 32) | s;
+}
+template <class T>
+__device__ __forceinline__ unsigned unpack_tile_word(std::uint64_t x, T* v) {
+  const std::uint32_t bits = std::uint32_t(x >> 32);
+  memcpy(v, &bits, sizeof(T));
+  return unsigned(x & 3u);
+}
+
+// Packed: one pack_tile_word per tile, tile t's word at t * kStride (a stride spreads the words
+// of neighbouring tiles over more L2 sectors). The workspace is zeroed.
 template <class T, int kStride>
 struct PackedTileState {
   std::uint64_t* words;
   static constexpr std::size_t bytes_per_tile() { return 8 * kStride; }
   __device__ __forceinline__ void publish(std::int64_t tile, TileStatus s, T v) const {
-    std::uint32_t bits = 0;
-    memcpy(&bits, &v, sizeof(T));
     cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> w(words[tile * kStride]);
-    w.store((std::uint64_t(bits) << 32) | s, cuda::memory_order_relaxed);
+    w.store(pack_tile_word(s, v), cuda::memory_order_relaxed);
   }
   __device__ __forceinline__ unsigned read(std::int64_t tile, T* v) const {
     cuda::atomic_ref<std::uint64_t, cuda::thread_scope_device> w(words[tile * kStride]);
-    std::uint64_t x = w.load(cuda::memory_order_relaxed);
-    std::uint32_t bits = std::uint32_t(x >> 32);
-    memcpy(v, &bits, sizeof(T));
-    return unsigned(x & 3u);
+    return unpack_tile_word(w.load(cuda::memory_order_relaxed), v);
   }
 };
 template <class T>
@@ -69,8 +78,8 @@ struct TileState<T, false> : WideTileState<T, 1> {};
 
 // A cluster's tile states in its blocks' shared memory (one tile per block, tile = block rank):
 // the look-back of a scan that fits one cluster reads its predecessors through distributed shared
-// memory, and no workspace is cleared before the launch. Types of up to 4 bytes, packed as
-// PackedTileState packs them, in one relaxed cluster-scope store and load (a status is never
+// memory, and no workspace is cleared before the launch. Types of up to 4 bytes, in one
+// pack_tile_word, with one relaxed cluster-scope store and load (a status is never
 // seen without its value). compute-sanitizer's racecheck reports these strong relaxed accesses
 // as hazards; the atomic read-modify-write forms it would accept hung the scan on the H100
 // (bench/NOTES-reduce-scan.md). Each block zeroes its word, and the cluster synchronises, before
@@ -81,10 +90,7 @@ struct ClusterTileState {
   std::uint64_t* word;  // this block's word in its shared memory
   __device__ __forceinline__ void publish(std::int64_t, TileStatus s, T v) const {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    std::uint32_t bits = 0;
-    memcpy(&bits, &v, sizeof(T));
-    const std::uint64_t w = (std::uint64_t(bits) << 32) | s;
-    asm volatile("st.relaxed.cluster.u64 [%0], %1;" ::"l"(word), "l"(w) : "memory");
+    asm volatile("st.relaxed.cluster.u64 [%0], %1;" ::"l"(word), "l"(pack_tile_word(s, v)) : "memory");
 #else
     (void)s, (void)v;
 #endif
@@ -94,9 +100,7 @@ struct ClusterTileState {
     const std::uint64_t* remote = cooperative_groups::this_cluster().map_shared_rank(word, unsigned(tile));
     std::uint64_t x;
     asm volatile("ld.relaxed.cluster.u64 %0, [%1];" : "=l"(x) : "l"(remote) : "memory");
-    const std::uint32_t bits = std::uint32_t(x >> 32);
-    memcpy(v, &bits, sizeof(T));
-    return unsigned(x & 3u);
+    return unpack_tile_word(x, v);
 #else
     (void)tile, (void)v;
     return kTileInvalid;

@@ -173,10 +173,8 @@ struct Tuned {
   using Small = Shape<kSmall.threads, kSmall.items, kSmall.min_blocks, kSmall.window>;
   using Tiny = Shape<kTiny.threads, kTiny.items, kTiny.min_blocks, kTiny.window>;
   using Big = Config<Bits, VBits, PAIRS, Shape<>>;
-  static constexpr bool kTwoShapes = kSmall.threads != Big::kThreads || kSmall.items != Big::kItems ||
-                                     kSmall.min_blocks != Big::kMinBlocks || kSmall.window != Big::kWindow;
-  static constexpr bool kTinyShape = kTiny.threads != kSmall.threads || kTiny.items != kSmall.items ||
-                                     kTiny.min_blocks != kSmall.min_blocks || kTiny.window != kSmall.window;
+  static constexpr bool kTwoShapes = !(kSmall == Big::kTuned);
+  static constexpr bool kTinyShape = !(kTiny == kSmall);
   static_assert(Config<Bits, VBits, PAIRS, Small>::kSmem <= kPortableSmem, "the small shape runs on every GPU");
   static_assert(Config<Bits, VBits, PAIRS, Tiny>::kSmem <= kPortableSmem, "the tiny shape runs on every GPU");
 };

@@ -13,6 +13,9 @@ struct RadixSortTuning {
   // windows on the H100 (bench/tune/tune_radix_sort 28, same process):
   struct PassShape {
     int threads, items, min_blocks, window;
+    constexpr bool operator==(const PassShape& o) const {
+      return threads == o.threads && items == o.items && min_blocks == o.min_blocks && window == o.window;
+    }
   };
   static constexpr PassShape pass_shape(int key_bytes, int value_bytes) {
     // u32 keys: 512x28 b2 5.15 vs 512x26 b2 5.17, 384x32 b2 5.21, 256x28 b3 5.45 (CUB 5.43).

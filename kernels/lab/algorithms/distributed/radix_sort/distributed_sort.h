@@ -7,6 +7,12 @@
 
 #include "lab/catalog.h"
 
+#ifdef __CUDACC__
+#define PRIMLAB_HD __host__ __device__
+#else
+#define PRIMLAB_HD
+#endif
+
 namespace primlab::steppers::distributed {
 
 // The trace's rows after the standard three.
@@ -24,8 +30,9 @@ enum Rows : int {
   kRefine,            // the refined histogram [bucket][next digit] (only when a round refines)
 };
 
-// A key word as the radix digits read it: uint32 as it is, int32 with the sign bit flipped.
-inline std::uint32_t radix_key(std::uint32_t w, ElemType t) { return t == ElemType::I32 ? w ^ 0x80000000u : w; }
+// A key word as the radix digits read it: uint32 as it is, int32 with the sign bit flipped (both
+// steppers).
+PRIMLAB_HD inline std::uint32_t radix_key(std::uint32_t w, ElemType t) { return t == ElemType::I32 ? w ^ 0x80000000u : w; }
 
 // One round of the splitter search: the histogram of one digit among the keys of the queried
 // buckets (round 0: the top digit of every key), and where the cuts stand after it.

@@ -35,7 +35,7 @@ struct Dist {
   unsigned* done;               // blocks of the refine launch that have counted
   __device__ std::uint32_t* row(int r) const { return ctx.row(r); }
   __device__ std::uint32_t key(std::int32_t i) const {
-    const std::uint32_t k = row(kRowMain)[i] ^ (ctx.type == ElemType::I32 ? 0x80000000u : 0u);
+    const std::uint32_t k = radix_key(row(kRowMain)[i], ctx.type);
     return span == 32 ? k : k & ((1u << span) - 1u);
   }
 };
@@ -224,11 +224,13 @@ __global__ void sort_kernel(Dist p) {
   const int d = blockIdx.x;
   const std::int32_t lo = std::int32_t(p.row(kEdges)[d]), hi = std::int32_t(p.row(kEdges)[d + 1]);
   const std::uint32_t* recv = p.row(kRecv);
-  const std::uint32_t flip = p.ctx.type == ElemType::I32 ? 0x80000000u : 0u;
   for (std::int32_t a = lo + threadIdx.x; a < hi; a += blockDim.x) {
-    const std::uint32_t k = recv[a] ^ flip;
+    const std::uint32_t k = radix_key(recv[a], p.ctx.type);
     std::int32_t rank = 0;
-    for (std::int32_t b = lo; b < hi; ++b) rank += (recv[b] ^ flip) < k || ((recv[b] ^ flip) == k && b < a);
+    for (std::int32_t b = lo; b < hi; ++b) {
+      const std::uint32_t kb = radix_key(recv[b], p.ctx.type);
+      rank += kb < k || (kb == k && b < a);
+    }
     p.row(kSorted)[lo + rank] = recv[a];  // step: sort
     p.ctx.op(std::int64_t(d) * p.threads + (a - lo), 0, OpKind::Move, kRecv, a, kSorted, lo + rank);
     p.ctx.count(traced::kGlobalRead, 4);
