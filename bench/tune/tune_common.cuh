@@ -33,6 +33,27 @@ __global__ void fill_random(T* p, std::int64_t n, std::uint64_t seed) {
   }
 }
 
+// Counts the positions i where the output is not a stable sort of the input by bits
+// [0, end_bit): keys out of order, a value that is not the index of its key in the input, or
+// equal keys whose indices decrease.
+template <class Bits, class VBits, bool PAIRS>
+__global__ void count_unsorted(const Bits* keys_in, const Bits* keys, const VBits* vals, std::int64_t n,
+                               int end_bit, unsigned long long* bad) {
+  const Bits mask = end_bit == int(sizeof(Bits) * 8) ? ~Bits(0) : (Bits(1) << end_bit) - 1;
+  unsigned long long b = 0;
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::int64_t(gridDim.x) * blockDim.x) {
+    const Bits k = keys[i] & mask;
+    if (i + 1 < n) {
+      const Bits next = keys[i + 1] & mask;
+      b += k > next;
+      if (PAIRS) b += k == next && vals[i] >= vals[i + 1];
+    }
+    if (PAIRS) b += vals[i] >= VBits(n) || keys_in[vals[i]] != keys[i];
+  }
+  if (b) atomicAdd(bad, b);
+}
+
 // Median of `runs` timings of f() (CUDA events on the default stream), after 3 warm-up calls.
 template <class F>
 float median_ms(F&& f, int runs = 15) {

@@ -21,27 +21,6 @@ using namespace primlab::detail;
 
 namespace {
 
-// Counts the positions i where the output is not a stable sort of the input by bits
-// [0, end_bit): keys out of order, a value that is not the index of its key in the input, or
-// equal keys whose indices decrease.
-template <class Bits, class VBits, bool PAIRS>
-__global__ void count_unsorted(const Bits* keys_in, const Bits* keys, const VBits* vals, std::int64_t n,
-                               int end_bit, unsigned long long* bad) {
-  const Bits mask = end_bit == int(sizeof(Bits) * 8) ? ~Bits(0) : (Bits(1) << end_bit) - 1;
-  unsigned long long b = 0;
-  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
-       i += std::int64_t(gridDim.x) * blockDim.x) {
-    const Bits k = keys[i] & mask;
-    if (i + 1 < n) {
-      const Bits next = keys[i + 1] & mask;
-      b += k > next;
-      if (PAIRS) b += k == next && vals[i] >= vals[i + 1];
-    }
-    if (PAIRS) b += vals[i] >= VBits(n) || keys_in[vals[i]] != keys[i];
-  }
-  if (b) atomicAdd(bad, b);
-}
-
 template <class Bits>
 __global__ void iota(Bits* p, std::int64_t n) {
   for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
@@ -92,7 +71,7 @@ struct Buffers {
   }
   unsigned long long unsorted(int end_bit) {
     CK(cudaMemset(d_bad, 0, sizeof(unsigned long long)));
-    count_unsorted<Bits, VBits, PAIRS><<<2048, 256>>>(keys_in, keys_out, vals_out, n, end_bit, d_bad);
+    tune::count_unsorted<Bits, VBits, PAIRS><<<2048, 256>>>(keys_in, keys_out, vals_out, n, end_bit, d_bad);
     unsigned long long b = 0;
     CK(cudaMemcpy(&b, d_bad, sizeof(b), cudaMemcpyDeviceToHost));
     return b;
