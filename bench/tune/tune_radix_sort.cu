@@ -15,6 +15,7 @@
 
 #include "tune_common.cuh"
 #include "device/radix_onesweep_dispatch.cuh"
+#include "primlab/radix_sort.h"
 
 using namespace primlab;
 using namespace primlab::detail;
@@ -125,13 +126,55 @@ void sweep(const char* label, std::int64_t n, const DeviceFacts& facts) {
   (time_shape<Bits, VBits, PAIRS, typename Shapes::Shape>(label, b, facts), ...);
 }
 
+// A whole sort by the library's entry point, launched on the default stream, against the same
+// call captured once into a CUDA graph and replayed: what graph launches would save (the lever
+// "CUDA graphs for the small-n latency" of the latency targets).
+template <bool PAIRS>
+void time_graph(const char* label, std::int64_t n) {
+  using U = std::uint32_t;
+  const std::size_t ws = PAIRS ? radix_sort_pairs_workspace_bytes<U, U>(n) : radix_sort_keys_workspace_bytes<U>(n);
+  Buffers<U, U, PAIRS> b(n, ws);
+  auto sort = [&](cudaStream_t stream) {
+    const Status st = PAIRS ? radix_sort_pairs(b.keys_in, b.keys_out, b.vals_in, b.vals_out, n, SortOrder::Ascending, 0,
+                                               32, Workspace{b.ws, ws}, stream)
+                            : radix_sort_keys(b.keys_in, b.keys_out, n, SortOrder::Ascending, 0, 32, Workspace{b.ws, ws},
+                                              stream);
+    if (st != Status::Success) {
+      std::printf("%s: %s\n", label, status_string(st));
+      std::exit(1);
+    }
+  };
+  cudaStream_t capture;
+  CK(cudaStreamCreateWithFlags(&capture, cudaStreamNonBlocking));
+  sort(capture);  // the first call sets the kernels' attributes outside the capture
+  CK(cudaStreamSynchronize(capture));
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  CK(cudaStreamBeginCapture(capture, cudaStreamCaptureModeRelaxed));
+  sort(capture);
+  CK(cudaStreamEndCapture(capture, &graph));
+  CK(cudaGraphInstantiate(&exec, graph, 0));
+  for (int round = 0; round < 2; ++round) {  // alternated: the first timings of a process run cold
+    const float stream_ms = tune::median_ms([&] { sort(nullptr); }, 51);
+    const unsigned long long bad_stream = b.unsorted(32);
+    const float graph_ms = tune::median_ms([&] { CK(cudaGraphLaunch(exec, nullptr)); }, 51);
+    std::printf("%-10s n = %lld  stream %8.2f us (bad %llu)   graph %8.2f us (bad %llu)\n", label, (long long)n,
+                stream_ms * 1e3, bad_stream, graph_ms * 1e3, b.unsorted(32));
+  }
+  CK(cudaGraphExecDestroy(exec));
+  CK(cudaGraphDestroy(graph));
+  CK(cudaStreamDestroy(capture));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const int log2n = argc > 1 ? std::atoi(argv[1]) : 28;
   g_float_keys = argc > 2 && std::strcmp(argv[2], "floats") == 0;
-  if (log2n < 1 || log2n > 30 || (argc > 2 && !g_float_keys)) {
-    std::printf("usage: %s [log2 n, 1..30; default 28] [floats: keys are the bits of floats in [0, 1)]\n", argv[0]);
+  const bool graph = argc > 2 && std::strcmp(argv[2], "graph") == 0;
+  if (log2n < 1 || log2n > 30 || (argc > 2 && !g_float_keys && !graph)) {
+    std::printf("usage: %s [log2 n, 1..30; default 28] [floats: keys are the bits of floats in [0, 1) | graph: "
+                "stream against graph launches of the library's sort]\n", argv[0]);
     return 2;
   }
   const std::int64_t n = std::int64_t(1) << log2n;
@@ -144,6 +187,11 @@ int main(int argc, char** argv) {
   CK(cudaGetDeviceProperties(&prop, 0));
   std::printf("%s, %d SMs, n = 2^%d, %s keys, whole sort (histogram + passes), median of 15\n", prop.name,
               facts.sm_count, log2n, g_float_keys ? "float [0, 1)" : "uniform random");
+  if (graph) {
+    time_graph<false>("u32 keys", n);
+    time_graph<true>("u32 pairs", n);
+    return 0;
+  }
   if (g_float_keys) {  // the ranking's few-digits path (f): off (0), at most 4 or 8 distinct digits
     sweep<std::uint32_t, std::uint32_t, false, S<512, 28, 2, 4, 0>, S<512, 28, 2, 4, 4>, S<512, 28, 2, 4, 8>,
           S<512, 28, 2, 4, 0>, S<512, 28, 2, 4, 4>, S<512, 28, 2, 4, 8>>("f32 keys", n, facts);
