@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -161,9 +162,42 @@ void time_graph(const char* label, std::int64_t n) {
     std::printf("%-10s n = %lld  stream %8.2f us (bad %llu)   graph %8.2f us (bad %llu)\n", label, (long long)n,
                 stream_ms * 1e3, bad_stream, graph_ms * 1e3, b.unsorted(32));
   }
+  // Host time to queue one call, averaged over 200 calls queued back to back.
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < 200; ++i) sort(nullptr);
+  const auto t1 = std::chrono::steady_clock::now();
+  CK(cudaDeviceSynchronize());
+  std::printf("%-10s n = %lld  host time to queue one sort %.2f us\n", label, (long long)n,
+              std::chrono::duration<double, std::micro>(t1 - t0).count() / 200);
   CK(cudaGraphExecDestroy(exec));
   CK(cudaGraphDestroy(graph));
   CK(cudaStreamDestroy(capture));
+}
+
+__global__ void empty_kernel(int) {}
+
+// Host time of the operations a small sort queues: a memset, a plain launch, a launch with the
+// programmatic-serialisation attribute (cudaLaunchKernelEx), 1000 each, back to back.
+void time_host_ops() {
+  void* p;
+  CK(cudaMalloc(&p, 1 << 20));
+  auto per_op = [](auto&& op) {
+    for (int i = 0; i < 10; ++i) op();
+    CK(cudaDeviceSynchronize());
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < 1000; ++i) op();
+    const auto t1 = std::chrono::steady_clock::now();
+    CK(cudaDeviceSynchronize());
+    return std::chrono::duration<double, std::micro>(t1 - t0).count() / 1000;
+  };
+  const double memset_us = per_op([&] { CK(cudaMemsetAsync(p, 0, 64 << 10, nullptr)); });
+  const double launch_us = per_op([&] { empty_kernel<<<22, 256>>>(0); });
+  const cudaLaunchAttribute attr = programmatic_attribute();
+  const double ex_us = per_op([&] { CK(launch_with_attribute(&attr, empty_kernel, 22, 256, 0, nullptr, 0) == Status::Success ? cudaSuccess : cudaErrorUnknown); });
+  const double ex_plain_us = per_op([&] { CK(launch_with_attribute(nullptr, empty_kernel, 22, 256, 0, nullptr, 0) == Status::Success ? cudaSuccess : cudaErrorUnknown); });
+  std::printf("host us per op: memset %.2f, <<<>>> %.2f, cudaLaunchKernelEx + PDL %.2f, cudaLaunchKernelEx %.2f\n",
+              memset_us, launch_us, ex_us, ex_plain_us);
+  CK(cudaFree(p));
 }
 
 }  // namespace
@@ -188,6 +222,7 @@ int main(int argc, char** argv) {
   std::printf("%s, %d SMs, n = 2^%d, %s keys, whole sort (histogram + passes), median of 15\n", prop.name,
               facts.sm_count, log2n, g_float_keys ? "float [0, 1)" : "uniform random");
   if (graph) {
+    time_host_ops();
     time_graph<false>("u32 keys", n);
     time_graph<true>("u32 pairs", n);
     return 0;
