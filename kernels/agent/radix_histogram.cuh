@@ -1,7 +1,9 @@
 // The upfront histogram of Onesweep radix sort and partition: the digit counts of every pass in
 // one read of the keys (16-byte loads, grid-stride). hist[p * 256 + d] += keys whose pass-p digit
-// is d; hist is zeroed by the caller.
+// is d. Either the caller zeroes hist, or the kernel is launched cooperatively and zeroes it first,
+// with the passes' tile counters and look-back words (ZeroFirst).
 #pragma once
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -29,14 +31,29 @@ __device__ __forceinline__ void count_key(Bits b, int begin_bit, int passes, std
   }
 }
 
+// Words the kernel zeroes before it counts (16-byte aligned, a whole number of 16-byte groups,
+// hist among them); it must then be launched cooperatively. Empty: hist was zeroed by the caller.
+// A small sort is bound by the host's launches, and this saves the memset's.
+struct ZeroFirst {
+  std::uint32_t* words = nullptr;
+  std::size_t count = 0;
+};
+
 template <class Bits, int THREADS, int ITEMS>
 __global__ void __launch_bounds__(THREADS)
     histogram_kernel(const Bits* __restrict__ keys, std::int64_t n, int begin_bit, int passes,
-                     std::uint32_t last_mask, Bits enc0, Bits enc1, std::uint32_t* hist) {
+                     std::uint32_t last_mask, Bits enc0, Bits enc1, std::uint32_t* hist, ZeroFirst zero) {
   constexpr int kMaxPasses = sizeof(Bits);
   constexpr int kVec = 16 / sizeof(Bits);
   __shared__ std::uint32_t s_hist[kMaxPasses * kRadix];
   for (int i = threadIdx.x; i < kMaxPasses * kRadix; i += THREADS) s_hist[i] = 0;
+  if (zero.count > 0) {
+    uint4* z = reinterpret_cast<uint4*>(zero.words);
+    for (std::size_t i = blockIdx.x * std::size_t(THREADS) + threadIdx.x; i < zero.count / 4;
+         i += std::size_t(gridDim.x) * THREADS)
+      z[i] = make_uint4(0, 0, 0, 0);
+    cooperative_groups::this_grid().sync();
+  }
   __syncthreads();
   // The vector part: whole 16-byte groups from the first 16-byte boundary.
   const std::int64_t head = std::min<std::int64_t>(

@@ -66,7 +66,8 @@ struct PassArgs {
   std::uint32_t mask;              // digit mask of this pass (0xff but for a narrow last pass)
   const std::uint32_t* hist;       // this pass's digit counts over all keys
   std::uint32_t* status;           // tiles x 256 look-back words, zeroed before the pass
-  std::uint32_t* tile_counter;     // zeroed before the pass: tiles are taken in launch order
+  std::uint32_t* tile_counter;     // zeroed before the pass: tiles are taken in launch order;
+                                   // null: the tile is the block's index (at most one wave of tiles)
   Bits in0, in1;                   // encoding applied on load (first pass; else 0)
   Bits out0, out1;                 // decoding applied on store (last pass; else 0)
   std::uint32_t* offsets_out;      // mask + 2 digit offsets written by tile 0, or null
@@ -99,9 +100,10 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) pass_kernel(PassArgs<Bits
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   Rank ranker(s_warp, reinterpret_cast<std::uint32_t*>(s_keys), a.shift, a.mask);
   // The tile id first: its round trip overlaps the clearing (issued after the clearing, it cost
-  // 7 % of a 2^28 sort). The counter was zeroed before the histogram kernel, so taking an id
-  // before chain_wait() is safe.
-  if (tid == 0) s_tile = atomicAdd(a.tile_counter, 1u);
+  // 7 % of a 2^28 sort). A pass with a tile counter is not chained to the kernel that zeroed it,
+  // so taking an id before chain_wait() is safe. A chained pass (at most one wave of tiles, all
+  // resident at once) takes its block's index.
+  if (tid == 0) s_tile = a.tile_counter != nullptr ? atomicAdd(a.tile_counter, 1u) : blockIdx.x;
   ranker.clear();
   chain_wait();  // the previous pass (or the histogram) has finished
   chain_release();

@@ -231,7 +231,8 @@ Status run(Exchange& ex, Shard<K, V>* shards, Local local, SortOrder order, int 
           const int grid = int(std::min<std::int64_t>((shards[l].n + kChunk - 1) / kChunk,
                                                       std::int64_t(facts.sm_count) * T::kHistBlocksPerSm));
           onesweep::histogram_kernel<Bits, T::kHistThreads, T::kHistItems><<<grid, T::kHistThreads, 0, stream>>>(
-              keys, shards[l].n, begin_bit + num_bits - d, 1, (1u << d) - 1, codec.enc0, codec.enc1, ws[l].histogram);
+              keys, shards[l].n, begin_bit + num_bits - d, 1, (1u << d) - 1, codec.enc0, codec.enc1, ws[l].histogram,
+              onesweep::ZeroFirst{});
           PRIMLAB_LAUNCH_TRY();
         } else {
           const std::int64_t blocks_needed = (shards[l].n + DistributedTuning::kThreads - 1) / DistributedTuning::kThreads;

@@ -99,17 +99,31 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
   std::uint32_t* hist = reinterpret_cast<std::uint32_t*>(w + layout.counts);
   std::uint32_t* counters = hist + L::kMaxPasses * kRadix;
   std::uint32_t* status = reinterpret_cast<std::uint32_t*>(w + layout.status);
-  PRIMLAB_CUDA_TRY(cudaMemsetAsync(hist, 0, L::kCountBytes + layout.status_bytes(passes), stream));
-
   const int last_bits = end_bit - begin_bit - kRadixBits * (passes - 1);
   const std::uint32_t last_mask = (1u << last_bits) - 1u;
   {
+    // The digit counts, the tile counters and the look-back words start at zero: the histogram
+    // kernel, launched cooperatively, zeroes them before it counts (a small sort is bound by the
+    // host's launches: one memset less is ~4-5 us of ~36 at 2^16, bench/NOTES-sort.md). Where
+    // the device has no cooperative launch, a memset does it.
+    auto hist_kernel = histogram_kernel<Bits, T::kHistThreads, T::kHistItems>;
     constexpr int kChunk = T::kHistThreads * T::kHistItems;
     const std::int64_t chunks = (n + kChunk - 1) / kChunk;
-    const int grid = static_cast<int>(std::min<std::int64_t>(chunks, std::int64_t(facts.sm_count) * T::kHistBlocksPerSm));
-    histogram_kernel<Bits, T::kHistThreads, T::kHistItems><<<grid, T::kHistThreads, 0, stream>>>(
-        keys_in, n, begin_bit, passes, last_mask, codec.enc0, codec.enc1, hist);
-    PRIMLAB_LAUNCH_TRY();
+    int resident = 0;  // blocks per SM of a cooperative launch; 0: none
+    if (facts.cooperative) PRIMLAB_TRY(resident_blocks_per_sm(hist_kernel, T::kHistThreads, resident));
+    const int per_sm = resident > 0 ? std::min(resident, T::kHistBlocksPerSm) : T::kHistBlocksPerSm;
+    const int grid = static_cast<int>(std::min<std::int64_t>(chunks, std::int64_t(facts.sm_count) * per_sm));
+    const ZeroFirst zero{hist, (L::kCountBytes + layout.status_bytes(passes)) / 4};
+    if (resident > 0) {
+      const cudaLaunchAttribute attr = cooperative_attribute();
+      PRIMLAB_TRY(launch_with_attribute(&attr, hist_kernel, grid, T::kHistThreads, 0, stream, keys_in, n, begin_bit,
+                                        passes, last_mask, codec.enc0, codec.enc1, hist, zero));
+    } else {
+      PRIMLAB_CUDA_TRY(cudaMemsetAsync(zero.words, 0, zero.count * 4, stream));
+      hist_kernel<<<grid, T::kHistThreads, 0, stream>>>(keys_in, n, begin_bit, passes, last_mask, codec.enc0,
+                                                        codec.enc1, hist, ZeroFirst{});
+      PRIMLAB_LAUNCH_TRY();
+    }
   }
 
   auto kernel = pass_kernel<Bits, VBits, PAIRS, C::kThreads, C::kItems, C::kMinBlocks, C::kWindow, C::kFewDigits>;
@@ -140,7 +154,7 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
     a.mask = p == passes - 1 ? last_mask : 0xffu;
     a.hist = hist + p * kRadix;
     a.status = status + std::size_t(p) * tiles * kRadix;
-    a.tile_counter = counters + p;
+    a.tile_counter = chained ? nullptr : counters + p;
     a.in0 = p == 0 ? codec.enc0 : Bits(0);
     a.in1 = p == 0 ? codec.enc1 : Bits(0);
     a.out0 = p == passes - 1 ? codec.dec0 : Bits(0);

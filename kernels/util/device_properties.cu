@@ -16,6 +16,9 @@ Status device_facts(DeviceFacts& out) {
     PRIMLAB_CUDA_TRY(cudaDeviceGetAttribute(&cached.l2_bytes, cudaDevAttrL2CacheSize, dev));
     PRIMLAB_CUDA_TRY(cudaDeviceGetAttribute(&cached.max_smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     PRIMLAB_CUDA_TRY(cudaDeviceGetAttribute(&cached.cc_major, cudaDevAttrComputeCapabilityMajor, dev));
+    int cooperative = 0;
+    PRIMLAB_CUDA_TRY(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, dev));
+    cached.cooperative = cooperative != 0;
     cached_dev = dev;
   }
   out = cached;

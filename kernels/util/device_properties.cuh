@@ -15,6 +15,7 @@ struct DeviceFacts {
   int l2_bytes = 0;
   int max_smem_optin = 0;
   int cc_major = 0;  // compute capability (9 = Hopper: programmatic dependent launch)
+  bool cooperative = false;  // cooperative launches (grid-wide synchronisation)
 };
 
 // Facts of the current device, cached per thread and device.

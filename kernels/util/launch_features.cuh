@@ -17,11 +17,13 @@ namespace primlab::detail {
 // and the device is a Hopper or newer. Cached per kernel, thread and device.
 template <class... Params>
 Status has_sm90_launch_features(void (*kernel)(Params...), bool& out) {
+  // Kernels of one parameter signature share these statics, so the kernel is part of the key.
   static thread_local int cached_dev = -1;
+  static thread_local const void* cached_kernel = nullptr;
   static thread_local bool cached = false;
   int dev = 0;
   PRIMLAB_CUDA_TRY(cudaGetDevice(&dev));
-  if (dev != cached_dev) {
+  if (dev != cached_dev || reinterpret_cast<const void*>(kernel) != cached_kernel) {
     DeviceFacts facts;
     const Status s = device_facts(facts);
     if (s != Status::Success) return s;
@@ -29,6 +31,7 @@ Status has_sm90_launch_features(void (*kernel)(Params...), bool& out) {
     PRIMLAB_CUDA_TRY(cudaFuncGetAttributes(&attr, kernel));
     cached = facts.cc_major >= 9 && attr.ptxVersion >= 90;
     cached_dev = dev;
+    cached_kernel = reinterpret_cast<const void*>(kernel);
   }
   out = cached;
   return Status::Success;
@@ -53,6 +56,31 @@ Status launch_with_attribute(const cudaLaunchAttribute* attr, void (*kernel)(Par
 }
 
 // A thread block cluster of `blocks` blocks along x.
+// Blocks of `kernel` (`threads` each, no dynamic shared memory) that one SM holds at once: the
+// most a cooperative launch may put on it. Cached per kernel, thread and device.
+template <class... Params>
+Status resident_blocks_per_sm(void (*kernel)(Params...), int threads, int& out) {
+  static thread_local int cached_dev = -1, cached_threads = 0, cached = 0;
+  static thread_local const void* cached_kernel = nullptr;  // the key, as above
+  int dev = 0;
+  PRIMLAB_CUDA_TRY(cudaGetDevice(&dev));
+  if (dev != cached_dev || threads != cached_threads || reinterpret_cast<const void*>(kernel) != cached_kernel) {
+    PRIMLAB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&cached, kernel, threads, 0));
+    cached_dev = dev;
+    cached_threads = threads;
+    cached_kernel = reinterpret_cast<const void*>(kernel);
+  }
+  out = cached;
+  return Status::Success;
+}
+
+inline cudaLaunchAttribute cooperative_attribute() {
+  cudaLaunchAttribute a{};
+  a.id = cudaLaunchAttributeCooperative;
+  a.val.cooperative = 1;
+  return a;
+}
+
 inline cudaLaunchAttribute cluster_attribute(unsigned blocks) {
   cudaLaunchAttribute a{};
   a.id = cudaLaunchAttributeClusterDimension;

@@ -31,6 +31,9 @@ void capture_and_replay(const std::function<primlab::Status(cudaStream_t)>& call
   ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
   for (int round = 0; round < 2; ++round) {
     refill(round);
+    // The refill's copies and memsets ran on the legacy default stream, which does not order the
+    // non-blocking capture stream (a pageable copy may return before its DMA lands).
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     ASSERT_EQ(cudaGraphLaunch(exec, stream), cudaSuccess);
     ASSERT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
     check(round);

@@ -3,6 +3,8 @@
 // inputs and float specials; stability through tagged values; bad arguments.
 #include "sort_test_util.cuh"
 
+#include "device/radix_onesweep_dispatch.cuh"
+
 using namespace sorttest;
 using primlab::SortOrder;
 using primlab::Status;
@@ -145,6 +147,33 @@ TYPED_TEST(RadixSortTyped, InPlace) {
   check_sort<K, std::uint32_t>(Dist::Uniform, 100003, SortOrder::Ascending, 0, sizeof(K) * 8, true, true);
   check_sort<K, std::uint32_t>(Dist::Uniform, 100003, SortOrder::Descending, 0, 12, false, true);  // odd pass count
   check_sort<K, std::uint32_t>(Dist::Uniform, 100003, SortOrder::Ascending, 5, 29, true, true);    // 3 passes
+}
+
+// The histogram kernel, launched cooperatively, zeroes the digit counts, tile counters and
+// look-back words; a device without cooperative launch gets a memset instead. Both sort on a
+// poisoned workspace, one tile (chained pass) to several waves (tile counters).
+TEST(RadixSortZeroing, CooperativeHistogramOrMemset) {
+  namespace ps = primlab::detail;
+  ps::DeviceFacts facts;
+  ASSERT_EQ(ps::device_facts(facts), Status::Success);
+  for (const bool cooperative : {false, true}) {
+    facts.cooperative = cooperative;
+    for (const std::int64_t n : {std::int64_t(5000), std::int64_t(65537), (std::int64_t(1) << 22) + 5}) {
+      SCOPED_TRACE(std::to_string(n) + (cooperative ? " cooperative" : " memset"));
+      std::vector<std::uint32_t> keys = make_keys<std::uint32_t>(Dist::Uniform, n, 3);
+      auto d_in = to_device(keys);
+      primlab::DeviceBuffer<std::uint32_t> d_out(n);
+      auto ws = workspace(ps::onesweep::workspace_bytes<std::uint32_t, std::uint32_t, false>(n));
+      poison(ws);
+      ASSERT_EQ((ps::onesweep::run<std::uint32_t, std::uint32_t, false>(d_in.get(), d_out.get(), nullptr, nullptr, n, 0,
+                                                                       32, ps::KeyCodec<std::uint32_t>{}, ws.get(),
+                                                                       nullptr, facts, nullptr)),
+                Status::Success);
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      std::sort(keys.begin(), keys.end());
+      EXPECT_EQ(first_bit_mismatch(to_host(d_out, std::size_t(n)), keys), -1);
+    }
+  }
 }
 
 TEST(RadixSort, ValueTypes) {
