@@ -135,15 +135,21 @@ __device__ __forceinline__ void scan_tile(T (&x)[Tuning::kVectors][Tuning::kVec]
 }
 
 // [SECTION] Kernels
-// One tile per block (blockIdx.x order).
+// One tile per block (blockIdx.x order). zero_first: launched cooperatively (every tile resident
+// at once), each block clears its tile's state while its tile loads, and the grid synchronises
+// before any state is published, so no memset precedes the launch; else the states are zeroed.
 template <class Tuning, class T, class Op, bool kExclusive, class State = TileState<T>>
 __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocksPerSm)
 scan_kernel(const T* __restrict__ d_in, T* d_out, std::int64_t n, T init, Op op, State state,
-            bool vector_ok) {
+            bool vector_ok, bool zero_first) {
   __shared__ T s_warp[Tuning::kWarps];
   const T ident = Op::template identity<T>();
   T x[Tuning::kVectors][Tuning::kVec];
   scan_load_tile<Tuning>(x, d_in, blockIdx.x, n, vector_ok, ident);
+  if (zero_first) {
+    if (threadIdx.x == 0) state.publish(blockIdx.x, kTileInvalid, T());
+    cooperative_groups::this_grid().sync();
+  }
   scan_tile<Tuning, kExclusive>(x, d_out, blockIdx.x, gridDim.x, n, init, op, state, vector_ok,
                                 s_warp);
 }

@@ -1,9 +1,11 @@
 // Single-pass prefix scan with decoupled look-back (Merrill & Garland 2016): reads n, writes n.
-// Scans of at most one cluster of tiles run as one cluster on Hopper, with no workspace to clear.
+// Scans of at most one cluster of tiles run as one cluster on Hopper, with no workspace to clear;
+// scans of at most one resident wave of tiles clear it in a cooperative launch.
 #include <cstdint>
 
 #include "block/tile_state.cuh"
 #include "util/cuda_check.cuh"
+#include "util/device_properties.cuh"
 #include "util/launch_features.cuh"
 #include "agent/scan_kernel.cuh"
 #include "tuning/scan.cuh"
@@ -50,12 +52,23 @@ Status scan_dispatch(const T* d_in, T* d_out, std::int64_t n, T init, Op op, Wor
       }
     }
   }
-  if (tiles > 1)
-    PRIMLAB_CUDA_TRY(cudaMemsetAsync(ws.ptr, 0, std::size_t(tiles) * State::bytes_per_tile(), stream));
   State state;
   state.words = static_cast<decltype(state.words)>(ws.ptr);
-  scan_kernel<Tuning, T, Op, kExclusive><<<unsigned(tiles), Tuning::kThreads, 0, stream>>>(
-      d_in, d_out, n, init, op, state, vector_ok);
+  auto kernel = scan_kernel<Tuning, T, Op, kExclusive, State>;
+  // Up to one resident wave of tiles, a cooperative launch clears the tile states itself: one
+  // host launch less (small calls are bound by the host's launches, bench/NOTES-reduce-scan.md).
+  DeviceFacts facts;
+  PRIMLAB_TRY(device_facts(facts));
+  int resident = 0;
+  if (tiles > 1 && facts.cooperative) PRIMLAB_TRY(resident_blocks_per_sm(kernel, Tuning::kThreads, resident));
+  if (tiles > 1 && tiles <= std::int64_t(resident) * facts.sm_count) {
+    const cudaLaunchAttribute attr = cooperative_attribute();
+    return launch_with_attribute(&attr, kernel, unsigned(tiles), Tuning::kThreads, 0, stream, d_in, d_out, n, init,
+                                 op, state, vector_ok, true);
+  }
+  if (tiles > 1)
+    PRIMLAB_CUDA_TRY(cudaMemsetAsync(ws.ptr, 0, std::size_t(tiles) * State::bytes_per_tile(), stream));
+  kernel<<<unsigned(tiles), Tuning::kThreads, 0, stream>>>(d_in, d_out, n, init, op, state, vector_ok, false);
   PRIMLAB_LAUNCH_TRY();
   return Status::Success;
 }
