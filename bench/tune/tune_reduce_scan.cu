@@ -70,7 +70,7 @@ void select_variant(const char* name, const std::uint32_t* in, std::uint32_t* ou
   auto run = [&] {
     cudaMemsetAsync(ws, 0, tiles * 8 * kStride);
     select_kernel<Tuning, std::uint32_t, LessThan<std::uint32_t>><<<unsigned(tiles), Tuning::kThreads>>>(
-        in, nullptr, out, d_count, n, LessThan<std::uint32_t>{0x80000000u}, CountTileStateT<kStride>{static_cast<std::uint64_t*>(ws)}, true);
+        in, nullptr, out, d_count, n, LessThan<std::uint32_t>{0x80000000u}, CountTileStateT<kStride>{static_cast<std::uint64_t*>(ws)}, true, false);
   };
   const float ms = median_ms(run);
   CK(cudaGetLastError());

@@ -1,6 +1,7 @@
 // The single-pass select kernel (decoupled look-back), templated on its tuning so that the
 // tuner (bench/tune/) can instantiate variants.
 #pragma once
+#include <cooperative_groups.h>
 #include <cstdint>
 #include <type_traits>
 
@@ -25,7 +26,7 @@ template <class Tuning, class T, class Pred, class State = CountTileState>
 __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocksPerSm)
 select_kernel(const T* __restrict__ d_in, const std::uint8_t* __restrict__ d_flags,
               T* __restrict__ d_out, std::int64_t* d_num_selected, std::int64_t n, Pred pred,
-              State state, bool vector_ok) {
+              State state, bool vector_ok, bool zero_first) {
   constexpr int kVec = Tuning::kVec;
   constexpr int kK = Tuning::kVectors;
   constexpr int kWarps = Tuning::kWarps;
@@ -68,6 +69,13 @@ select_kernel(const T* __restrict__ d_in, const std::uint8_t* __restrict__ d_fla
           keep |= unsigned(selected(x[k][j], d_flags, i, pred)) << (k * kVec + j);
         }
       }
+  }
+
+  // Launched cooperatively (as scan_kernel): clear this tile's state behind the loads, then
+  // wait for every tile's.
+  if (zero_first) {
+    if (threadIdx.x == 0) state.publish(tile, kTileInvalid, 0);
+    cooperative_groups::this_grid().sync();
   }
 
   // Positions inside the warp's slice: per row k, a warp scan of the per-lane counts.

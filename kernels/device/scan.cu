@@ -5,7 +5,6 @@
 
 #include "block/tile_state.cuh"
 #include "util/cuda_check.cuh"
-#include "util/device_properties.cuh"
 #include "util/launch_features.cuh"
 #include "agent/scan_kernel.cuh"
 #include "tuning/scan.cuh"
@@ -56,12 +55,10 @@ Status scan_dispatch(const T* d_in, T* d_out, std::int64_t n, T init, Op op, Wor
   state.words = static_cast<decltype(state.words)>(ws.ptr);
   auto kernel = scan_kernel<Tuning, T, Op, kExclusive, State>;
   // Up to one resident wave of tiles, a cooperative launch clears the tile states itself: one
-  // host launch less (small calls are bound by the host's launches, bench/NOTES-reduce-scan.md).
-  DeviceFacts facts;
-  PRIMLAB_TRY(device_facts(facts));
-  int resident = 0;
-  if (tiles > 1 && facts.cooperative) PRIMLAB_TRY(resident_blocks_per_sm(kernel, Tuning::kThreads, resident));
-  if (tiles > 1 && tiles <= std::int64_t(resident) * facts.sm_count) {
+  // host launch less (bench/NOTES-reduce-scan.md).
+  bool cooperative = false;
+  if (tiles > 1) PRIMLAB_TRY(fits_cooperative_launch(kernel, Tuning::kThreads, tiles, cooperative));
+  if (cooperative) {
     const cudaLaunchAttribute attr = cooperative_attribute();
     return launch_with_attribute(&attr, kernel, unsigned(tiles), Tuning::kThreads, 0, stream, d_in, d_out, n, init,
                                  op, state, vector_ok, true);

@@ -4,6 +4,7 @@
 
 #include "block/tile_state.cuh"
 #include "util/cuda_check.cuh"
+#include "util/launch_features.cuh"
 #include "agent/select_kernel.cuh"
 #include "tuning/select.cuh"
 #include "warp/warp_scan.cuh"
@@ -39,11 +40,19 @@ Status select_dispatch(const T* d_in, const std::uint8_t* d_flags, T* d_out,
   const std::size_t need = state_bytes<SelectState<T>>(tiles);
   if (ws.bytes < need || !ws.ptr) return Status::WorkspaceTooSmall;
   if (reinterpret_cast<std::uintptr_t>(ws.ptr) % 16) return Status::InvalidArgument;
-  if (tiles > 1) PRIMLAB_CUDA_TRY(cudaMemsetAsync(ws.ptr, 0, std::size_t(tiles) * SelectState<T>::bytes_per_tile(), stream));
   const bool vector_ok = reinterpret_cast<std::uintptr_t>(d_in) % 16 == 0;
   SelectState<T> state{static_cast<std::uint64_t*>(ws.ptr)};
-  select_kernel<Tuning><<<unsigned(tiles), Tuning::kThreads, 0, stream>>>(
-      d_in, d_flags, d_out, d_num_selected, n, pred, state, vector_ok);
+  auto kernel = select_kernel<Tuning, T, Pred, SelectState<T>>;
+  bool cooperative = false;  // the kernel clears its tile states itself (as the scan's)
+  if (tiles > 1) PRIMLAB_TRY(fits_cooperative_launch(kernel, Tuning::kThreads, tiles, cooperative));
+  if (cooperative) {
+    const cudaLaunchAttribute attr = cooperative_attribute();
+    return launch_with_attribute(&attr, kernel, unsigned(tiles), Tuning::kThreads, 0, stream, d_in, d_flags, d_out,
+                                 d_num_selected, n, pred, state, vector_ok, true);
+  }
+  if (tiles > 1) PRIMLAB_CUDA_TRY(cudaMemsetAsync(ws.ptr, 0, std::size_t(tiles) * SelectState<T>::bytes_per_tile(), stream));
+  kernel<<<unsigned(tiles), Tuning::kThreads, 0, stream>>>(d_in, d_flags, d_out, d_num_selected, n, pred, state,
+                                                           vector_ok, false);
   PRIMLAB_LAUNCH_TRY();
   return Status::Success;
 }
