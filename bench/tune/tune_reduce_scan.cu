@@ -119,6 +119,31 @@ void scan_cluster_variant(const char* name, const std::uint32_t* in, std::uint32
   std::printf("scan   %-28s %8.4f ms %7.1f GB/s  mismatches %llu\n", name, ms, 8.0 * n / ms / 1e6, bad);
 }
 
+// One cooperative launch that clears its own tile states (the library's path up to one resident
+// wave of tiles, device/scan.cu), for any tile shape.
+template <class Tuning, int kStride = 16>
+void scan_cooperative_variant(const char* name, const std::uint32_t* in, std::uint32_t* out, const std::uint32_t* ref,
+                              std::int64_t n, void* ws, unsigned long long* d_c) {
+  const std::int64_t tiles = (n + Tuning::kTileItems - 1) / Tuning::kTileItems;
+  auto kernel = scan_kernel<Tuning, std::uint32_t, Sum, true, PackedTileState<std::uint32_t, kStride>>;
+  bool fits = false;
+  CK(fits_cooperative_launch(kernel, Tuning::kThreads, tiles, fits) == Status::Success ? cudaSuccess : cudaErrorUnknown);
+  if (!fits) {
+    std::printf("scan   %-28s (%lld tiles: more than one resident wave)\n", name, (long long)tiles);
+    return;
+  }
+  const PackedTileState<std::uint32_t, kStride> st{static_cast<std::uint64_t*>(ws)};
+  const cudaLaunchAttribute attr = cooperative_attribute();
+  auto run = [&] {
+    launch_with_attribute(&attr, kernel, unsigned(tiles), Tuning::kThreads, 0, nullptr, in, out, n, 0u, Sum{}, st, true,
+                          true);
+  };
+  const float ms = median_ms(run);
+  CK(cudaGetLastError());
+  const unsigned long long bad = ref ? diff(out, ref, n, d_c) : 0;
+  std::printf("scan   %-28s %8.4f ms %7.1f GB/s  mismatches %llu\n", name, ms, 8.0 * n / ms / 1e6, bad);
+}
+
 // Small scans (latency): the tuned shape against smaller tiles, more blocks, at 2^log2n items.
 void small_scans(int log2n) {
   const std::int64_t n = std::int64_t(1) << log2n;
@@ -140,12 +165,14 @@ void small_scans(int log2n) {
   scan_variant<Tu<128, 2, true, true, 8, 1, 100, 0>, 16>("128x8 b8", in, out, ref, n, ws, d_c);
   scan_variant<Tu<512, 2, true, true, 2, 1, 100, 0>, 16>("512x8 b2", in, out, ref, n, ws, d_c);
   scan_variant<Tu<256, 2, false, false, 4, 1, 100, 0>, 16>("256x8 b4 plain loads", in, out, ref, n, ws, d_c);
-  // The cluster against the memset + kernel, alternated (the first timings of a process run cold).
+  // The one-cluster scan against cooperative launches of smaller tiles over more SMs, alternated.
   for (int round = 0; round < 3; ++round) {
-    scan_variant<Tu<384, 6, true, true, 1, 1, 100, 1200>, 16>("384x24 memset + kernel", in, out, ref, n, ws, d_c);
     scan_cluster_variant<Tu<384, 6, true, true, 1, 1, 100, 1200>>("384x24 one cluster", in, out, ref, n, d_c);
-    scan_variant<Tu<256, 4, true, true, 2, 1, 100, 0>, 16>("256x16 b2 memset + kernel", in, out, ref, n, ws, d_c);
-    scan_cluster_variant<Tu<256, 4, true, true, 1, 1, 100, 0>>("256x16 one cluster (16)", in, out, ref, n, d_c, 16);
+    scan_cooperative_variant<Tu<384, 6, true, true, 1, 1, 100, 1200>>("384x24 cooperative", in, out, ref, n, ws, d_c);
+    scan_cooperative_variant<Tu<256, 4, true, true, 1, 1, 100, 0>>("256x16 cooperative", in, out, ref, n, ws, d_c);
+    scan_cooperative_variant<Tu<256, 2, true, true, 1, 1, 100, 0>>("256x8 cooperative", in, out, ref, n, ws, d_c);
+    scan_cooperative_variant<Tu<128, 4, true, true, 1, 1, 100, 0>>("128x16 cooperative", in, out, ref, n, ws, d_c);
+    scan_cooperative_variant<Tu<128, 2, true, true, 1, 1, 100, 0>>("128x8 cooperative", in, out, ref, n, ws, d_c);
   }
 }
 
