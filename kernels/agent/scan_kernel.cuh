@@ -135,9 +135,8 @@ __device__ __forceinline__ void scan_tile(T (&x)[Tuning::kVectors][Tuning::kVec]
 }
 
 // [SECTION] Kernels
-// One tile per block (blockIdx.x order). zero_first: launched cooperatively (every tile resident
-// at once), each block clears its tile's state while its tile loads, and the grid synchronises
-// before any state is published, so no memset precedes the launch; else the states are zeroed.
+// One tile per block (blockIdx.x order). zero_first: launched cooperatively with no memset before
+// it (launch_with_cleared_tile_states), each block clears its tile's state while its tile loads.
 template <class Tuning, class T, class Op, bool kExclusive, class State = TileState<T>>
 __global__ void __launch_bounds__(Tuning::kThreads, Tuning::kMinBlocksPerSm)
 scan_kernel(const T* __restrict__ d_in, T* d_out, std::int64_t n, T init, Op op, State state,
@@ -146,10 +145,7 @@ scan_kernel(const T* __restrict__ d_in, T* d_out, std::int64_t n, T init, Op op,
   const T ident = Op::template identity<T>();
   T x[Tuning::kVectors][Tuning::kVec];
   scan_load_tile<Tuning>(x, d_in, blockIdx.x, n, vector_ok, ident);
-  if (zero_first) {
-    if (threadIdx.x == 0) state.publish(blockIdx.x, kTileInvalid, T());
-    cooperative_groups::this_grid().sync();
-  }
+  if (zero_first) clear_tile_state_then_sync_grid(state, blockIdx.x);
   scan_tile<Tuning, kExclusive>(x, d_out, blockIdx.x, gridDim.x, n, init, op, state, vector_ok,
                                 s_warp);
 }

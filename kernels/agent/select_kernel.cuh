@@ -1,7 +1,6 @@
 // The single-pass select kernel (decoupled look-back), templated on its tuning so that the
 // tuner (bench/tune/) can instantiate variants.
 #pragma once
-#include <cooperative_groups.h>
 #include <cstdint>
 #include <type_traits>
 
@@ -71,12 +70,8 @@ select_kernel(const T* __restrict__ d_in, const std::uint8_t* __restrict__ d_fla
       }
   }
 
-  // Launched cooperatively (as scan_kernel): clear this tile's state behind the loads, then
-  // wait for every tile's.
-  if (zero_first) {
-    if (threadIdx.x == 0) state.publish(tile, kTileInvalid, 0);
-    cooperative_groups::this_grid().sync();
-  }
+  // Launched cooperatively with no memset before it: clear this tile's state behind the loads.
+  if (zero_first) clear_tile_state_then_sync_grid(state, tile);
 
   // Positions inside the warp's slice: per row k, a warp scan of the per-lane counts.
   int row_prefix[kK];

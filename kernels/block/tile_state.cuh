@@ -128,6 +128,14 @@ __host__ __device__ inline TileState<T> make_tile_state(void* base, std::int64_t
   return s;
 }
 
+// In a kernel launched by launch_with_cleared_tile_states with zero_first (util/launch_features.cuh):
+// each block clears its tile's state, and the grid waits for every tile's before any is published.
+template <class State>
+__device__ __forceinline__ void clear_tile_state_then_sync_grid(const State& state, std::int64_t tile) {
+  if (threadIdx.x == 0) state.publish(tile, kTileInvalid, {});
+  cooperative_groups::this_grid().sync();
+}
+
 // A tile state for running counts (selection): word = (count << 2) | status, 62-bit counts.
 template <int kStride>
 struct CountTileStateT {

@@ -53,21 +53,11 @@ Status scan_dispatch(const T* d_in, T* d_out, std::int64_t n, T init, Op op, Wor
   }
   State state;
   state.words = static_cast<decltype(state.words)>(ws.ptr);
-  auto kernel = scan_kernel<Tuning, T, Op, kExclusive, State>;
-  // Up to one resident wave of tiles, a cooperative launch clears the tile states itself: one
-  // host launch less (bench/NOTES-reduce-scan.md).
-  bool cooperative = false;
-  if (tiles > 1) PRIMLAB_TRY(fits_cooperative_launch(kernel, Tuning::kThreads, tiles, cooperative));
-  if (cooperative) {
-    const cudaLaunchAttribute attr = cooperative_attribute();
-    return launch_with_attribute(&attr, kernel, unsigned(tiles), Tuning::kThreads, 0, stream, d_in, d_out, n, init,
-                                 op, state, vector_ok, true);
-  }
-  if (tiles > 1)
-    PRIMLAB_CUDA_TRY(cudaMemsetAsync(ws.ptr, 0, std::size_t(tiles) * State::bytes_per_tile(), stream));
-  kernel<<<unsigned(tiles), Tuning::kThreads, 0, stream>>>(d_in, d_out, n, init, op, state, vector_ok, false);
-  PRIMLAB_LAUNCH_TRY();
-  return Status::Success;
+  // Up to one resident wave of tiles, the kernel clears its tile states itself
+  // (bench/NOTES-reduce-scan.md).
+  return launch_with_cleared_tile_states(scan_kernel<Tuning, T, Op, kExclusive, State>, tiles, Tuning::kThreads,
+                                         ws.ptr, std::size_t(tiles) * State::bytes_per_tile(), stream, d_in, d_out, n,
+                                         init, op, state, vector_ok);
 }
 
 }  // namespace detail

@@ -42,19 +42,9 @@ Status select_dispatch(const T* d_in, const std::uint8_t* d_flags, T* d_out,
   if (reinterpret_cast<std::uintptr_t>(ws.ptr) % 16) return Status::InvalidArgument;
   const bool vector_ok = reinterpret_cast<std::uintptr_t>(d_in) % 16 == 0;
   SelectState<T> state{static_cast<std::uint64_t*>(ws.ptr)};
-  auto kernel = select_kernel<Tuning, T, Pred, SelectState<T>>;
-  bool cooperative = false;  // the kernel clears its tile states itself (as the scan's)
-  if (tiles > 1) PRIMLAB_TRY(fits_cooperative_launch(kernel, Tuning::kThreads, tiles, cooperative));
-  if (cooperative) {
-    const cudaLaunchAttribute attr = cooperative_attribute();
-    return launch_with_attribute(&attr, kernel, unsigned(tiles), Tuning::kThreads, 0, stream, d_in, d_flags, d_out,
-                                 d_num_selected, n, pred, state, vector_ok, true);
-  }
-  if (tiles > 1) PRIMLAB_CUDA_TRY(cudaMemsetAsync(ws.ptr, 0, std::size_t(tiles) * SelectState<T>::bytes_per_tile(), stream));
-  kernel<<<unsigned(tiles), Tuning::kThreads, 0, stream>>>(d_in, d_flags, d_out, d_num_selected, n, pred, state,
-                                                           vector_ok, false);
-  PRIMLAB_LAUNCH_TRY();
-  return Status::Success;
+  return launch_with_cleared_tile_states(select_kernel<Tuning, T, Pred, SelectState<T>>, tiles, Tuning::kThreads,
+                                         ws.ptr, std::size_t(tiles) * SelectState<T>::bytes_per_tile(), stream, d_in,
+                                         d_flags, d_out, d_num_selected, n, pred, state, vector_ok);
 }
 
 }  // namespace detail

@@ -6,6 +6,9 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <map>
+#include <tuple>
 #include <utility>
 
 #include "util/cuda_check.cuh"
@@ -13,27 +16,37 @@
 
 namespace primlab::detail {
 
+// A value computed once per kernel, device and `extra` (a block size, or 0), per thread. Kernels
+// of one parameter signature share a function template's statics, so the kernel is in the key.
+template <class Compute>
+Status cached_per_kernel(const void* kernel, int extra, int& out, Compute&& compute) {
+  static thread_local std::map<std::tuple<const void*, int, int>, int> cache;  // (kernel, device, extra)
+  int dev = 0;
+  PRIMLAB_CUDA_TRY(cudaGetDevice(&dev));
+  const auto key = std::make_tuple(kernel, dev, extra);
+  if (const auto it = cache.find(key); it != cache.end()) {
+    out = it->second;
+    return Status::Success;
+  }
+  PRIMLAB_TRY(compute(out));
+  cache.emplace(key, out);
+  return Status::Success;
+}
+
 // True when `kernel`, as loaded on the current device, was compiled from compute_90 or newer PTX
 // and the device is a Hopper or newer. Cached per kernel, thread and device.
 template <class... Params>
 Status has_sm90_launch_features(void (*kernel)(Params...), bool& out) {
-  // Kernels of one parameter signature share these statics, so the kernel is part of the key.
-  static thread_local int cached_dev = -1;
-  static thread_local const void* cached_kernel = nullptr;
-  static thread_local bool cached = false;
-  int dev = 0;
-  PRIMLAB_CUDA_TRY(cudaGetDevice(&dev));
-  if (dev != cached_dev || reinterpret_cast<const void*>(kernel) != cached_kernel) {
+  int on = 0;
+  PRIMLAB_TRY(cached_per_kernel(reinterpret_cast<const void*>(kernel), 0, on, [&](int& v) -> Status {
     DeviceFacts facts;
-    const Status s = device_facts(facts);
-    if (s != Status::Success) return s;
+    PRIMLAB_TRY(device_facts(facts));
     cudaFuncAttributes attr{};
     PRIMLAB_CUDA_TRY(cudaFuncGetAttributes(&attr, kernel));
-    cached = facts.cc_major >= 9 && attr.ptxVersion >= 90;
-    cached_dev = dev;
-    cached_kernel = reinterpret_cast<const void*>(kernel);
-  }
-  out = cached;
+    v = facts.cc_major >= 9 && attr.ptxVersion >= 90;
+    return Status::Success;
+  }));
+  out = on != 0;
   return Status::Success;
 }
 
@@ -55,23 +68,14 @@ Status launch_with_attribute(const cudaLaunchAttribute* attr, void (*kernel)(Par
   return Status::Success;
 }
 
-// A thread block cluster of `blocks` blocks along x.
 // Blocks of `kernel` (`threads` each, no dynamic shared memory) that one SM holds at once: the
 // most a cooperative launch may put on it. Cached per kernel, thread and device.
 template <class... Params>
 Status resident_blocks_per_sm(void (*kernel)(Params...), int threads, int& out) {
-  static thread_local int cached_dev = -1, cached_threads = 0, cached = 0;
-  static thread_local const void* cached_kernel = nullptr;  // the key, as above
-  int dev = 0;
-  PRIMLAB_CUDA_TRY(cudaGetDevice(&dev));
-  if (dev != cached_dev || threads != cached_threads || reinterpret_cast<const void*>(kernel) != cached_kernel) {
-    PRIMLAB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&cached, kernel, threads, 0));
-    cached_dev = dev;
-    cached_threads = threads;
-    cached_kernel = reinterpret_cast<const void*>(kernel);
-  }
-  out = cached;
-  return Status::Success;
+  return cached_per_kernel(reinterpret_cast<const void*>(kernel), threads, out, [&](int& v) -> Status {
+    PRIMLAB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&v, kernel, threads, 0));
+    return Status::Success;
+  });
 }
 
 // True when `tiles` blocks of `kernel` (`threads` each) fit one cooperative launch on the current
@@ -96,6 +100,24 @@ inline cudaLaunchAttribute cooperative_attribute() {
   return a;
 }
 
+// Launches `kernel` with one block per tile; its tile states (`state_bytes` at `states`) start at
+// zero. Where the tiles fit one cooperative launch, the kernel clears them itself (its last
+// parameter, zero_first, is true: clear_tile_state_then_sync_grid), one host launch less; else a
+// memset clears them first. A single tile has no state to clear.
+template <class... Params, class... Args>
+Status launch_with_cleared_tile_states(void (*kernel)(Params...), std::int64_t tiles, int threads, void* states,
+                                       std::size_t state_bytes, cudaStream_t stream, Args&&... args) {
+  bool cooperative = false;
+  if (tiles > 1) PRIMLAB_TRY(fits_cooperative_launch(kernel, threads, tiles, cooperative));
+  if (cooperative) {
+    const cudaLaunchAttribute attr = cooperative_attribute();
+    return launch_with_attribute(&attr, kernel, unsigned(tiles), threads, 0, stream, std::forward<Args>(args)..., true);
+  }
+  if (tiles > 1) PRIMLAB_CUDA_TRY(cudaMemsetAsync(states, 0, state_bytes, stream));
+  return launch_with_attribute(nullptr, kernel, unsigned(tiles), threads, 0, stream, std::forward<Args>(args)..., false);
+}
+
+// A thread block cluster of `blocks` blocks along x.
 inline cudaLaunchAttribute cluster_attribute(unsigned blocks) {
   cudaLaunchAttribute a{};
   a.id = cudaLaunchAttributeClusterDimension;
