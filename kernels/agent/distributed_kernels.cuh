@@ -1,6 +1,6 @@
 // The local kernels of the multi-GPU primitives: the splitter histograms (of one digit of the
-// keys in given buckets), and the stable partition of a shard into key classes (count, then
-// scatter at the exclusive scan of the class-major tile counts).
+// keys in given buckets), the stable partition of a shard into key classes (count, then scatter
+// at the exclusive scan of the class-major tile counts), and the stable merge of two sorted runs.
 #pragma once
 #include <cstdint>
 
@@ -172,6 +172,78 @@ __global__ void __launch_bounds__(DistributedTuning::kThreads)
     copy_run_kernel(const T* __restrict__ src, T* __restrict__ dst, std::int64_t n) {
   for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n; i += std::int64_t(gridDim.x) * blockDim.x)
     dst[i] = src[i];
+}
+
+// [SECTION] the merge of two sorted runs (a rank's kept keys and the keys it received)
+
+// How many of a's keys are among the first d of the stable merge of a and b (a's first among
+// keys equal on the range): where the merge path crosses diagonal d.
+template <class Bits>
+__device__ __forceinline__ std::int64_t merge_path(const Bits* a, std::int64_t na, const Bits* b, std::int64_t nb,
+                                                   std::int64_t d, RangeImage<Bits> image) {
+  std::int64_t lo = d > nb ? d - nb : 0, hi = d < na ? d : na;
+  while (lo < hi) {
+    const std::int64_t mid = (lo + hi) / 2;
+    if (image(b[d - 1 - mid]) < image(a[mid])) hi = mid; else lo = mid + 1;
+  }
+  return lo;
+}
+
+// split[t] = a's keys among the outputs before tile t (t = 0 .. tiles).
+template <class Bits>
+__global__ void merge_split_kernel(const Bits* __restrict__ a, std::int64_t na, const Bits* __restrict__ b,
+                                   std::int64_t nb, RangeImage<Bits> image, std::int64_t tiles, std::int64_t* split) {
+  const std::int64_t t = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
+  if (t > tiles) return;
+  split[t] = merge_path(a, na, b, nb, min(t * DistributedTuning::kMergeTile, na + nb), image);
+}
+
+// out = the stable merge of a and b (a first among equal keys), one tile of kMergeTile outputs per
+// block: the tile's inputs are staged in shared memory, each thread merges kMergeItems of them
+// from its own crossing of the path, and the tile is written back in order.
+template <class Bits, class VBits, bool PAIRS>
+__global__ void __launch_bounds__(DistributedTuning::kThreads)
+    merge_kernel(const Bits* __restrict__ a, const VBits* __restrict__ a_values, std::int64_t na,
+                 const Bits* __restrict__ b, const VBits* __restrict__ b_values, std::int64_t nb,
+                 RangeImage<Bits> image, const std::int64_t* __restrict__ split, Bits* __restrict__ out,
+                 VBits* __restrict__ out_values) {
+  constexpr int kTile = DistributedTuning::kMergeTile, kItems = DistributedTuning::kMergeItems;
+  __shared__ Bits keys[kTile];
+  __shared__ VBits values[PAIRS ? kTile : 1];
+  const std::int64_t first = std::int64_t(blockIdx.x) * kTile;
+  const std::int64_t a0 = split[blockIdx.x], b0 = first - a0;
+  const int len = int(min(std::int64_t(kTile), na + nb - first));
+  const int la = int(split[blockIdx.x + 1] - a0), lb = len - la;
+  for (int i = threadIdx.x; i < len; i += blockDim.x) {
+    const bool from_a = i < la;
+    keys[i] = from_a ? a[a0 + i] : b[b0 + i - la];
+    if (PAIRS) values[i] = from_a ? a_values[a0 + i] : b_values[b0 + i - la];
+  }
+  __syncthreads();
+  const int d = min(int(threadIdx.x) * kItems, len);
+  int i = int(merge_path(keys, la, keys + la, lb, d, image)), j = d - i;
+  Bits key[kItems];
+  VBits value[kItems];
+#pragma unroll
+  for (int k = 0; k < kItems; ++k) {
+    if (d + k >= len) break;
+    const bool take_a = j >= lb || (i < la && !(image(keys[la + j]) < image(keys[i])));
+    const int from = take_a ? i++ : la + j++;
+    key[k] = keys[from];
+    if (PAIRS) value[k] = values[from];
+  }
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < kItems; ++k) {
+    if (d + k >= len) break;
+    keys[d + k] = key[k];
+    if (PAIRS) values[d + k] = value[k];
+  }
+  __syncthreads();
+  for (int o = threadIdx.x; o < len; o += blockDim.x) {
+    out[first + o] = keys[o];
+    if (PAIRS) out_values[first + o] = values[o];
+  }
 }
 
 }  // namespace primlab::detail

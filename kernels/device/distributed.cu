@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <tuple>
 #include <vector>
 
@@ -36,12 +37,15 @@ std::int64_t tiles_of(std::int64_t n) { return (n + DistributedTuning::kTile - 1
 enum class Local { Sort, Partition };
 
 // One rank's workspace, carved in this order. `stage` holds the partitioned shard until the
-// exchange has sent it, then the local sort's or partition's own workspace.
+// exchange has sent it, then the local sort's or partition's own workspace, or (a merging rank)
+// the received keys sorted. `kept` and `kept_ws`: a merging rank's kept keys sorted during the
+// exchange, and that sort's workspace (then the received keys' sort's).
 template <class K, class V, bool PAIRS>
 struct Layout {
-  std::size_t stage_keys = 0, stage_values = 0, stage = 0;
+  std::size_t stage_keys = 0, stage_values = 0, sorted_keys = 0, stage = 0;
   std::size_t recv_keys = 0, recv_values = 0;
   std::size_t aux_keys = 0, aux_values = 0;
+  std::size_t kept_keys = 0, kept_values = 0, kept_ws = 0, splits = 0;
   std::size_t tile_counts = 0, scan = 0, histogram = 0, lower = 0, bucket_ws = 0, buckets = 0;
   std::size_t total = 0;
 
@@ -52,7 +56,13 @@ struct Layout {
     stage_values = PAIRS ? aligned(un * sizeof(V)) : 0;
     std::size_t local_ws = 0;
     if (local == Local::Sort) {
-      local_ws = PAIRS ? radix_sort_pairs_workspace_bytes<K, V>(capacity) : radix_sort_keys_workspace_bytes<K>(capacity);
+      local_ws = sort_ws(capacity);
+      sorted_keys = aligned(cap * sizeof(K));
+      local_ws = std::max(local_ws, sorted_keys + (PAIRS ? aligned(cap * sizeof(V)) : 0));
+      kept_keys = stage_keys;
+      kept_values = stage_values;
+      kept_ws = aligned(sort_ws(std::max<std::int64_t>(n, capacity)));
+      splits = aligned((std::size_t(cap / DistributedTuning::kMergeTile) + 2) * sizeof(std::int64_t));
     } else {
       local_ws = PAIRS ? radix_partition_pairs_workspace_bytes<K, V>(capacity, num_bits)
                        : radix_partition_keys_workspace_bytes<K>(capacity, num_bits);
@@ -70,7 +80,12 @@ struct Layout {
     bucket_ws = aligned(PAIRS ? radix_partition_pairs_workspace_bytes<K, V>(n, kRadixBits)
                               : radix_partition_keys_workspace_bytes<K>(n, kRadixBits));
     buckets = aligned((kRadix + 1) * sizeof(std::uint32_t));
-    total = stage + recv_keys + recv_values + aux_keys + aux_values + tile_counts + scan + histogram + lower + bucket_ws + buckets;
+    total = stage + recv_keys + recv_values + aux_keys + aux_values + kept_keys + kept_values + kept_ws + splits +
+            tile_counts + scan + histogram + lower + bucket_ws + buckets;
+  }
+
+  static std::size_t sort_ws(std::int64_t count) {
+    return PAIRS ? radix_sort_pairs_workspace_bytes<K, V>(count) : radix_sort_keys_workspace_bytes<K>(count);
   }
 };
 
@@ -78,10 +93,16 @@ template <class K, class V, bool PAIRS>
 struct Carved {
   unsigned char* stage;          // the partitioned keys
   unsigned char* stage_values;   // and values
+  K* sorted_keys;                // a merging rank's received keys, sorted (over `stage`)
+  V* sorted_values;
   K* recv_keys;
   V* recv_values;
   unsigned char* aux_keys;    // runs moved to their receiver's alignment
   unsigned char* aux_values;
+  K* kept_keys;               // a merging rank's kept keys, sorted
+  V* kept_values;
+  Workspace kept_ws;
+  std::int64_t* splits;       // the merge's tiles
   std::uint32_t* tile_counts;
   Workspace scan;
   std::uint32_t* histogram;
@@ -94,6 +115,8 @@ struct Carved {
     unsigned char* p = static_cast<unsigned char*>(ws.ptr);
     stage = p;
     stage_values = p + l.stage_keys;
+    sorted_keys = reinterpret_cast<K*>(p);
+    sorted_values = reinterpret_cast<V*>(p + l.sorted_keys);
     local = {p, l.stage};
     p += l.stage;
     recv_keys = reinterpret_cast<K*>(p);
@@ -104,6 +127,14 @@ struct Carved {
     p += l.aux_keys;
     aux_values = p;
     p += l.aux_values;
+    kept_keys = reinterpret_cast<K*>(p);
+    p += l.kept_keys;
+    kept_values = reinterpret_cast<V*>(p);
+    p += l.kept_values;
+    kept_ws = {p, l.kept_ws};
+    p += l.kept_ws;
+    splits = reinterpret_cast<std::int64_t*>(p);
+    p += l.splits;
     tile_counts = reinterpret_cast<std::uint32_t*>(p);
     p += l.tile_counts;
     scan = {p, l.scan};
@@ -116,6 +147,45 @@ struct Carved {
     p += l.bucket_ws;
     buckets = reinterpret_cast<std::uint32_t*>(p);
   }
+};
+
+// A stream beside a driven rank's: a merging rank sorts its kept keys there during the exchange.
+class Fork {
+ public:
+  Fork() = default;
+  Fork(const Fork&) = delete;
+  Fork& operator=(const Fork&) = delete;
+  ~Fork() {
+    if (!stream_) return;
+    cudaSetDevice(device_);
+    cudaEventDestroy(fork_);
+    cudaEventDestroy(join_);
+    cudaStreamDestroy(stream_);
+  }
+  // Creates the stream on `device` and makes it wait for the work queued so far on `main`.
+  Status open(int device, cudaStream_t main) {
+    device_ = device;
+    PRIMLAB_CUDA_TRY(cudaSetDevice(device));
+    PRIMLAB_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    PRIMLAB_CUDA_TRY(cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming));
+    PRIMLAB_CUDA_TRY(cudaEventCreateWithFlags(&join_, cudaEventDisableTiming));
+    PRIMLAB_CUDA_TRY(cudaEventRecord(fork_, main));
+    PRIMLAB_CUDA_TRY(cudaStreamWaitEvent(stream_, fork_, 0));
+    return Status::Success;
+  }
+  // Makes `main` wait for the work queued so far on this stream.
+  Status join(cudaStream_t main) {
+    PRIMLAB_CUDA_TRY(cudaSetDevice(device_));
+    PRIMLAB_CUDA_TRY(cudaEventRecord(join_, stream_));
+    PRIMLAB_CUDA_TRY(cudaStreamWaitEvent(main, join_, 0));
+    return Status::Success;
+  }
+  cudaStream_t stream() const { return stream_; }
+
+ private:
+  int device_ = 0;
+  cudaStream_t stream_ = nullptr;
+  cudaEvent_t fork_ = nullptr, join_ = nullptr;
 };
 
 class Stopwatch {
@@ -162,6 +232,28 @@ Status check_shard(const Shard<K, V>& s, int ranks, Local local, int begin_bit, 
   const Layout<K, V, PAIRS> layout(s.n, s.capacity, ranks, local, num_bits);
   if (s.ws.bytes < layout.total) return Status::WorkspaceTooSmall;
   if (s.ws.ptr == nullptr) return Status::InvalidArgument;
+  return Status::Success;
+}
+
+// out = the stable merge of the sorted runs kept (nk) and other (no); kept first among equal keys
+// when kept_first, else after.
+template <class Bits, class VBits, bool PAIRS, class K, class V>
+Status merge_runs(bool kept_first, const K* kept, const V* kept_values, std::int64_t nk, const K* other,
+                  const V* other_values, std::int64_t no, RangeImage<Bits> image, std::int64_t* splits, K* out,
+                  V* out_values, cudaStream_t stream) {
+  const Bits* a = reinterpret_cast<const Bits*>(kept_first ? kept : other);
+  const Bits* b = reinterpret_cast<const Bits*>(kept_first ? other : kept);
+  const VBits* av = reinterpret_cast<const VBits*>(kept_first ? kept_values : other_values);
+  const VBits* bv = reinterpret_cast<const VBits*>(kept_first ? other_values : kept_values);
+  const std::int64_t na = kept_first ? nk : no, nb = kept_first ? no : nk;
+  const std::int64_t tiles = (na + nb + DistributedTuning::kMergeTile - 1) / DistributedTuning::kMergeTile;
+  constexpr int kSplitThreads = 256;
+  merge_split_kernel<Bits><<<unsigned((tiles + kSplitThreads) / kSplitThreads), kSplitThreads, 0, stream>>>(
+      a, na, b, nb, image, tiles, splits);
+  PRIMLAB_LAUNCH_TRY();
+  merge_kernel<Bits, VBits, PAIRS><<<unsigned(tiles), DistributedTuning::kThreads, 0, stream>>>(
+      a, av, na, b, bv, nb, image, splits, reinterpret_cast<Bits*>(out), reinterpret_cast<VBits*>(out_values));
+  PRIMLAB_LAUNCH_TRY();
   return Status::Success;
 }
 
@@ -361,21 +453,26 @@ Status run(Exchange& ex, Shard<K, V>* shards, Local local, SortOrder order, int 
   t.total = total;
   if (!fits) return Status::OutputTooSmall;
 
-  // [SECTION] 5. The exchange: keys, then values, received in rank order.
+  // [SECTION] 5. The exchange: keys and values in one transfer, received in rank order. A merging
+  // rank keeps its own run where it was staged and sorts it meanwhile, on a stream of its own.
+  const std::vector<bool> merging = local == Local::Sort ? merging_ranks(G, send) : std::vector<bool>(G, false);
+  t.merged = int(std::count(merging.begin(), merging.end(), true));
   std::vector<std::vector<Run>> runs;
   for (int l = 0; l < L; ++l)
     runs.push_back(send_runs(G, C, h_class_all, positions, ex.rank(l),
                              std::vector<std::int64_t>(h_start.begin() + std::size_t(C) * l, h_start.begin() + std::size_t(C) * (l + 1))));
-  // A rank's run to itself is a device copy. A run to another rank goes in two messages: a head
-  // of under 16 bytes, then the body, which starts 16-byte aligned on both sides (from the staged
-  // keys where the run's start has the receiver's alignment, else from a copy in `aux` that has
-  // it): NCCL copies a body with misaligned ends at 43 % of its speed.
-  auto exchange = [&](auto elem_tag, auto stage_of, auto aux_of, auto recv_of) -> Status {
+  // Plans per driven rank: key heads, key bodies (then value heads, value bodies), each four arrays
+  // of G sizes: send bytes, send offsets, receive bytes, receive offsets.
+  const int parts = PAIRS ? 4 : 2;
+  std::vector<std::size_t> words(std::size_t(L) * parts * 4 * G);
+  std::vector<ExchangePlan> plans(std::size_t(L) * parts);
+  // A rank's run to itself is a device copy (none for a merging rank). A run to another rank goes
+  // in two messages: a head of under 16 bytes, then the body, which starts 16-byte aligned on both
+  // sides (from the staged keys where the run's start has the receiver's alignment, else from a
+  // copy in `aux` that has it): NCCL copies a body with misaligned ends at 43 % of its speed.
+  auto plan_runs = [&](int part, auto elem_tag, auto stage_of, auto aux_of, auto recv_of) -> Status {
     using E = decltype(elem_tag);
     constexpr std::size_t elem = sizeof(E);
-    const std::size_t words = std::size_t(G) * L;
-    std::vector<std::size_t> head_bytes(2 * words), head_off(2 * words), body_bytes(2 * words), body_off(2 * words);
-    std::vector<ExchangePlan> heads(L), bodies(L);
     // The head of a run that starts `at` bytes into its receiver's buffer.
     auto head_of = [](std::size_t at, std::size_t run) { return std::min(run, (kExchangeAlign - at % kExchangeAlign) % kExchangeAlign); };
     for (int l = 0; l < L; ++l) {
@@ -398,65 +495,99 @@ Status run(Exchange& ex, Shard<K, V>* shards, Local local, SortOrder order, int 
       const unsigned char* stage = static_cast<const unsigned char*>(stage_of(l));
       unsigned char* aux = aux_of(l);
       unsigned char* recv = static_cast<unsigned char*>(recv_of(l));
-      std::size_t* hs = &head_bytes[2 * std::size_t(l) * G];  // send sizes, then receive sizes
-      std::size_t* ho = &head_off[2 * std::size_t(l) * G];
-      std::size_t* bs = &body_bytes[2 * std::size_t(l) * G];
-      std::size_t* bo = &body_off[2 * std::size_t(l) * G];
-      std::size_t ro = 0, aux_used = 0;
+      std::size_t* head = &words[(std::size_t(l) * parts + part) * 4 * G];
+      std::size_t* body = head + 4 * G;
+      std::size_t aux_used = 0;
       for (int s = 0; s < G; ++s) {
-        // Receiving from rank s: its run lands at ro.
-        const std::size_t in = std::size_t(send[std::size_t(s) * G + me]) * elem;
-        const std::size_t in_head = s == me ? 0 : head_of(ro, in);
-        hs[G + s] = in_head;
-        ho[G + s] = ro;
-        bs[G + s] = s == me ? 0 : in - in_head;
-        bo[G + s] = ro + in_head;
-        ro += in;
-        // Sending to rank s: the run lands after the runs of the smaller ranks.
+        // Receiving from rank s.
+        const std::size_t in = s == me ? 0 : std::size_t(send[std::size_t(s) * G + me]) * elem;
+        const std::size_t ro = std::size_t(receive_offset(G, send, merging, s, me)) * elem;
+        const std::size_t in_head = head_of(ro, in);
+        head[2 * G + s] = in_head;
+        head[3 * G + s] = ro;
+        body[2 * G + s] = in - in_head;
+        body[3 * G + s] = ro + in_head;
+        // Sending to rank s.
         const std::size_t run = std::size_t(runs[l][s].count) * elem;
         const unsigned char* from = stage + std::size_t(runs[l][s].offset) * elem;
-        std::size_t at_receiver = 0;
-        for (int r = 0; r < me; ++r) at_receiver += std::size_t(send[std::size_t(r) * G + s]) * elem;
+        const std::size_t at_receiver = std::size_t(receive_offset(G, send, merging, me, s)) * elem;
+        head[s] = body[s] = head[G + s] = body[G + s] = 0;
         if (s == me) {
-          PRIMLAB_TRY(copy(from, recv + at_receiver, run));
-          hs[s] = bs[s] = ho[s] = bo[s] = 0;
+          if (!merging[me]) PRIMLAB_TRY(copy(from, recv + at_receiver, run));
           continue;
         }
-        const std::size_t head = head_of(at_receiver, run);
-        if (run > head && (reinterpret_cast<std::uintptr_t>(from) - at_receiver) % kExchangeAlign != 0) {
+        const std::size_t h = head_of(at_receiver, run);
+        if (run > h && (reinterpret_cast<std::uintptr_t>(from) - at_receiver) % kExchangeAlign != 0) {
           aux_used += (at_receiver - reinterpret_cast<std::uintptr_t>(aux + aux_used)) % kExchangeAlign;
           PRIMLAB_TRY(copy(from, aux + aux_used, run));
           from = aux + aux_used;
           aux_used += run;
         }
-        hs[s] = head;
-        ho[s] = std::size_t(from - base);
-        bs[s] = run - head;
-        bo[s] = ho[s] + head;
+        head[s] = h;
+        head[G + s] = std::size_t(from - base);
+        body[s] = run - h;
+        body[G + s] = head[G + s] + h;
       }
-      heads[l] = {base, hs, ho, recv, hs + G, ho + G};
-      bodies[l] = {base, bs, bo, recv, bs + G, bo + G};
+      plans[std::size_t(l) * parts + part] = {base, head, head + G, recv, head + 2 * G, head + 3 * G};
+      plans[std::size_t(l) * parts + part + 1] = {base, body, body + G, recv, body + 2 * G, body + 3 * G};
     }
-    PRIMLAB_TRY(ex.all_to_all_v(heads.data()));
-    return ex.all_to_all_v(bodies.data());
+    return Status::Success;
   };
   auto recv_keys = [&](int l) -> void* { return local == Local::Sort ? static_cast<void*>(shards[l].d_keys_out) : ws[l].recv_keys; };
   auto recv_values = [&](int l) -> void* { return local == Local::Sort ? static_cast<void*>(shards[l].d_values_out) : ws[l].recv_values; };
-  PRIMLAB_TRY(exchange(Bits{}, [&](int l) -> const void* { return ws[l].stage; }, [&](int l) { return ws[l].aux_keys; },
-                       recv_keys));
+  PRIMLAB_TRY(plan_runs(0, Bits{}, [&](int l) -> const void* { return ws[l].stage; }, [&](int l) { return ws[l].aux_keys; },
+                        recv_keys));
   if (PAIRS) {
-    PRIMLAB_TRY(exchange(VBits{}, [&](int l) -> const void* { return ws[l].stage_values; },
-                         [&](int l) { return ws[l].aux_values; }, recv_values));
+    PRIMLAB_TRY(plan_runs(2, VBits{}, [&](int l) -> const void* { return ws[l].stage_values; },
+                          [&](int l) { return ws[l].aux_values; }, recv_values));
+  }
+  std::vector<std::unique_ptr<Fork>> forks(L);
+  for (int l = 0; l < L; ++l) {
+    if (!merging[ex.rank(l)]) continue;
+    forks[l] = std::make_unique<Fork>();
+    PRIMLAB_TRY(forks[l]->open(ex.device(l), ex.stream(l)));
+  }
+  PRIMLAB_TRY(ex.all_to_all_v(plans.data(), parts));
+  const int end_bit = begin_bit + num_bits;
+  for (int l = 0; l < L; ++l) {
+    const int me = ex.rank(l);
+    if (!merging[me]) continue;
+    PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
+    const std::int64_t kept = send[std::size_t(me) * G + me];
+    const std::size_t at = std::size_t(runs[l][me].offset);
+    const K* keys = reinterpret_cast<const K*>(ws[l].stage) + at;
+    if (PAIRS) {
+      PRIMLAB_TRY(radix_sort_pairs(keys, ws[l].kept_keys, reinterpret_cast<const V*>(ws[l].stage_values) + at,
+                                   ws[l].kept_values, kept, order, begin_bit, end_bit, ws[l].kept_ws, forks[l]->stream()));
+    } else {
+      PRIMLAB_TRY(radix_sort_keys(keys, ws[l].kept_keys, kept, order, begin_bit, end_bit, ws[l].kept_ws, forks[l]->stream()));
+    }
   }
   PRIMLAB_TRY(clock.lap(&t.exchange));
 
-  // [SECTION] 6. The local sort (or partition) of what arrived.
+  // [SECTION] 6. The local sort (or partition) of what arrived; a merging rank sorts what it
+  // received, then merges it with its kept keys (sorted by now): the keys from the ranks below
+  // come first among equal keys, those from the ranks above after.
   for (int l = 0; l < L; ++l) {
     Shard<K, V>& s = shards[l];
+    const int me = ex.rank(l);
     PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
     const cudaStream_t stream = ex.stream(l);
-    const int end_bit = begin_bit + num_bits;
-    if (local == Local::Sort) {
+    if (merging[me]) {
+      PRIMLAB_TRY(forks[l]->join(stream));
+      const std::int64_t kept = send[std::size_t(me) * G + me], received = s.count - kept;
+      if (PAIRS) {
+        PRIMLAB_TRY(radix_sort_pairs(s.d_keys_out, ws[l].sorted_keys, s.d_values_out, ws[l].sorted_values, received,
+                                     order, begin_bit, end_bit, ws[l].kept_ws, stream));
+      } else {
+        PRIMLAB_TRY(radix_sort_keys(s.d_keys_out, ws[l].sorted_keys, received, order, begin_bit, end_bit, ws[l].kept_ws,
+                                    stream));
+      }
+      const bool none_from_below = receive_offset(G, send, merging, me, me) == 0;
+      PRIMLAB_TRY((merge_runs<Bits, VBits, PAIRS>(none_from_below, ws[l].kept_keys, ws[l].kept_values, kept, ws[l].sorted_keys,
+                                                 ws[l].sorted_values, received, image, ws[l].splits, s.d_keys_out,
+                                                 s.d_values_out, stream)));
+    } else if (local == Local::Sort) {
       if (PAIRS) {
         PRIMLAB_TRY(radix_sort_pairs(s.d_keys_out, s.d_keys_out, s.d_values_out, s.d_values_out, s.count, order,
                                      begin_bit, end_bit, ws[l].local, stream));

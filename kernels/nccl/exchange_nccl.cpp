@@ -115,19 +115,21 @@ Status NcclExchange::all_gather(const std::int64_t* h_local, std::size_t count, 
   return Status::Success;
 }
 
-Status NcclExchange::all_to_all_v(const ExchangePlan* plans) {
+Status NcclExchange::all_to_all_v(const ExchangePlan* plans, int parts) {
   detail::DeviceGuard restore_device;
   ncclResult_t r = ncclGroupStart();
   for (std::size_t i = 0; i < local_.size() && r == ncclSuccess; ++i) {
     const Local& l = local_[i];
-    const ExchangePlan& p = plans[i];
-    for (int s = 0; s < size_ && r == ncclSuccess; ++s) {
-      if (p.send_bytes[s] > 0)
-        r = ncclSend(static_cast<const char*>(p.d_send) + p.send_offsets[s], p.send_bytes[s], ncclChar, s, l.nccl.comm,
-                     l.nccl.stream);
-      if (r == ncclSuccess && p.recv_bytes[s] > 0)
-        r = ncclRecv(static_cast<char*>(p.d_recv) + p.recv_offsets[s], p.recv_bytes[s], ncclChar, s, l.nccl.comm,
-                     l.nccl.stream);
+    for (int part = 0; part < parts && r == ncclSuccess; ++part) {
+      const ExchangePlan& p = plans[i * std::size_t(parts) + std::size_t(part)];
+      for (int s = 0; s < size_ && r == ncclSuccess; ++s) {
+        if (p.send_bytes[s] > 0)
+          r = ncclSend(static_cast<const char*>(p.d_send) + p.send_offsets[s], p.send_bytes[s], ncclChar, s,
+                       l.nccl.comm, l.nccl.stream);
+        if (r == ncclSuccess && p.recv_bytes[s] > 0)
+          r = ncclRecv(static_cast<char*>(p.d_recv) + p.recv_offsets[s], p.recv_bytes[s], ncclChar, s, l.nccl.comm,
+                       l.nccl.stream);
+      }
     }
   }
   PRIMLAB_NCCL_TRY(end_group(r), local_[0].nccl.comm);

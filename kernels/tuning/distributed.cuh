@@ -1,6 +1,7 @@
-// Tuning of the multi-GPU primitives' local kernels (the splitter histograms and the partition by
-// destination). Not swept yet: the usual streaming shapes, 256 threads with 16 keys each; the
-// phase times they give on the H200 are in bench/NOTES-distributed.md.
+// Tuning of the multi-GPU primitives' local kernels (the splitter histograms, the partition by
+// destination, the merge of the kept and the received keys). Not swept yet: the usual streaming
+// shapes, 256 threads with 16 keys each (8 outputs each for the merge); the phase times they give
+// are in bench/NOTES-distributed.md.
 #pragma once
 
 namespace primlab::detail {
@@ -11,6 +12,8 @@ struct DistributedTuning {
   static constexpr int kTile = kThreads * kItems;    // 4096 keys: one block's tile
   static constexpr int kHistogramBlocksPerSm = 4;    // splitter histograms: grid-stride blocks
   static constexpr int kMaxQueries = 16;             // buckets one histogram launch refines
+  static constexpr int kMergeItems = 8;              // merge: outputs per thread
+  static constexpr int kMergeTile = kThreads * kMergeItems;  // 2048 outputs: one block's tile
 };
 
 }  // namespace primlab::detail

@@ -11,14 +11,19 @@
 //     keys equal on the whole range, which is then split by position (input order, rank-major);
 //  3. a stable local partition of the shard by destination;
 //  4. the exchange (all_to_all_v), received in rank order;
-//  5. a local stable radix sort (or radix partition) of what arrived.
+//  5. a local stable radix sort (or radix partition) of what arrived. A rank that receives keys
+//     from one side only (all senders below it, or all above) and keeps a quarter of its share or
+//     more sorts the keys it keeps while the others' are in flight, then sorts what arrived and
+//     merges the two (on 2 ranks, both ranks do).
 // So the result is the stable global order: equal keys keep the order of (rank, position).
 //
 // Conventions as in primlab/ops.h, per rank: sizes and workspace per shard, from the queries
-// below. Nothing is allocated per call. Every rank of the group must make the same call (same
-// order, bit range, key and value types); a rank whose arguments are invalid makes every rank
-// return InvalidArgument, with nothing moved. A rank whose share exceeds its capacity makes every
-// rank return OutputTooSmall, with nothing moved and each Shard::count set to its share.
+// below (a sort's is about 4 shards: the staged, shifted, kept and sorted copies). No device
+// memory is allocated per call (a merging rank creates a stream and two events). Every rank of
+// the group must make the same call (same order, bit range, key and value types); a rank whose
+// arguments are invalid makes every rank return InvalidArgument, with nothing moved. A rank whose
+// share exceeds its capacity makes every rank return OutputTooSmall, with nothing moved and each
+// Shard::count set to its share.
 // A transport failure is CommError (Exchange::last_error() has the message); the inputs are then
 // intact but the outputs are undefined.
 // K: uint32, int32, float, uint64, int64, double; V: the same six. Up to kDistributedMaxRanks
@@ -58,10 +63,12 @@ struct Shard {
 };
 
 // Wall-clock milliseconds of each step, summed over the driven ranks' streams (the call waits
-// for each step when given one of these, so times are exact but the steps do not overlap).
+// for each step when given one of these, so times are exact but the steps do not overlap, but
+// for a merging rank's sort of its kept keys, which runs during `exchange` and ends in `local`).
 struct DistributedTimes {
   double agree = 0, splitters = 0, partition = 0, exchange = 0, local = 0;
   int splitter_rounds = 0;     // histogram passes (1 when the top 8 bits balance the ranks)
+  int merged = 0;              // ranks that sorted their kept keys during the exchange, then merged
   std::int64_t largest = 0;    // the largest rank's share
   std::int64_t total = 0;      // keys over all ranks
   std::int64_t moved = 0;      // keys sent to another rank, over all ranks

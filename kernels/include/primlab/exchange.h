@@ -40,8 +40,9 @@ class Exchange {
   // arrive rank-major in h_all (size() * count). Synchronous. count <= max_gather_count().
   virtual Status all_gather(const std::int64_t* h_local, std::size_t count, std::int64_t* h_all) = 0;
   virtual std::size_t max_gather_count() const = 0;
-  // Device to device, one plan per driven rank; ordered on each driven rank's stream.
-  virtual Status all_to_all_v(const ExchangePlan* plans) = 0;
+  // Device to device: `parts` plans per driven rank (plans[local * parts + part]), moved as one
+  // transfer (with NCCL, one group: one kernel per GPU); ordered on each driven rank's stream.
+  virtual Status all_to_all_v(const ExchangePlan* plans, int parts) = 0;
   // Why the last call that returned CommError failed (the transport's own message).
   virtual std::string last_error() const = 0;
 };
@@ -58,7 +59,7 @@ class LoopbackExchange final : public Exchange {
   cudaStream_t stream(int) const override { return stream_; }
   Status all_gather(const std::int64_t* h_local, std::size_t count, std::int64_t* h_all) override;
   std::size_t max_gather_count() const override { return ~std::size_t(0); }
-  Status all_to_all_v(const ExchangePlan* plans) override;
+  Status all_to_all_v(const ExchangePlan* plans, int parts) override;
   std::string last_error() const override { return {}; }
 
  private:

@@ -39,7 +39,7 @@ class NcclExchange final : public Exchange {
   cudaStream_t stream(int local) const override { return local_[local].nccl.stream; }
   Status all_gather(const std::int64_t* h_local, std::size_t count, std::int64_t* h_all) override;
   std::size_t max_gather_count() const override { return gather_count_; }
-  Status all_to_all_v(const ExchangePlan* plans) override;
+  Status all_to_all_v(const ExchangePlan* plans, int parts) override;
   std::string last_error() const override { return last_error_; }
 
  private:
