@@ -204,7 +204,7 @@ nlohmann::json run_case(const std::vector<Gpu>& gpus, primlab::Exchange& ex, int
       {"phases_ms", {{"agree", med(&primlab::DistributedTimes::agree)}, {"splitters", med(&primlab::DistributedTimes::splitters)},
                      {"partition", med(&primlab::DistributedTimes::partition)}, {"exchange", exchange_ms},
                      {"local_sort", med(&primlab::DistributedTimes::local)}}},
-      {"splitter_rounds", t.splitter_rounds}, {"merged_ranks", t.merged}, {"balance", double(t.largest) / (double(total) / G)},
+      {"splitter_rounds", t.splitter_rounds}, {"balance", double(t.largest) / (double(total) / G)},
       {"exchange_gb_per_s_per_gpu", moved_per_gpu / exchange_ms / 1e6},
       {"nccl_alltoall_ms", a2a_ms}, {"nccl_alltoall_gb_per_s_per_gpu", a2a_per_gpu / a2a_ms / 1e6},
       {"nccl_alltoall_4b_offset_gb_per_s_per_gpu", a2a_per_gpu / a2a_offset_ms / 1e6},
@@ -217,11 +217,11 @@ nlohmann::json run_case(const std::vector<Gpu>& gpus, primlab::Exchange& ex, int
   } else {
     j["single_gpu_ms"] = nullptr;  // more keys than one GPU's sort takes (2^31 - 1) or its memory holds
   }
-  std::printf("%s%s 2^%d/GPU x %d: %.2f ms, %.1f GKeys/s; splitters %.2f partition %.2f exchange %.2f (%.0f GB/s/GPU, NCCL a2a %.0f, at 4-byte offsets %.0f (in u32 elements %.0f), 4 bytes short %.0f) local %.2f ms; %d ranks merged; balance %.4f; single GPU %s\n",
+  std::printf("%s%s 2^%d/GPU x %d: %.2f ms, %.1f GKeys/s; splitters %.2f partition %.2f exchange %.2f (%.0f GB/s/GPU, NCCL a2a %.0f, at 4-byte offsets %.0f (in u32 elements %.0f), 4 bytes short %.0f) local %.2f ms; balance %.4f; single GPU %s\n",
               skewed ? "skewed " : "", pairs ? "pairs" : "keys", log2n, G, total_ms, total / total_ms / 1e6, med(&primlab::DistributedTimes::splitters),
               med(&primlab::DistributedTimes::partition), exchange_ms, moved_per_gpu / exchange_ms / 1e6, a2a_per_gpu / a2a_ms / 1e6, a2a_per_gpu / a2a_offset_ms / 1e6, a2a_per_gpu / a2a_offset_words_ms / 1e6,
               a2a_per_gpu / a2a_shorter_ms / 1e6,
-              med(&primlab::DistributedTimes::local), t.merged, double(t.largest) / (double(total) / G),
+              med(&primlab::DistributedTimes::local), double(t.largest) / (double(total) / G),
               single_ms > 0 ? (std::to_string(single_ms) + " ms, speed-up " + std::to_string(single_ms / total_ms)).c_str() : "n/a");
   std::fflush(stdout);
   return j;
@@ -286,7 +286,7 @@ int main(int argc, char** argv) {
                         {"nccl_version", std::to_string(nccl_version / 10000) + "." + std::to_string(nccl_version / 100 % 100) + "." + std::to_string(nccl_version % 100)},
                         {"cub_version", std::to_string(CUB_VERSION / 100000) + "." + std::to_string(CUB_VERSION / 100 % 1000) + "." + std::to_string(CUB_VERSION % 100)},
                         {"nccl_nvls_enable", std::getenv("NCCL_NVLS_ENABLE") ? std::getenv("NCCL_NVLS_ENABLE") : "unset"},
-                        {"reps", reps}, {"method", "host wall clock around each call, all GPUs synchronised; median of reps after one warm-up; phases from a separate set of runs that wait after each step (a merging rank's sort of its kept keys runs during the exchange phase and ends in the local one)"},
+                        {"reps", reps}, {"method", "host wall clock around each call, all GPUs synchronised; median of reps after one warm-up; phases from a separate set of runs that wait after each step; on 2 to 4 GPUs a sort's partition phase is its local sort and its local phase the merge"},
                         {"results", nlohmann::json::array()}};
   std::printf("%d x %s, NCCL %s, CUDA %s\n", G, prop.name, out["nccl_version"].get<std::string>().c_str(),
               out["cuda_version"].get<std::string>().c_str());

@@ -1,6 +1,7 @@
 // The local kernels of the multi-GPU primitives: the splitter histograms (of one digit of the
 // keys in given buckets), the stable partition of a shard into key classes (count, then scatter
-// at the exclusive scan of the class-major tile counts), and the stable merge of two sorted runs.
+// at the exclusive scan of the class-major tile counts), where the classes begin in a sorted
+// shard, and the stable merge of two sorted runs.
 #pragma once
 #include <cstdint>
 
@@ -106,6 +107,21 @@ __global__ void __launch_bounds__(DistributedTuning::kThreads)
     if (base + j * DistributedTuning::kThreads + threadIdx.x < n) atomicAdd(&count[class_of(lower, classes, image(key[j]))], 1u);
   __syncthreads();
   for (int c = threadIdx.x; c < classes; c += blockDim.x) counts[std::int64_t(c) * gridDim.x + blockIdx.x] = count[c];
+}
+
+// starts[c] = where class c begins in keys sorted by their image: the first key whose image is at
+// least lower[c]. One thread per class.
+template <class Bits>
+__global__ void class_starts_kernel(const Bits* __restrict__ keys, std::int64_t n, RangeImage<Bits> image,
+                                    const Bits* __restrict__ lower, int classes, std::int64_t* starts) {
+  const int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= classes) return;
+  std::int64_t lo = 0, hi = n;
+  while (lo < hi) {
+    const std::int64_t mid = (lo + hi) / 2;
+    if (image(keys[mid]) < lower[c]) lo = mid + 1; else hi = mid;
+  }
+  starts[c] = lo;
 }
 
 // Writes each key (and value) of tile t to out[offsets[c * tiles + t] + its rank among the tile's

@@ -4,7 +4,7 @@
 #include <chrono>
 #include <cstring>
 #include <limits>
-#include <memory>
+#include <numeric>
 #include <tuple>
 #include <vector>
 
@@ -29,6 +29,11 @@ constexpr std::size_t kAlign = 256;
 // elements; 327 with odd lengths; bench/NOTES-distributed.md).
 constexpr std::size_t kExchangeAlign = 16;
 std::size_t aligned(std::size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
+// A run that starts `misalign` bytes past a 16-byte boundary goes as a head of under 16 bytes,
+// then a body that starts on the boundary.
+std::size_t head_bytes(std::size_t misalign, std::size_t bytes) {
+  return std::min(bytes, (kExchangeAlign - misalign % kExchangeAlign) % kExchangeAlign);
+}
 
 int max_classes(int ranks) { return std::max(2 * ranks - 1, 1); }
 std::int64_t tiles_of(std::int64_t n) { return (n + DistributedTuning::kTile - 1) / DistributedTuning::kTile; }
@@ -36,52 +41,73 @@ std::int64_t tiles_of(std::int64_t n) { return (n + DistributedTuning::kTile - 1
 // What a call does with the keys that reach a rank.
 enum class Local { Sort, Partition };
 
-// One rank's workspace, carved in this order. `stage` holds the partitioned shard until the
-// exchange has sent it, then the local sort's or partition's own workspace, or (a merging rank)
-// the received keys sorted. `kept` and `kept_ws`: a merging rank's kept keys sorted during the
-// exchange, and that sort's workspace (then the received keys' sort's).
+// How a call goes. PartitionFirst: partition each shard by destination, exchange, then sort (or
+// partition) what arrived. SortFirst (a sort on 2 to 4 ranks): sort each shard, exchange its runs
+// from where they lie, then merge the G sorted runs that a rank holds, in ceil(log2 G) rounds of
+// pairwise merges. A merge round reads and writes the keys once, as the partition pass it
+// replaces does, and the runs need no move to the receiver's alignment (2 x H100, 2^28 u32 per
+// GPU: bench/NOTES-distributed.md).
+enum class Scheme { PartitionFirst, SortFirst };
+constexpr int kSortFirstMaxRanks = 4;
+Scheme scheme_of(Local local, int ranks) {
+  return local == Local::Sort && ranks >= 2 && ranks <= kSortFirstMaxRanks ? Scheme::SortFirst : Scheme::PartitionFirst;
+}
+
+// One rank's workspace, carved in this order; a scheme leaves the other's regions empty.
+//  PartitionFirst: `stage` holds the shard partitioned by destination until the exchange has sent
+//  it, then the local sort's or partition's workspace; `recv` what arrives, in rank order; `aux`
+//  runs moved to their receiver's alignment.
+//  SortFirst: `sorted` holds the shard sorted, whose runs the exchange sends from where they lie;
+//  `recv` the runs of the other ranks, each at its sender's 16-byte alignment (so up to 15 bytes
+//  apart); `spare` the local sort's workspace, then the merge rounds' second buffer.
 template <class K, class V, bool PAIRS>
 struct Layout {
-  std::size_t stage_keys = 0, stage_values = 0, sorted_keys = 0, stage = 0;
-  std::size_t recv_keys = 0, recv_values = 0;
-  std::size_t aux_keys = 0, aux_values = 0;
-  std::size_t kept_keys = 0, kept_values = 0, kept_ws = 0, splits = 0;
-  std::size_t tile_counts = 0, scan = 0, histogram = 0, lower = 0, bucket_ws = 0, buckets = 0;
+  std::size_t stage_keys = 0, stage_values = 0, stage = 0, sorted_keys = 0, sorted_values = 0;
+  std::size_t recv_keys = 0, recv_values = 0, aux_keys = 0, aux_values = 0;
+  std::size_t spare_keys = 0, spare = 0, splits = 0;
+  std::size_t tile_counts = 0, scan = 0, bucket_ws = 0, buckets = 0;
+  std::size_t histogram = 0, lower = 0, starts = 0;
   std::size_t total = 0;
 
   Layout(std::int64_t n, std::int64_t capacity, int ranks, Local local, int num_bits) {
     const std::size_t un = std::size_t(std::max<std::int64_t>(n, 0));
     const std::size_t cap = std::size_t(std::max<std::int64_t>(capacity, 0));
-    stage_keys = aligned(un * sizeof(K));
-    stage_values = PAIRS ? aligned(un * sizeof(V)) : 0;
-    std::size_t local_ws = 0;
-    if (local == Local::Sort) {
-      local_ws = sort_ws(capacity);
-      sorted_keys = aligned(cap * sizeof(K));
-      local_ws = std::max(local_ws, sorted_keys + (PAIRS ? aligned(cap * sizeof(V)) : 0));
-      kept_keys = stage_keys;
-      kept_values = stage_values;
-      kept_ws = aligned(sort_ws(std::max<std::int64_t>(n, capacity)));
-      splits = aligned((std::size_t(cap / DistributedTuning::kMergeTile) + 2) * sizeof(std::int64_t));
+    const std::size_t pad = kExchangeAlign * std::size_t(ranks);
+    if (scheme_of(local, ranks) == Scheme::SortFirst) {
+      sorted_keys = aligned(un * sizeof(K));
+      sorted_values = PAIRS ? aligned(un * sizeof(V)) : 0;
+      recv_keys = aligned(cap * sizeof(K) + pad);
+      recv_values = PAIRS ? aligned(cap * sizeof(V) + pad) : 0;
+      spare_keys = aligned(cap * sizeof(K));
+      spare = std::max(spare_keys + (PAIRS ? aligned(cap * sizeof(V)) : 0), aligned(sort_ws(n)));
+      splits = aligned((cap / DistributedTuning::kMergeTile + 2) * sizeof(std::int64_t));
     } else {
-      local_ws = PAIRS ? radix_partition_pairs_workspace_bytes<K, V>(capacity, num_bits)
-                       : radix_partition_keys_workspace_bytes<K>(capacity, num_bits);
-      recv_keys = aligned(cap * sizeof(K));
-      recv_values = PAIRS ? aligned(cap * sizeof(V)) : 0;
+      stage_keys = aligned(un * sizeof(K));
+      stage_values = PAIRS ? aligned(un * sizeof(V)) : 0;
+      std::size_t local_ws = 0;
+      if (local == Local::Sort) {
+        local_ws = sort_ws(capacity);
+      } else {
+        local_ws = PAIRS ? radix_partition_pairs_workspace_bytes<K, V>(capacity, num_bits)
+                         : radix_partition_keys_workspace_bytes<K>(capacity, num_bits);
+        recv_keys = aligned(cap * sizeof(K));
+        recv_values = PAIRS ? aligned(cap * sizeof(V)) : 0;
+      }
+      stage = std::max(stage_keys + stage_values, aligned(local_ws));
+      aux_keys = aligned(un * sizeof(K) + pad);
+      aux_values = PAIRS ? aligned(un * sizeof(V) + pad) : 0;
+      const std::size_t counts = std::size_t(max_classes(ranks)) * std::size_t(tiles_of(n));
+      tile_counts = aligned(counts * sizeof(std::uint32_t));
+      scan = aligned(scan_workspace_bytes<std::uint32_t>(std::int64_t(counts)));
+      bucket_ws = aligned(PAIRS ? radix_partition_pairs_workspace_bytes<K, V>(n, kRadixBits)
+                                : radix_partition_keys_workspace_bytes<K>(n, kRadixBits));
+      buckets = aligned((kRadix + 1) * sizeof(std::uint32_t));
     }
-    stage = std::max(stage_keys + stage_values, aligned(local_ws));
-    aux_keys = aligned(un * sizeof(K) + kExchangeAlign * std::size_t(ranks));
-    aux_values = PAIRS ? aligned(un * sizeof(V) + kExchangeAlign * std::size_t(ranks)) : 0;
-    const std::size_t counts = std::size_t(max_classes(ranks)) * std::size_t(tiles_of(n));
-    tile_counts = aligned(counts * sizeof(std::uint32_t));
-    scan = aligned(scan_workspace_bytes<std::uint32_t>(std::int64_t(counts)));
     histogram = aligned(std::size_t(std::max(ranks - 1, 1)) * kRadix * sizeof(std::uint32_t));
     lower = aligned(kMaxClasses * sizeof(std::uint64_t));
-    bucket_ws = aligned(PAIRS ? radix_partition_pairs_workspace_bytes<K, V>(n, kRadixBits)
-                              : radix_partition_keys_workspace_bytes<K>(n, kRadixBits));
-    buckets = aligned((kRadix + 1) * sizeof(std::uint32_t));
-    total = stage + recv_keys + recv_values + aux_keys + aux_values + kept_keys + kept_values + kept_ws + splits +
-            tile_counts + scan + histogram + lower + bucket_ws + buckets;
+    starts = aligned(kMaxClasses * sizeof(std::int64_t));
+    total = stage + sorted_keys + sorted_values + recv_keys + recv_values + aux_keys + aux_values + spare + splits +
+            tile_counts + scan + bucket_ws + buckets + histogram + lower + starts;
   }
 
   static std::size_t sort_ws(std::int64_t count) {
@@ -91,101 +117,52 @@ struct Layout {
 
 template <class K, class V, bool PAIRS>
 struct Carved {
-  unsigned char* stage;          // the partitioned keys
-  unsigned char* stage_values;   // and values
-  K* sorted_keys;                // a merging rank's received keys, sorted (over `stage`)
+  unsigned char* stage;         // PartitionFirst: the partitioned keys
+  unsigned char* stage_values;  // and values
+  Workspace local;              // then the local step's workspace
+  K* sorted_keys;               // SortFirst: the sorted shard
   V* sorted_values;
-  K* recv_keys;
-  V* recv_values;
-  unsigned char* aux_keys;    // runs moved to their receiver's alignment
+  unsigned char* recv_keys;
+  unsigned char* recv_values;
+  unsigned char* aux_keys;
   unsigned char* aux_values;
-  K* kept_keys;               // a merging rank's kept keys, sorted
-  V* kept_values;
-  Workspace kept_ws;
-  std::int64_t* splits;       // the merge's tiles
+  Workspace spare;              // SortFirst: the local sort's workspace, then the merges' buffer
+  K* spare_keys;
+  V* spare_values;
+  std::int64_t* splits;         // the merge's tiles
   std::uint32_t* tile_counts;
   Workspace scan;
+  Workspace bucket_ws;          // the partition by the top digit
+  std::uint32_t* buckets;       // and its offsets
   std::uint32_t* histogram;
   void* lower;
-  Workspace bucket_ws;       // the partition by the top digit
-  std::uint32_t* buckets;    // and its offsets
-  Workspace local;
+  std::int64_t* starts;
 
   Carved(const Layout<K, V, PAIRS>& l, Workspace ws) {
     unsigned char* p = static_cast<unsigned char*>(ws.ptr);
+    auto take = [&p](std::size_t bytes) { unsigned char* at = p; p += bytes; return at; };
     stage = p;
     stage_values = p + l.stage_keys;
-    sorted_keys = reinterpret_cast<K*>(p);
-    sorted_values = reinterpret_cast<V*>(p + l.sorted_keys);
-    local = {p, l.stage};
-    p += l.stage;
-    recv_keys = reinterpret_cast<K*>(p);
-    p += l.recv_keys;
-    recv_values = reinterpret_cast<V*>(p);
-    p += l.recv_values;
-    aux_keys = p;
-    p += l.aux_keys;
-    aux_values = p;
-    p += l.aux_values;
-    kept_keys = reinterpret_cast<K*>(p);
-    p += l.kept_keys;
-    kept_values = reinterpret_cast<V*>(p);
-    p += l.kept_values;
-    kept_ws = {p, l.kept_ws};
-    p += l.kept_ws;
-    splits = reinterpret_cast<std::int64_t*>(p);
-    p += l.splits;
-    tile_counts = reinterpret_cast<std::uint32_t*>(p);
-    p += l.tile_counts;
-    scan = {p, l.scan};
-    p += l.scan;
-    histogram = reinterpret_cast<std::uint32_t*>(p);
-    p += l.histogram;
-    lower = p;
-    p += l.lower;
-    bucket_ws = {p, l.bucket_ws};
-    p += l.bucket_ws;
-    buckets = reinterpret_cast<std::uint32_t*>(p);
+    local = {take(l.stage), l.stage};
+    sorted_keys = reinterpret_cast<K*>(take(l.sorted_keys));
+    sorted_values = reinterpret_cast<V*>(take(l.sorted_values));
+    recv_keys = take(l.recv_keys);
+    recv_values = take(l.recv_values);
+    aux_keys = take(l.aux_keys);
+    aux_values = take(l.aux_values);
+    spare = {p, l.spare};
+    spare_keys = reinterpret_cast<K*>(p);
+    spare_values = reinterpret_cast<V*>(p + l.spare_keys);
+    take(l.spare);
+    splits = reinterpret_cast<std::int64_t*>(take(l.splits));
+    tile_counts = reinterpret_cast<std::uint32_t*>(take(l.tile_counts));
+    scan = {take(l.scan), l.scan};
+    bucket_ws = {take(l.bucket_ws), l.bucket_ws};
+    buckets = reinterpret_cast<std::uint32_t*>(take(l.buckets));
+    histogram = reinterpret_cast<std::uint32_t*>(take(l.histogram));
+    lower = take(l.lower);
+    starts = reinterpret_cast<std::int64_t*>(take(l.starts));
   }
-};
-
-// A stream beside a driven rank's: a merging rank sorts its kept keys there during the exchange.
-class Fork {
- public:
-  Fork() = default;
-  Fork(const Fork&) = delete;
-  Fork& operator=(const Fork&) = delete;
-  ~Fork() {
-    if (!stream_) return;
-    cudaSetDevice(device_);
-    cudaEventDestroy(fork_);
-    cudaEventDestroy(join_);
-    cudaStreamDestroy(stream_);
-  }
-  // Creates the stream on `device` and makes it wait for the work queued so far on `main`.
-  Status open(int device, cudaStream_t main) {
-    device_ = device;
-    PRIMLAB_CUDA_TRY(cudaSetDevice(device));
-    PRIMLAB_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    PRIMLAB_CUDA_TRY(cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming));
-    PRIMLAB_CUDA_TRY(cudaEventCreateWithFlags(&join_, cudaEventDisableTiming));
-    PRIMLAB_CUDA_TRY(cudaEventRecord(fork_, main));
-    PRIMLAB_CUDA_TRY(cudaStreamWaitEvent(stream_, fork_, 0));
-    return Status::Success;
-  }
-  // Makes `main` wait for the work queued so far on this stream.
-  Status join(cudaStream_t main) {
-    PRIMLAB_CUDA_TRY(cudaSetDevice(device_));
-    PRIMLAB_CUDA_TRY(cudaEventRecord(join_, stream_));
-    PRIMLAB_CUDA_TRY(cudaStreamWaitEvent(main, join_, 0));
-    return Status::Success;
-  }
-  cudaStream_t stream() const { return stream_; }
-
- private:
-  int device_ = 0;
-  cudaStream_t stream_ = nullptr;
-  cudaEvent_t fork_ = nullptr, join_ = nullptr;
 };
 
 class Stopwatch {
@@ -210,8 +187,12 @@ class Stopwatch {
   std::chrono::steady_clock::time_point start_;
 };
 
-// The first collective: every rank's status and arguments, so that all ranks go on or all stop.
-enum Header { kStatus, kCount, kCapacity, kBegin, kBits, kOrder, kLocal, kKeySize, kValueSize, kHeaderSize };
+// The first collective: every rank's status and arguments, so that all ranks go on or all stop,
+// and where its sorted keys and values start past a 16-byte boundary (SortFirst's receivers place
+// each run at its sender's alignment). The fields from kBegin on must agree.
+enum Header {
+  kStatus, kCount, kCapacity, kKeysAt, kValuesAt, kBegin, kBits, kOrder, kLocal, kKeySize, kValueSize, kHeaderSize
+};
 
 template <class K, class V, bool PAIRS>
 Status check_shard(const Shard<K, V>& s, int ranks, Local local, int begin_bit, int num_bits) {
@@ -235,168 +216,281 @@ Status check_shard(const Shard<K, V>& s, int ranks, Local local, int begin_bit, 
   return Status::Success;
 }
 
-// out = the stable merge of the sorted runs kept (nk) and other (no); kept first among equal keys
-// when kept_first, else after.
-template <class Bits, class VBits, bool PAIRS, class K, class V>
-Status merge_runs(bool kept_first, const K* kept, const V* kept_values, std::int64_t nk, const K* other,
-                  const V* other_values, std::int64_t no, RangeImage<Bits> image, std::int64_t* splits, K* out,
-                  V* out_values, cudaStream_t stream) {
-  const Bits* a = reinterpret_cast<const Bits*>(kept_first ? kept : other);
-  const Bits* b = reinterpret_cast<const Bits*>(kept_first ? other : kept);
-  const VBits* av = reinterpret_cast<const VBits*>(kept_first ? kept_values : other_values);
-  const VBits* bv = reinterpret_cast<const VBits*>(kept_first ? other_values : kept_values);
-  const std::int64_t na = kept_first ? nk : no, nb = kept_first ? no : nk;
-  const std::int64_t tiles = (na + nb + DistributedTuning::kMergeTile - 1) / DistributedTuning::kMergeTile;
-  constexpr int kSplitThreads = 256;
-  merge_split_kernel<Bits><<<unsigned((tiles + kSplitThreads) / kSplitThreads), kSplitThreads, 0, stream>>>(
-      a, na, b, nb, image, tiles, splits);
-  PRIMLAB_LAUNCH_TRY();
-  merge_kernel<Bits, VBits, PAIRS><<<unsigned(tiles), DistributedTuning::kThreads, 0, stream>>>(
-      a, av, na, b, bv, nb, image, splits, reinterpret_cast<Bits*>(out), reinterpret_cast<VBits*>(out_values));
+std::size_t misalign(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % kExchangeAlign; }
+
+// dst = src, `count` elements of `elem` bytes, at any 4-byte alignment: element-wise loads and
+// stores coalesce where cudaMemcpy of a misaligned run ran at a third of the copy rate.
+Status copy_run(const void* src, void* dst, std::int64_t count, std::size_t elem, cudaStream_t stream) {
+  if (count == 0) return Status::Success;
+  DeviceFacts facts;
+  PRIMLAB_TRY(device_facts(facts));
+  const int grid = int(std::min<std::int64_t>((count + DistributedTuning::kThreads - 1) / DistributedTuning::kThreads,
+                                              std::int64_t(facts.sm_count) * DistributedTuning::kHistogramBlocksPerSm));
+  if (elem == 8)
+    copy_run_kernel<std::uint64_t><<<grid, DistributedTuning::kThreads, 0, stream>>>(
+        static_cast<const std::uint64_t*>(src), static_cast<std::uint64_t*>(dst), count);
+  else
+    copy_run_kernel<std::uint32_t><<<grid, DistributedTuning::kThreads, 0, stream>>>(
+        static_cast<const std::uint32_t*>(src), static_cast<std::uint32_t*>(dst), count);
   PRIMLAB_LAUNCH_TRY();
   return Status::Success;
 }
 
+// [SECTION] the merge of sorted runs
+
+template <class Bits, class VBits>
+struct SortedRun {
+  const Bits* keys;
+  const VBits* values;
+  std::int64_t count;
+};
+
+// out = the stable merge of a and b, a's keys first among equal ones.
+template <class Bits, class VBits, bool PAIRS>
+Status merge_two(const SortedRun<Bits, VBits>& a, const SortedRun<Bits, VBits>& b, RangeImage<Bits> image,
+                 std::int64_t* d_splits, Bits* out, VBits* out_values, cudaStream_t stream) {
+  const std::int64_t tiles = (a.count + b.count + DistributedTuning::kMergeTile - 1) / DistributedTuning::kMergeTile;
+  constexpr int kSplitThreads = 256;
+  merge_split_kernel<Bits><<<unsigned((tiles + kSplitThreads) / kSplitThreads), kSplitThreads, 0, stream>>>(
+      a.keys, a.count, b.keys, b.count, image, tiles, d_splits);
+  PRIMLAB_LAUNCH_TRY();
+  merge_kernel<Bits, VBits, PAIRS><<<unsigned(tiles), DistributedTuning::kThreads, 0, stream>>>(
+      a.keys, a.values, a.count, b.keys, b.values, b.count, image, d_splits, out, out_values);
+  PRIMLAB_LAUNCH_TRY();
+  return Status::Success;
+}
+
+// out = the stable merge of at most kSortFirstMaxRanks runs, in their order (the ranks' runs, in
+// rank order): one round merges neighbours pairwise into `spare` (with 3 runs the third stays
+// where it arrived), the last merges into out. A lone run is copied to out.
+template <class Bits, class VBits, bool PAIRS>
+Status merge_runs(std::vector<SortedRun<Bits, VBits>> runs, RangeImage<Bits> image, std::int64_t* d_splits, Bits* out,
+                  VBits* out_values, Bits* spare, VBits* spare_values, cudaStream_t stream) {
+  runs.erase(std::remove_if(runs.begin(), runs.end(), [](const SortedRun<Bits, VBits>& r) { return r.count == 0; }),
+             runs.end());
+  if (runs.empty()) return Status::Success;
+  if (runs.size() == 1) {
+    PRIMLAB_TRY(copy_run(runs[0].keys, out, runs[0].count, sizeof(Bits), stream));
+    return PAIRS ? copy_run(runs[0].values, out_values, runs[0].count, sizeof(VBits), stream) : Status::Success;
+  }
+  if (runs.size() > 2) {
+    std::vector<SortedRun<Bits, VBits>> next;
+    std::int64_t at = 0;
+    for (std::size_t i = 0; i < runs.size(); i += 2) {
+      if (i + 1 == runs.size()) {
+        next.push_back(runs[i]);
+        break;
+      }
+      Bits* keys = spare + at;
+      VBits* values = PAIRS ? spare_values + at : nullptr;
+      PRIMLAB_TRY((merge_two<Bits, VBits, PAIRS>(runs[i], runs[i + 1], image, d_splits, keys, values, stream)));
+      next.push_back({keys, values, runs[i].count + runs[i + 1].count});
+      at += next.back().count;
+    }
+    runs = next;
+  }
+  return merge_two<Bits, VBits, PAIRS>(runs[0], runs[1], image, d_splits, out, out_values, stream);
+}
+
+// [SECTION] the steps
+
+// One call's arguments and state, the same on every rank.
 template <class K, class V, bool PAIRS>
-Status run(Exchange& ex, Shard<K, V>* shards, Local local, SortOrder order, int begin_bit, int num_bits,
-           DistributedTimes* times) {
+struct Call {
   using Bits = typename RadixKey<K>::Bits;
   using VBits = typename ValueBits<V>::type;
-  const int G = ex.size(), L = ex.local_count();
-  if (G < 1 || G > kDistributedMaxRanks || L < 1 || L > G) return Status::Unsupported;
-  if (shards == nullptr) return Status::InvalidArgument;
-  DeviceGuard restore_device;
+  Exchange& ex;
+  Shard<K, V>* shards;
+  Local local;
+  SortOrder order;
+  int begin_bit, num_bits;
+  int G, L;
+  std::vector<Carved<K, V, PAIRS>> ws;
+  KeyCodec<Bits> codec;
+  RangeImage<Bits> image;
+  std::vector<std::int64_t> counts, capacities, keys_at, values_at;  // per rank
+  std::int64_t total = 0;
   DistributedTimes t;
-  Stopwatch clock(ex, times != nullptr);
+  Stopwatch clock;
+};
 
-  // [SECTION] 1. Agree on the arguments; every rank stops on the first rank's error.
-  std::vector<std::int64_t> h_local(std::size_t(L) * kHeaderSize), h_all(std::size_t(G) * kHeaderSize);
-  for (int l = 0; l < L; ++l) {
+// 1. Every rank's status and arguments: all ranks go on, or all stop with the first error.
+template <class K, class V, bool PAIRS>
+Status agree(Call<K, V, PAIRS>& c) {
+  std::vector<std::int64_t> h_local(std::size_t(c.L) * kHeaderSize), h_all(std::size_t(c.G) * kHeaderSize);
+  for (int l = 0; l < c.L; ++l) {
+    const Shard<K, V>& s = c.shards[l];
     std::int64_t* h = &h_local[std::size_t(l) * kHeaderSize];
-    h[kStatus] = int(check_shard<K, V, PAIRS>(shards[l], G, local, begin_bit, num_bits));
-    h[kCount] = shards[l].n;
-    h[kCapacity] = shards[l].capacity;
-    h[kBegin] = begin_bit;
-    h[kBits] = num_bits;
-    h[kOrder] = int(order);
-    h[kLocal] = int(local);
+    h[kStatus] = int(check_shard<K, V, PAIRS>(s, c.G, c.local, c.begin_bit, c.num_bits));
+    h[kCount] = s.n;
+    h[kCapacity] = s.capacity;
+    if (h[kStatus] == 0) {
+      c.ws.emplace_back(Layout<K, V, PAIRS>(s.n, s.capacity, c.G, c.local, c.num_bits), s.ws);
+      h[kKeysAt] = std::int64_t(misalign(c.ws.back().sorted_keys));
+      h[kValuesAt] = std::int64_t(misalign(c.ws.back().sorted_values));
+    }
+    h[kBegin] = c.begin_bit;
+    h[kBits] = c.num_bits;
+    h[kOrder] = int(c.order);
+    h[kLocal] = int(c.local);
     h[kKeySize] = sizeof(K) | (int(RadixKey<K>::kind) << 8);
     h[kValueSize] = PAIRS ? sizeof(V) : 0;
   }
-  PRIMLAB_TRY(ex.all_gather(h_local.data(), kHeaderSize, h_all.data()));
-  std::vector<std::int64_t> counts(G), capacities(G);
-  for (int r = 0; r < G; ++r) {
+  PRIMLAB_TRY(c.ex.all_gather(h_local.data(), kHeaderSize, h_all.data()));
+  for (int r = 0; r < c.G; ++r) {
     const std::int64_t* h = &h_all[std::size_t(r) * kHeaderSize];
     if (h[kStatus] != 0) return static_cast<Status>(h[kStatus]);
     if (!std::equal(h + kBegin, h + kHeaderSize, &h_local[kBegin])) return Status::InvalidArgument;
-    counts[r] = h[kCount];
-    capacities[r] = h[kCapacity];
+    c.counts.push_back(h[kCount]);
+    c.capacities.push_back(h[kCapacity]);
+    c.keys_at.push_back(h[kKeysAt]);
+    c.values_at.push_back(h[kValuesAt]);
+    c.total += h[kCount];
   }
-  PRIMLAB_TRY(clock.lap(&t.agree));
+  return c.clock.lap(&c.t.agree);
+}
 
-  std::vector<Carved<K, V, PAIRS>> ws;
-  for (int l = 0; l < L; ++l) ws.emplace_back(Layout<K, V, PAIRS>(shards[l].n, shards[l].capacity, G, local, num_bits), shards[l].ws);
-  const KeyCodec<Bits> codec = make_codec<K>(order == SortOrder::Descending);
-  const RangeImage<Bits> image{codec.enc0, codec.enc1, begin_bit, num_bits};
-
-  // [SECTION] 2. Splitters: histograms of the buckets that hold a cut, until every cut is placed.
-  const std::int64_t total = [&] { std::int64_t s = 0; for (std::int64_t c : counts) s += c; return s; }();
-  SplitterSearch search(num_bits, counts, local == Local::Sort ? total / (std::int64_t(G) * 128) : 0);
+// 2. Splitters: histograms of the buckets that hold a cut, until every cut is placed.
+template <class K, class V, bool PAIRS>
+Status find_cuts(Call<K, V, PAIRS>& c, SplitterSearch& search) {
+  using Bits = typename Call<K, V, PAIRS>::Bits;
   std::vector<std::uint32_t> h_hist;
   while (!search.done()) {
     const std::vector<SplitterQuery> queries = search.queries();
     const int d = search.digit_bits();
     const std::size_t slots = queries.size() << d;
-    h_hist.assign(slots * L, 0);
-    for (int l = 0; l < L; ++l) {
-      PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
-      const cudaStream_t stream = ex.stream(l);
-      PRIMLAB_CUDA_TRY(cudaMemsetAsync(ws[l].histogram, 0, slots * sizeof(std::uint32_t), stream));
-      if (shards[l].n > 0) {
-        DeviceFacts facts;
-        PRIMLAB_TRY(device_facts(facts));
-        const Bits* keys = reinterpret_cast<const Bits*>(shards[l].d_keys_in);
-        if (queries.size() == 1 && queries[0].level == 0) {
-          // The first round is a plain histogram of the top digit: the sort's upfront histogram.
-          using T = RadixSortTuning;
-          constexpr int kChunk = T::kHistThreads * T::kHistItems;
-          const int grid = int(std::min<std::int64_t>((shards[l].n + kChunk - 1) / kChunk,
-                                                      std::int64_t(facts.sm_count) * T::kHistBlocksPerSm));
-          onesweep::histogram_kernel<Bits, T::kHistThreads, T::kHistItems><<<grid, T::kHistThreads, 0, stream>>>(
-              keys, shards[l].n, begin_bit + num_bits - d, 1, (1u << d) - 1, codec.enc0, codec.enc1, ws[l].histogram,
-              onesweep::ZeroFirst{});
-          PRIMLAB_LAUNCH_TRY();
-        } else {
-          const std::int64_t blocks_needed = (shards[l].n + DistributedTuning::kThreads - 1) / DistributedTuning::kThreads;
-          const int grid = int(std::min<std::int64_t>(blocks_needed, std::int64_t(facts.sm_count) * DistributedTuning::kHistogramBlocksPerSm));
-          for (std::size_t q0 = 0; q0 < queries.size(); q0 += DistributedTuning::kMaxQueries) {
-            SplitterQueries<Bits> batch{};
-            batch.count = int(std::min<std::size_t>(DistributedTuning::kMaxQueries, queries.size() - q0));
-            batch.level = queries[q0].level;
-            batch.digit_bits = d;
-            for (int q = 0; q < batch.count; ++q) batch.prefix[q] = Bits(queries[q0 + q].prefix);
-            splitter_histogram_kernel<Bits><<<grid, DistributedTuning::kThreads, (std::size_t(batch.count) << d) * sizeof(std::uint32_t), stream>>>(
-                keys, shards[l].n, image, batch, ws[l].histogram + (q0 << d));
-            PRIMLAB_LAUNCH_TRY();
-          }
-        }
+    h_hist.assign(slots * c.L, 0);
+    for (int l = 0; l < c.L; ++l) {
+      const Shard<K, V>& s = c.shards[l];
+      PRIMLAB_CUDA_TRY(cudaSetDevice(c.ex.device(l)));
+      const cudaStream_t stream = c.ex.stream(l);
+      PRIMLAB_CUDA_TRY(cudaMemsetAsync(c.ws[l].histogram, 0, slots * sizeof(std::uint32_t), stream));
+      if (s.n == 0) continue;
+      DeviceFacts facts;
+      PRIMLAB_TRY(device_facts(facts));
+      const Bits* keys = reinterpret_cast<const Bits*>(s.d_keys_in);
+      if (queries.size() == 1 && queries[0].level == 0) {
+        // The first round is a plain histogram of the top digit: the sort's upfront histogram.
+        using T = RadixSortTuning;
+        constexpr int kChunk = T::kHistThreads * T::kHistItems;
+        const int grid = int(std::min<std::int64_t>((s.n + kChunk - 1) / kChunk, std::int64_t(facts.sm_count) * T::kHistBlocksPerSm));
+        onesweep::histogram_kernel<Bits, T::kHistThreads, T::kHistItems><<<grid, T::kHistThreads, 0, stream>>>(
+            keys, s.n, c.begin_bit + c.num_bits - d, 1, (1u << d) - 1, c.codec.enc0, c.codec.enc1, c.ws[l].histogram,
+            onesweep::ZeroFirst{});
+        PRIMLAB_LAUNCH_TRY();
+        continue;
+      }
+      const std::int64_t blocks_needed = (s.n + DistributedTuning::kThreads - 1) / DistributedTuning::kThreads;
+      const int grid = int(std::min<std::int64_t>(blocks_needed, std::int64_t(facts.sm_count) * DistributedTuning::kHistogramBlocksPerSm));
+      for (std::size_t q0 = 0; q0 < queries.size(); q0 += DistributedTuning::kMaxQueries) {
+        SplitterQueries<Bits> batch{};
+        batch.count = int(std::min<std::size_t>(DistributedTuning::kMaxQueries, queries.size() - q0));
+        batch.level = queries[q0].level;
+        batch.digit_bits = d;
+        for (int q = 0; q < batch.count; ++q) batch.prefix[q] = Bits(queries[q0 + q].prefix);
+        splitter_histogram_kernel<Bits><<<grid, DistributedTuning::kThreads, (std::size_t(batch.count) << d) * sizeof(std::uint32_t), stream>>>(
+            keys, s.n, c.image, batch, c.ws[l].histogram + (q0 << d));
+        PRIMLAB_LAUNCH_TRY();
       }
     }
     // Read back once every rank's kernels are queued (a copy to pageable memory waits for them).
-    for (int l = 0; l < L; ++l) {
-      PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
-      PRIMLAB_CUDA_TRY(cudaMemcpyAsync(&h_hist[slots * l], ws[l].histogram, slots * sizeof(std::uint32_t),
-                                       cudaMemcpyDeviceToHost, ex.stream(l)));
-      PRIMLAB_CUDA_TRY(cudaStreamSynchronize(ex.stream(l)));
+    for (int l = 0; l < c.L; ++l) {
+      PRIMLAB_CUDA_TRY(cudaSetDevice(c.ex.device(l)));
+      PRIMLAB_CUDA_TRY(cudaMemcpyAsync(&h_hist[slots * l], c.ws[l].histogram, slots * sizeof(std::uint32_t),
+                                       cudaMemcpyDeviceToHost, c.ex.stream(l)));
+      PRIMLAB_CUDA_TRY(cudaStreamSynchronize(c.ex.stream(l)));
     }
-    std::vector<std::int64_t> h_counts(h_hist.begin(), h_hist.end()), h_gathered(slots * G);
-    PRIMLAB_TRY(ex.all_gather(h_counts.data(), slots, h_gathered.data()));
+    std::vector<std::int64_t> h_counts(h_hist.begin(), h_hist.end()), h_gathered(slots * c.G);
+    PRIMLAB_TRY(c.ex.all_gather(h_counts.data(), slots, h_gathered.data()));
     search.answer(h_gathered);
   }
-  t.splitter_rounds = search.rounds();
-  PRIMLAB_TRY(clock.lap(&t.splitters));
+  c.t.splitter_rounds = search.rounds();
+  return c.clock.lap(&c.t.splitters);
+}
 
+// 4. Who sends what: send[r * G + s] keys from rank r to rank s. Every rank learns its share; if
+// one does not fit, every rank stops before anything moves.
+template <class K, class V, bool PAIRS>
+Status plan_shares(Call<K, V, PAIRS>& c, int classes, const std::vector<std::int64_t>& class_all,
+                   const std::vector<std::int64_t>& positions, std::vector<std::int64_t>& send) {
+  const int G = c.G;
+  send = send_counts(G, classes, class_all, positions);
+  std::vector<std::int64_t> share(G, 0);
+  for (int r = 0; r < G; ++r)
+    for (int s = 0; s < G; ++s) share[s] += send[std::size_t(r) * G + s];
+  bool fits = true;
+  for (int r = 0; r < G; ++r) fits = fits && share[r] <= c.capacities[r];
+  for (int l = 0; l < c.L; ++l) c.shards[l].count = share[c.ex.rank(l)];
+  c.t.largest = *std::max_element(share.begin(), share.end());
+  for (int r = 0; r < G; ++r) c.t.moved += share[r] - send[std::size_t(r) * G + r];
+  c.t.total = c.total;
+  return fits ? Status::Success : Status::OutputTooSmall;
+}
+
+// Plans per driven rank and part, each four arrays of G sizes (send bytes, send offsets, receive
+// bytes, receive offsets) for ExchangePlan to point to.
+struct Plans {
+  int G, parts;
+  std::vector<std::size_t> words;
+  std::vector<ExchangePlan> plans;
+  Plans(int ranks, int local_count, int parts_) : G(ranks), parts(parts_), words(std::size_t(local_count) * parts_ * 4 * ranks),
+                                                 plans(std::size_t(local_count) * parts_) {}
+  std::size_t* sizes(int l, int part) { return &words[(std::size_t(l) * parts + part) * 4 * G]; }
+  void set(int l, int part, const void* send_base, void* recv_base) {
+    std::size_t* w = sizes(l, part);
+    plans[std::size_t(l) * parts + part] = {send_base, w, w + G, recv_base, w + 2 * G, w + 3 * G};
+  }
+};
+
+// PartitionFirst, steps 3 to 6: partition each shard by destination class, exchange, then sort or
+// partition what arrived.
+template <class K, class V, bool PAIRS>
+Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
+  using Bits = typename Call<K, V, PAIRS>::Bits;
+  using VBits = typename Call<K, V, PAIRS>::VBits;
+  const int G = c.G, L = c.L;
+  Exchange& ex = c.ex;
   // [SECTION] 3. The stable local partition into classes, and every rank's class counts.
-  const std::vector<std::uint64_t> lower64 = class_lower_bounds(search.cuts(), num_bits);
+  const std::vector<std::uint64_t> lower64 = class_lower_bounds(search.cuts(), c.num_bits);
   const std::vector<Bits> lower(lower64.begin(), lower64.end());
   const int C = int(lower.size());
   // Where every cut is a top-digit edge (the usual case, one round), the classes are runs of top
   // digits: a radix partition by that digit (one Onesweep pass) stages them, in digit order of
   // the ascending image (for a descending order, its reverse).
   const bool by_top_digit =
-      num_bits >= kRadixBits && search.rounds() == 1 &&
-      std::none_of(search.cuts().begin(), search.cuts().end(), [](const SplitterSearch::Cut& c) { return c.tie; });
-  const int top_shift = num_bits - kRadixBits;
-  const int top_begin = begin_bit + top_shift;
-  const bool reversed = order == SortOrder::Descending;
+      c.num_bits >= kRadixBits && search.rounds() == 1 &&
+      std::none_of(search.cuts().begin(), search.cuts().end(), [](const SplitterSearch::Cut& cut) { return cut.tie; });
+  const int top_shift = c.num_bits - kRadixBits;
+  const int top_begin = c.begin_bit + top_shift;
+  const bool reversed = c.order == SortOrder::Descending;
   std::vector<std::uint32_t> h_first(std::size_t(by_top_digit ? kRadix + 1 : C) * L);
   for (int l = 0; l < L; ++l) {
-    const Shard<K, V>& s = shards[l];
+    const Shard<K, V>& s = c.shards[l];
     if (s.n == 0) continue;
     PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
     const cudaStream_t stream = ex.stream(l);
-    K* stage_keys = reinterpret_cast<K*>(ws[l].stage);
-    V* stage_values = reinterpret_cast<V*>(ws[l].stage_values);
+    K* stage_keys = reinterpret_cast<K*>(c.ws[l].stage);
+    V* stage_values = reinterpret_cast<V*>(c.ws[l].stage_values);
     if (by_top_digit) {
       if (PAIRS) {
-        PRIMLAB_TRY(radix_partition_pairs(s.d_keys_in, stage_keys, s.d_values_in, stage_values, ws[l].buckets, s.n,
-                                          top_begin, kRadixBits, ws[l].bucket_ws, stream));
+        PRIMLAB_TRY(radix_partition_pairs(s.d_keys_in, stage_keys, s.d_values_in, stage_values, c.ws[l].buckets, s.n,
+                                          top_begin, kRadixBits, c.ws[l].bucket_ws, stream));
       } else {
-        PRIMLAB_TRY(radix_partition_keys(s.d_keys_in, stage_keys, ws[l].buckets, s.n, top_begin, kRadixBits,
-                                         ws[l].bucket_ws, stream));
+        PRIMLAB_TRY(radix_partition_keys(s.d_keys_in, stage_keys, c.ws[l].buckets, s.n, top_begin, kRadixBits,
+                                         c.ws[l].bucket_ws, stream));
       }
       continue;
     }
     const std::int64_t tiles = tiles_of(s.n);
-    const Bits* d_lower = static_cast<const Bits*>(ws[l].lower);
-    PRIMLAB_CUDA_TRY(cudaMemcpyAsync(ws[l].lower, lower.data(), C * sizeof(Bits), cudaMemcpyHostToDevice, stream));
+    const Bits* d_lower = static_cast<const Bits*>(c.ws[l].lower);
+    PRIMLAB_CUDA_TRY(cudaMemcpyAsync(c.ws[l].lower, lower.data(), C * sizeof(Bits), cudaMemcpyHostToDevice, stream));
     const Bits* keys = reinterpret_cast<const Bits*>(s.d_keys_in);
-    class_count_kernel<Bits><<<unsigned(tiles), DistributedTuning::kThreads, 0, stream>>>(keys, s.n, image, d_lower, C,
-                                                                                    ws[l].tile_counts);
+    class_count_kernel<Bits><<<unsigned(tiles), DistributedTuning::kThreads, 0, stream>>>(keys, s.n, c.image, d_lower, C,
+                                                                                    c.ws[l].tile_counts);
     PRIMLAB_LAUNCH_TRY();
-    PRIMLAB_TRY(exclusive_scan(ws[l].tile_counts, ws[l].tile_counts, std::int64_t(C) * tiles, 0u, Sum{}, ws[l].scan, stream));
+    PRIMLAB_TRY(exclusive_scan(c.ws[l].tile_counts, c.ws[l].tile_counts, std::int64_t(C) * tiles, 0u, Sum{}, c.ws[l].scan, stream));
     class_scatter_kernel<Bits, VBits, PAIRS><<<unsigned(tiles), DistributedTuning::kThreads, 0, stream>>>(
-        keys, reinterpret_cast<const VBits*>(s.d_values_in), s.n, image, d_lower, C, ws[l].tile_counts,
+        keys, reinterpret_cast<const VBits*>(s.d_values_in), s.n, c.image, d_lower, C, c.ws[l].tile_counts,
         reinterpret_cast<Bits*>(stage_keys), reinterpret_cast<VBits*>(stage_values));
     PRIMLAB_LAUNCH_TRY();
   }
@@ -404,122 +498,89 @@ Status run(Exchange& ex, Shard<K, V>* shards, Local local, SortOrder order, int 
   std::vector<std::int64_t> h_start(std::size_t(C) * L, 0), h_class(std::size_t(C) * L, 0),
       h_class_all(std::size_t(C) * G);
   for (int l = 0; l < L; ++l) {
-    if (shards[l].n == 0) continue;
+    if (c.shards[l].n == 0) continue;
     PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
     const cudaStream_t stream = ex.stream(l);
     if (by_top_digit) {
-      PRIMLAB_CUDA_TRY(cudaMemcpyAsync(&h_first[std::size_t(kRadix + 1) * l], ws[l].buckets,
+      PRIMLAB_CUDA_TRY(cudaMemcpyAsync(&h_first[std::size_t(kRadix + 1) * l], c.ws[l].buckets,
                                        (kRadix + 1) * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream));
     } else {  // the first tile's offset of each class: where the class starts
-      const std::int64_t tiles = tiles_of(shards[l].n);
-      PRIMLAB_CUDA_TRY(cudaMemcpy2DAsync(&h_first[std::size_t(C) * l], sizeof(std::uint32_t), ws[l].tile_counts,
+      const std::int64_t tiles = tiles_of(c.shards[l].n);
+      PRIMLAB_CUDA_TRY(cudaMemcpy2DAsync(&h_first[std::size_t(C) * l], sizeof(std::uint32_t), c.ws[l].tile_counts,
                                          tiles * sizeof(std::uint32_t), sizeof(std::uint32_t), C,
                                          cudaMemcpyDeviceToHost, stream));
     }
     PRIMLAB_CUDA_TRY(cudaStreamSynchronize(stream));
-    for (int c = 0; c < C; ++c) {
+    for (int k = 0; k < C; ++k) {
       std::int64_t first = 0, end = 0;
       if (by_top_digit) {
-        // Class c holds the top digits [lo, hi) of the order's image; reversed, the ascending
+        // Class k holds the top digits [lo, hi) of the order's image; reversed, the ascending
         // image's digits [256 - hi, 256 - lo).
         const std::uint32_t* off = &h_first[std::size_t(kRadix + 1) * l];
-        std::uint32_t lo = std::uint32_t(lower[c] >> top_shift), hi = c + 1 < C ? std::uint32_t(lower[c + 1] >> top_shift) : kRadix;
+        std::uint32_t lo = std::uint32_t(lower[k] >> top_shift), hi = k + 1 < C ? std::uint32_t(lower[k + 1] >> top_shift) : kRadix;
         if (reversed) std::tie(lo, hi) = std::make_pair(kRadix - hi, kRadix - lo);
         first = off[lo];
         end = off[hi];
       } else {
-        first = h_first[std::size_t(C) * l + c];
-        end = c + 1 < C ? h_first[std::size_t(C) * l + c + 1] : shards[l].n;
+        first = h_first[std::size_t(C) * l + k];
+        end = k + 1 < C ? h_first[std::size_t(C) * l + k + 1] : c.shards[l].n;
       }
-      h_start[std::size_t(C) * l + c] = first;
-      h_class[std::size_t(C) * l + c] = end - first;
+      h_start[std::size_t(C) * l + k] = first;
+      h_class[std::size_t(C) * l + k] = end - first;
     }
   }
   PRIMLAB_TRY(ex.all_gather(h_class.data(), C, h_class_all.data()));
-  PRIMLAB_TRY(clock.lap(&t.partition));
+  PRIMLAB_TRY(c.clock.lap(&c.t.partition));
 
-  // [SECTION] 4. Who sends what; stop before anything moves if a share does not fit.
-  std::vector<std::int64_t> positions;
-  for (const SplitterSearch::Cut& c : search.cuts()) positions.push_back(c.position);
-  const std::vector<std::int64_t> send = send_counts(G, C, h_class_all, positions);
-  std::vector<std::int64_t> share(G, 0);
-  for (int r = 0; r < G; ++r)
-    for (int s = 0; s < G; ++s) share[s] += send[std::size_t(r) * G + s];
-  bool fits = true;
-  for (int r = 0; r < G; ++r) fits = fits && share[r] <= capacities[r];
-  for (int l = 0; l < L; ++l) shards[l].count = share[ex.rank(l)];
-  t.largest = *std::max_element(share.begin(), share.end());
-  for (int r = 0; r < G; ++r) t.moved += share[r] - send[std::size_t(r) * G + r];
-  t.total = total;
-  if (!fits) return Status::OutputTooSmall;
+  // [SECTION] 4. Who sends what.
+  std::vector<std::int64_t> positions, send;
+  for (const SplitterSearch::Cut& cut : search.cuts()) positions.push_back(cut.position);
+  PRIMLAB_TRY(plan_shares(c, C, h_class_all, positions, send));
 
-  // [SECTION] 5. The exchange: keys and values in one transfer, received in rank order. A merging
-  // rank keeps its own run where it was staged and sorts it meanwhile, on a stream of its own.
-  const std::vector<bool> merging = local == Local::Sort ? merging_ranks(G, send) : std::vector<bool>(G, false);
-  t.merged = int(std::count(merging.begin(), merging.end(), true));
+  // [SECTION] 5. The exchange, keys and values in one transfer, received in rank order. A rank's
+  // run to itself is a device copy. A run to another rank goes in two messages: a head of under
+  // 16 bytes, then the body, which starts 16-byte aligned on both sides (from the staged keys
+  // where the run's start has the receiver's alignment, else from a copy in `aux` that has it):
+  // NCCL copies a body with misaligned ends at 43 % of its speed.
   std::vector<std::vector<Run>> runs;
   for (int l = 0; l < L; ++l)
     runs.push_back(send_runs(G, C, h_class_all, positions, ex.rank(l),
                              std::vector<std::int64_t>(h_start.begin() + std::size_t(C) * l, h_start.begin() + std::size_t(C) * (l + 1))));
-  // Plans per driven rank: key heads, key bodies (then value heads, value bodies), each four arrays
-  // of G sizes: send bytes, send offsets, receive bytes, receive offsets.
-  const int parts = PAIRS ? 4 : 2;
-  std::vector<std::size_t> words(std::size_t(L) * parts * 4 * G);
-  std::vector<ExchangePlan> plans(std::size_t(L) * parts);
-  // A rank's run to itself is a device copy (none for a merging rank). A run to another rank goes
-  // in two messages: a head of under 16 bytes, then the body, which starts 16-byte aligned on both
-  // sides (from the staged keys where the run's start has the receiver's alignment, else from a
-  // copy in `aux` that has it): NCCL copies a body with misaligned ends at 43 % of its speed.
-  auto plan_runs = [&](int part, auto elem_tag, auto stage_of, auto aux_of, auto recv_of) -> Status {
-    using E = decltype(elem_tag);
-    constexpr std::size_t elem = sizeof(E);
-    // The head of a run that starts `at` bytes into its receiver's buffer.
-    auto head_of = [](std::size_t at, std::size_t run) { return std::min(run, (kExchangeAlign - at % kExchangeAlign) % kExchangeAlign); };
+  Plans plans(G, L, PAIRS ? 4 : 2);
+  auto plan = [&](int part, std::size_t elem, auto stage_of, auto aux_of, auto recv_of) -> Status {
     for (int l = 0; l < L; ++l) {
       const int me = ex.rank(l);
       PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
-      const cudaStream_t stream = ex.stream(l);
-      DeviceFacts facts;
-      PRIMLAB_TRY(device_facts(facts));
-      auto copy = [&](const unsigned char* from, unsigned char* to, std::size_t run_bytes) -> Status {
-        const std::int64_t count = std::int64_t(run_bytes / elem);
-        if (count == 0) return Status::Success;
-        const int grid = int(std::min<std::int64_t>((count + DistributedTuning::kThreads - 1) / DistributedTuning::kThreads,
-                                                    std::int64_t(facts.sm_count) * DistributedTuning::kHistogramBlocksPerSm));
-        copy_run_kernel<E><<<grid, DistributedTuning::kThreads, 0, stream>>>(reinterpret_cast<const E*>(from),
-                                                                             reinterpret_cast<E*>(to), count);
-        PRIMLAB_LAUNCH_TRY();
-        return Status::Success;
-      };
-      unsigned char* base = static_cast<unsigned char*>(shards[l].ws.ptr);
+      unsigned char* base = static_cast<unsigned char*>(c.shards[l].ws.ptr);
       const unsigned char* stage = static_cast<const unsigned char*>(stage_of(l));
       unsigned char* aux = aux_of(l);
       unsigned char* recv = static_cast<unsigned char*>(recv_of(l));
-      std::size_t* head = &words[(std::size_t(l) * parts + part) * 4 * G];
-      std::size_t* body = head + 4 * G;
-      std::size_t aux_used = 0;
+      std::size_t* head = plans.sizes(l, part);
+      std::size_t* body = plans.sizes(l, part + 1);
+      std::size_t ro = 0, aux_used = 0;
       for (int s = 0; s < G; ++s) {
-        // Receiving from rank s.
-        const std::size_t in = s == me ? 0 : std::size_t(send[std::size_t(s) * G + me]) * elem;
-        const std::size_t ro = std::size_t(receive_offset(G, send, merging, s, me)) * elem;
-        const std::size_t in_head = head_of(ro, in);
+        // Receiving from rank s: its run lands at ro.
+        const std::size_t in = std::size_t(send[std::size_t(s) * G + me]) * elem;
+        const std::size_t in_head = s == me ? 0 : head_bytes(ro, in);
         head[2 * G + s] = in_head;
         head[3 * G + s] = ro;
-        body[2 * G + s] = in - in_head;
+        body[2 * G + s] = s == me ? 0 : in - in_head;
         body[3 * G + s] = ro + in_head;
-        // Sending to rank s.
+        ro += in;
+        // Sending to rank s: the run lands after the runs of the smaller ranks.
         const std::size_t run = std::size_t(runs[l][s].count) * elem;
         const unsigned char* from = stage + std::size_t(runs[l][s].offset) * elem;
-        const std::size_t at_receiver = std::size_t(receive_offset(G, send, merging, me, s)) * elem;
+        std::size_t at_receiver = 0;
+        for (int r = 0; r < me; ++r) at_receiver += std::size_t(send[std::size_t(r) * G + s]) * elem;
         head[s] = body[s] = head[G + s] = body[G + s] = 0;
         if (s == me) {
-          if (!merging[me]) PRIMLAB_TRY(copy(from, recv + at_receiver, run));
+          PRIMLAB_TRY(copy_run(from, recv + at_receiver, std::int64_t(run / elem), elem, ex.stream(l)));
           continue;
         }
-        const std::size_t h = head_of(at_receiver, run);
+        const std::size_t h = head_bytes(at_receiver, run);
         if (run > h && (reinterpret_cast<std::uintptr_t>(from) - at_receiver) % kExchangeAlign != 0) {
           aux_used += (at_receiver - reinterpret_cast<std::uintptr_t>(aux + aux_used)) % kExchangeAlign;
-          PRIMLAB_TRY(copy(from, aux + aux_used, run));
+          PRIMLAB_TRY(copy_run(from, aux + aux_used, std::int64_t(run / elem), elem, ex.stream(l)));
           from = aux + aux_used;
           aux_used += run;
         }
@@ -528,82 +589,193 @@ Status run(Exchange& ex, Shard<K, V>* shards, Local local, SortOrder order, int 
         body[s] = run - h;
         body[G + s] = head[G + s] + h;
       }
-      plans[std::size_t(l) * parts + part] = {base, head, head + G, recv, head + 2 * G, head + 3 * G};
-      plans[std::size_t(l) * parts + part + 1] = {base, body, body + G, recv, body + 2 * G, body + 3 * G};
+      plans.set(l, part, base, recv);
+      plans.set(l, part + 1, base, recv);
     }
     return Status::Success;
   };
-  auto recv_keys = [&](int l) -> void* { return local == Local::Sort ? static_cast<void*>(shards[l].d_keys_out) : ws[l].recv_keys; };
-  auto recv_values = [&](int l) -> void* { return local == Local::Sort ? static_cast<void*>(shards[l].d_values_out) : ws[l].recv_values; };
-  PRIMLAB_TRY(plan_runs(0, Bits{}, [&](int l) -> const void* { return ws[l].stage; }, [&](int l) { return ws[l].aux_keys; },
-                        recv_keys));
+  const bool sort = c.local == Local::Sort;
+  auto recv_keys = [&](int l) -> void* { return sort ? static_cast<void*>(c.shards[l].d_keys_out) : c.ws[l].recv_keys; };
+  auto recv_values = [&](int l) -> void* { return sort ? static_cast<void*>(c.shards[l].d_values_out) : c.ws[l].recv_values; };
+  PRIMLAB_TRY(plan(0, sizeof(Bits), [&](int l) -> const void* { return c.ws[l].stage; }, [&](int l) { return c.ws[l].aux_keys; },
+                   recv_keys));
   if (PAIRS) {
-    PRIMLAB_TRY(plan_runs(2, VBits{}, [&](int l) -> const void* { return ws[l].stage_values; },
-                          [&](int l) { return ws[l].aux_values; }, recv_values));
+    PRIMLAB_TRY(plan(2, sizeof(VBits), [&](int l) -> const void* { return c.ws[l].stage_values; },
+                     [&](int l) { return c.ws[l].aux_values; }, recv_values));
   }
-  std::vector<std::unique_ptr<Fork>> forks(L);
-  for (int l = 0; l < L; ++l) {
-    if (!merging[ex.rank(l)]) continue;
-    forks[l] = std::make_unique<Fork>();
-    PRIMLAB_TRY(forks[l]->open(ex.device(l), ex.stream(l)));
-  }
-  PRIMLAB_TRY(ex.all_to_all_v(plans.data(), parts));
-  const int end_bit = begin_bit + num_bits;
-  for (int l = 0; l < L; ++l) {
-    const int me = ex.rank(l);
-    if (!merging[me]) continue;
-    PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
-    const std::int64_t kept = send[std::size_t(me) * G + me];
-    const std::size_t at = std::size_t(runs[l][me].offset);
-    const K* keys = reinterpret_cast<const K*>(ws[l].stage) + at;
-    if (PAIRS) {
-      PRIMLAB_TRY(radix_sort_pairs(keys, ws[l].kept_keys, reinterpret_cast<const V*>(ws[l].stage_values) + at,
-                                   ws[l].kept_values, kept, order, begin_bit, end_bit, ws[l].kept_ws, forks[l]->stream()));
-    } else {
-      PRIMLAB_TRY(radix_sort_keys(keys, ws[l].kept_keys, kept, order, begin_bit, end_bit, ws[l].kept_ws, forks[l]->stream()));
-    }
-  }
-  PRIMLAB_TRY(clock.lap(&t.exchange));
+  PRIMLAB_TRY(ex.all_to_all_v(plans.plans.data(), plans.parts));
+  PRIMLAB_TRY(c.clock.lap(&c.t.exchange));
 
-  // [SECTION] 6. The local sort (or partition) of what arrived; a merging rank sorts what it
-  // received, then merges it with its kept keys (sorted by now): the keys from the ranks below
-  // come first among equal keys, those from the ranks above after.
+  // [SECTION] 6. The local sort (or partition) of what arrived.
   for (int l = 0; l < L; ++l) {
-    Shard<K, V>& s = shards[l];
-    const int me = ex.rank(l);
+    Shard<K, V>& s = c.shards[l];
     PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
     const cudaStream_t stream = ex.stream(l);
-    if (merging[me]) {
-      PRIMLAB_TRY(forks[l]->join(stream));
-      const std::int64_t kept = send[std::size_t(me) * G + me], received = s.count - kept;
+    const int end_bit = c.begin_bit + c.num_bits;
+    if (sort) {
       if (PAIRS) {
-        PRIMLAB_TRY(radix_sort_pairs(s.d_keys_out, ws[l].sorted_keys, s.d_values_out, ws[l].sorted_values, received,
-                                     order, begin_bit, end_bit, ws[l].kept_ws, stream));
+        PRIMLAB_TRY(radix_sort_pairs(s.d_keys_out, s.d_keys_out, s.d_values_out, s.d_values_out, s.count, c.order,
+                                     c.begin_bit, end_bit, c.ws[l].local, stream));
       } else {
-        PRIMLAB_TRY(radix_sort_keys(s.d_keys_out, ws[l].sorted_keys, received, order, begin_bit, end_bit, ws[l].kept_ws,
-                                    stream));
-      }
-      const bool none_from_below = receive_offset(G, send, merging, me, me) == 0;
-      PRIMLAB_TRY((merge_runs<Bits, VBits, PAIRS>(none_from_below, ws[l].kept_keys, ws[l].kept_values, kept, ws[l].sorted_keys,
-                                                 ws[l].sorted_values, received, image, ws[l].splits, s.d_keys_out,
-                                                 s.d_values_out, stream)));
-    } else if (local == Local::Sort) {
-      if (PAIRS) {
-        PRIMLAB_TRY(radix_sort_pairs(s.d_keys_out, s.d_keys_out, s.d_values_out, s.d_values_out, s.count, order,
-                                     begin_bit, end_bit, ws[l].local, stream));
-      } else {
-        PRIMLAB_TRY(radix_sort_keys(s.d_keys_out, s.d_keys_out, s.count, order, begin_bit, end_bit, ws[l].local, stream));
+        PRIMLAB_TRY(radix_sort_keys(s.d_keys_out, s.d_keys_out, s.count, c.order, c.begin_bit, end_bit, c.ws[l].local, stream));
       }
     } else if (PAIRS) {
-      PRIMLAB_TRY(radix_partition_pairs(ws[l].recv_keys, s.d_keys_out, ws[l].recv_values, s.d_values_out, s.d_offsets,
-                                        s.count, begin_bit, num_bits, ws[l].local, stream));
+      PRIMLAB_TRY(radix_partition_pairs(reinterpret_cast<const K*>(c.ws[l].recv_keys), s.d_keys_out,
+                                        reinterpret_cast<const V*>(c.ws[l].recv_values), s.d_values_out, s.d_offsets,
+                                        s.count, c.begin_bit, c.num_bits, c.ws[l].local, stream));
     } else {
-      PRIMLAB_TRY(radix_partition_keys(ws[l].recv_keys, s.d_keys_out, s.d_offsets, s.count, begin_bit, num_bits,
-                                       ws[l].local, stream));
+      PRIMLAB_TRY(radix_partition_keys(reinterpret_cast<const K*>(c.ws[l].recv_keys), s.d_keys_out, s.d_offsets, s.count,
+                                       c.begin_bit, c.num_bits, c.ws[l].local, stream));
     }
   }
-  PRIMLAB_TRY(clock.lap(&t.local));
-  if (times) *times = t;
+  return c.clock.lap(&c.t.local);
+}
+
+// SortFirst, steps 3 to 6: sort each shard, find where its classes begin, exchange the runs from
+// where they lie, then merge the runs each rank holds.
+template <class K, class V, bool PAIRS>
+Status sort_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
+  using Bits = typename Call<K, V, PAIRS>::Bits;
+  using VBits = typename Call<K, V, PAIRS>::VBits;
+  const int G = c.G, L = c.L;
+  Exchange& ex = c.ex;
+  const int end_bit = c.begin_bit + c.num_bits;
+  // [SECTION] 3. The local sort; the classes lie in class order in a sorted shard.
+  const std::vector<std::uint64_t> lower64 = class_lower_bounds(search.cuts(), c.num_bits);
+  const std::vector<Bits> lower(lower64.begin(), lower64.end());
+  const int C = int(lower.size());
+  for (int l = 0; l < L; ++l) {
+    const Shard<K, V>& s = c.shards[l];
+    if (s.n == 0) continue;
+    PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
+    const cudaStream_t stream = ex.stream(l);
+    const Carved<K, V, PAIRS>& w = c.ws[l];
+    if (PAIRS) {
+      PRIMLAB_TRY(radix_sort_pairs(s.d_keys_in, w.sorted_keys, s.d_values_in, w.sorted_values, s.n, c.order, c.begin_bit,
+                                   end_bit, w.spare, stream));
+    } else {
+      PRIMLAB_TRY(radix_sort_keys(s.d_keys_in, w.sorted_keys, s.n, c.order, c.begin_bit, end_bit, w.spare, stream));
+    }
+    PRIMLAB_CUDA_TRY(cudaMemcpyAsync(w.lower, lower.data(), C * sizeof(Bits), cudaMemcpyHostToDevice, stream));
+    class_starts_kernel<Bits><<<1, kMaxClasses, 0, stream>>>(reinterpret_cast<const Bits*>(w.sorted_keys), s.n, c.image,
+                                                             static_cast<const Bits*>(w.lower), C, w.starts);
+    PRIMLAB_LAUNCH_TRY();
+  }
+  std::vector<std::int64_t> h_starts(std::size_t(C) * L, 0), h_class(std::size_t(C) * L, 0), h_class_all(std::size_t(C) * G);
+  for (int l = 0; l < L; ++l) {
+    const std::int64_t n = c.shards[l].n;
+    if (n == 0) continue;
+    PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
+    PRIMLAB_CUDA_TRY(cudaMemcpyAsync(&h_starts[std::size_t(C) * l], c.ws[l].starts, C * sizeof(std::int64_t),
+                                     cudaMemcpyDeviceToHost, ex.stream(l)));
+    PRIMLAB_CUDA_TRY(cudaStreamSynchronize(ex.stream(l)));
+    for (int k = 0; k < C; ++k)
+      h_class[std::size_t(C) * l + k] = (k + 1 < C ? h_starts[std::size_t(C) * l + k + 1] : n) - h_starts[std::size_t(C) * l + k];
+  }
+  PRIMLAB_TRY(ex.all_gather(h_class.data(), C, h_class_all.data()));
+  PRIMLAB_TRY(c.clock.lap(&c.t.partition));
+
+  // [SECTION] 4. Who sends what, and where every rank's runs lie in its sorted shard.
+  std::vector<std::int64_t> positions, send;
+  for (const SplitterSearch::Cut& cut : search.cuts()) positions.push_back(cut.position);
+  PRIMLAB_TRY(plan_shares(c, C, h_class_all, positions, send));
+  std::vector<std::vector<Run>> runs_of(G);  // runs_of[r][s]: rank r's run for rank s
+  for (int r = 0; r < G; ++r) {
+    std::vector<std::int64_t> start(C, 0);
+    for (int k = 1; k < C; ++k) start[k] = start[k - 1] + h_class_all[std::size_t(C) * r + k - 1];
+    runs_of[r] = send_runs(G, C, h_class_all, positions, r, start);
+  }
+
+  // [SECTION] 5. The exchange, keys and values in one transfer. Each run goes from where it lies
+  // in its sender's sorted shard; its receiver places it at the same offset from a 16-byte
+  // boundary, so that a head of under 16 bytes and a body aligned on both sides move it. A rank's
+  // own run stays where it is.
+  Plans plans(G, L, PAIRS ? 4 : 2);
+  std::vector<std::size_t> landed(std::size_t(L) * G * 2);  // [l][s][keys, values]: byte offset in recv
+  auto plan = [&](int part, std::size_t elem, const std::vector<std::int64_t>& sender_at, auto sorted_of, auto recv_of) {
+    for (int l = 0; l < L; ++l) {
+      const int me = ex.rank(l);
+      const unsigned char* base = reinterpret_cast<const unsigned char*>(sorted_of(l));
+      unsigned char* recv = recv_of(l);
+      std::size_t* head = plans.sizes(l, part);
+      std::size_t* body = plans.sizes(l, part + 1);
+      std::size_t at = 0;
+      for (int s = 0; s < G; ++s) {
+        head[s] = body[s] = head[G + s] = body[G + s] = 0;
+        head[2 * G + s] = body[2 * G + s] = head[3 * G + s] = body[3 * G + s] = 0;
+        if (s == me) continue;
+        const Run& in = runs_of[s][me];
+        const std::size_t in_bytes = std::size_t(in.count) * elem;
+        const std::size_t from = (std::size_t(sender_at[s]) + std::size_t(in.offset) * elem) % kExchangeAlign;
+        at += (from + kExchangeAlign - misalign(recv + at)) % kExchangeAlign;
+        landed[(std::size_t(l) * G + s) * 2 + part / 2] = at;
+        const std::size_t in_head = head_bytes(from, in_bytes);
+        head[2 * G + s] = in_head;
+        head[3 * G + s] = at;
+        body[2 * G + s] = in_bytes - in_head;
+        body[3 * G + s] = at + in_head;
+        at += in_bytes;
+        const Run& out = runs_of[me][s];
+        const std::size_t out_bytes = std::size_t(out.count) * elem, off = std::size_t(out.offset) * elem;
+        const std::size_t out_head = head_bytes(misalign(base + off), out_bytes);
+        head[s] = out_head;
+        head[G + s] = off;
+        body[s] = out_bytes - out_head;
+        body[G + s] = off + out_head;
+      }
+      plans.set(l, part, base, recv);
+      plans.set(l, part + 1, base, recv);
+    }
+  };
+  plan(0, sizeof(Bits), c.keys_at, [&](int l) { return c.ws[l].sorted_keys; }, [&](int l) { return c.ws[l].recv_keys; });
+  if (PAIRS)
+    plan(2, sizeof(VBits), c.values_at, [&](int l) { return c.ws[l].sorted_values; }, [&](int l) { return c.ws[l].recv_values; });
+  PRIMLAB_TRY(ex.all_to_all_v(plans.plans.data(), plans.parts));
+  PRIMLAB_TRY(c.clock.lap(&c.t.exchange));
+
+  // [SECTION] 6. The merge of the G sorted runs a rank holds, in rank order: equal keys keep the
+  // order of (rank, position).
+  for (int l = 0; l < L; ++l) {
+    Shard<K, V>& s = c.shards[l];
+    const Carved<K, V, PAIRS>& w = c.ws[l];
+    const int me = ex.rank(l);
+    PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
+    std::vector<SortedRun<Bits, VBits>> runs;
+    for (int r = 0; r < G; ++r) {
+      const std::int64_t count = runs_of[r][me].count;
+      const std::size_t* at = &landed[(std::size_t(l) * G + r) * 2];
+      if (r == me) {
+        runs.push_back({reinterpret_cast<const Bits*>(w.sorted_keys) + runs_of[me][me].offset,
+                        reinterpret_cast<const VBits*>(w.sorted_values) + runs_of[me][me].offset, count});
+      } else {
+        runs.push_back({reinterpret_cast<const Bits*>(w.recv_keys + at[0]),
+                        reinterpret_cast<const VBits*>(w.recv_values + at[1]), count});
+      }
+    }
+    PRIMLAB_TRY((merge_runs<Bits, VBits, PAIRS>(runs, c.image, w.splits, reinterpret_cast<Bits*>(s.d_keys_out),
+                                                reinterpret_cast<VBits*>(s.d_values_out), reinterpret_cast<Bits*>(w.spare_keys),
+                                                reinterpret_cast<VBits*>(w.spare_values), ex.stream(l))));
+  }
+  return c.clock.lap(&c.t.local);
+}
+
+template <class K, class V, bool PAIRS>
+Status run(Exchange& ex, Shard<K, V>* shards, Local local, SortOrder order, int begin_bit, int num_bits,
+           DistributedTimes* times) {
+  using Bits = typename RadixKey<K>::Bits;
+  const int G = ex.size(), L = ex.local_count();
+  if (G < 1 || G > kDistributedMaxRanks || L < 1 || L > G) return Status::Unsupported;
+  if (shards == nullptr) return Status::InvalidArgument;
+  DeviceGuard restore_device;
+  const KeyCodec<Bits> codec = make_codec<K>(order == SortOrder::Descending);
+  Call<K, V, PAIRS> c{ex, shards, local, order, begin_bit, num_bits, G, L, {}, codec,
+                      RangeImage<Bits>{codec.enc0, codec.enc1, begin_bit, num_bits}, {}, {}, {}, {}, 0, {},
+                      Stopwatch(ex, times != nullptr)};
+  PRIMLAB_TRY(agree(c));
+  SplitterSearch search(num_bits, c.counts, local == Local::Sort ? c.total / (std::int64_t(G) * 128) : 0);
+  PRIMLAB_TRY(find_cuts(c, search));
+  PRIMLAB_TRY(scheme_of(local, G) == Scheme::SortFirst ? sort_first(c, search) : partition_first(c, search));
+  if (times) *times = c.t;
   return Status::Success;
 }
 

@@ -143,24 +143,4 @@ std::vector<Run> send_runs(int ranks, int classes, const std::vector<std::int64_
   return runs;
 }
 
-std::vector<bool> merging_ranks(int ranks, const std::vector<std::int64_t>& send) {
-  std::vector<bool> merging(ranks, false);
-  for (int r = 0; r < ranks; ++r) {
-    std::int64_t below = 0, above = 0;
-    for (int s = 0; s < ranks; ++s)
-      if (s != r) (s < r ? below : above) += send[std::size_t(s) * ranks + r];
-    const std::int64_t kept = send[std::size_t(r) * ranks + r];
-    merging[r] = kept > 0 && (below == 0) != (above == 0) && 4 * kept >= kept + below + above;
-  }
-  return merging;
-}
-
-std::int64_t receive_offset(int ranks, const std::vector<std::int64_t>& send, const std::vector<bool>& merging,
-                            int from, int to) {
-  std::int64_t at = 0;
-  for (int q = 0; q < from; ++q)
-    if (!(merging[to] && q == to)) at += send[std::size_t(q) * ranks + to];
-  return at;
-}
-
 }  // namespace primlab::detail

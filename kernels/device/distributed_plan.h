@@ -78,15 +78,4 @@ std::vector<Run> send_runs(int ranks, int classes, const std::vector<std::int64_
                            const std::vector<std::int64_t>& cut_positions, int me,
                            const std::vector<std::int64_t>& class_start);
 
-// Which ranks sort the keys they keep while the others' are in flight, then merge those with the
-// keys they receive, sorted in turn: a rank that receives from one side only (every sender below
-// it, or every one above), so that one stable merge keeps the global order, and that keeps at
-// least a quarter of its share (below that the merge's pass costs more than the sort it hides).
-std::vector<bool> merging_ranks(int ranks, const std::vector<std::int64_t>& send);
-
-// Where rank `from`'s keys start in rank `to`'s receive buffer: after those of the ranks below
-// `from`, in rank order; a merging rank's own keys are not in it (they stay in its staged shard).
-std::int64_t receive_offset(int ranks, const std::vector<std::int64_t>& send, const std::vector<bool>& merging,
-                            int from, int to);
-
 }  // namespace primlab::detail

@@ -184,26 +184,4 @@ TEST(DistributedPlan, CutsAtTheTopEdgeAndTiesAtTheLargestValue) {
   expect_global_order(shards, simulate(shards, 8, 0));
 }
 
-// send[r * G + s]: keys rank r sends to rank s.
-TEST(DistributedPlan, MergingRanksReceiveFromOneSideAndKeepAQuarter) {
-  using primlab::detail::merging_ranks;
-  using primlab::detail::receive_offset;
-  // Two ranks: each keeps half and receives from the other side only.
-  EXPECT_EQ(merging_ranks(2, {50, 50, 50, 50}), (std::vector<bool>{true, true}));
-  // Nothing kept, or nothing received: a plain local sort.
-  EXPECT_EQ(merging_ranks(2, {0, 100, 100, 0}), (std::vector<bool>{false, false}));
-  EXPECT_EQ(merging_ranks(2, {100, 0, 0, 100}), (std::vector<bool>{false, false}));
-  // Three ranks: the middle one receives from both sides; rank 2 keeps under a quarter.
-  const std::vector<std::int64_t> three = {40, 30, 30, 30, 40, 30, 40, 40, 10};
-  EXPECT_EQ(merging_ranks(3, three), (std::vector<bool>{true, false, false}));
-  // Rank 0 merges: rank 1's keys land first in it, then rank 2's; rank 1 receives all three runs
-  // in rank order.
-  const std::vector<bool> merging = merging_ranks(3, three);
-  EXPECT_EQ(receive_offset(3, three, merging, 1, 0), 0);
-  EXPECT_EQ(receive_offset(3, three, merging, 2, 0), 30);
-  EXPECT_EQ(receive_offset(3, three, merging, 0, 1), 0);
-  EXPECT_EQ(receive_offset(3, three, merging, 1, 1), 30);
-  EXPECT_EQ(receive_offset(3, three, merging, 2, 1), 70);
-}
-
 }  // namespace

@@ -11,15 +11,16 @@
 //     keys equal on the whole range, which is then split by position (input order, rank-major);
 //  3. a stable local partition of the shard by destination;
 //  4. the exchange (all_to_all_v), received in rank order;
-//  5. a local stable radix sort (or radix partition) of what arrived. A rank that receives keys
-//     from one side only (all senders below it, or all above) and keeps a quarter of its share or
-//     more sorts the keys it keeps while the others' are in flight, then sorts what arrived and
-//     merges the two (on 2 ranks, both ranks do).
+//  5. a local stable radix sort (or radix partition) of what arrived.
+// A sort on 2 to 4 ranks goes the other way round: 3. a local stable radix sort of the shard, whose
+// destinations then lie side by side; 4. the exchange of those runs from where they lie; 5. the
+// stable merge of the G sorted runs a rank holds, in ceil(log2 G) rounds of pairwise merges: a
+// round costs what the partition pass it replaces costs, and no run is moved to its receiver's
+// alignment first (bench/NOTES-distributed.md).
 // So the result is the stable global order: equal keys keep the order of (rank, position).
 //
 // Conventions as in primlab/ops.h, per rank: sizes and workspace per shard, from the queries
-// below (a sort's is about 4 shards: the staged, shifted, kept and sorted copies). No device
-// memory is allocated per call (a merging rank creates a stream and two events). Every rank of
+// below (about 3 shards' worth of keys and values). Nothing is allocated per call. Every rank of
 // the group must make the same call (same order, bit range, key and value types); a rank whose
 // arguments are invalid makes every rank return InvalidArgument, with nothing moved. A rank whose
 // share exceeds its capacity makes every rank return OutputTooSmall, with nothing moved and each
@@ -63,12 +64,12 @@ struct Shard {
 };
 
 // Wall-clock milliseconds of each step, summed over the driven ranks' streams (the call waits
-// for each step when given one of these, so times are exact but the steps do not overlap, but
-// for a merging rank's sort of its kept keys, which runs during `exchange` and ends in `local`).
+// for each step when given one of these, so times are exact but the steps do not overlap).
+// `partition` is step 3 (for a sort on 2 to 4 ranks, the local sort), `local` step 5 (there, the
+// merge).
 struct DistributedTimes {
   double agree = 0, splitters = 0, partition = 0, exchange = 0, local = 0;
   int splitter_rounds = 0;     // histogram passes (1 when the top 8 bits balance the ranks)
-  int merged = 0;              // ranks that sorted their kept keys during the exchange, then merged
   std::int64_t largest = 0;    // the largest rank's share
   std::int64_t total = 0;      // keys over all ranks
   std::int64_t moved = 0;      // keys sent to another rank, over all ranks
