@@ -195,6 +195,7 @@ nlohmann::json run_case(const std::vector<Gpu>& gpus, primlab::Exchange& ex, int
   const double a2a_ms = nccl_alltoall_ms(gpus, std::size_t(n) * elem, reps);
   const double a2a_per_gpu = double(n) * elem * (G - 1) / G;
   const double a2a_offset_ms = nccl_alltoall_ms(gpus, std::size_t(n) * elem, reps, 4, 0);
+  const double a2a_offset16_ms = nccl_alltoall_ms(gpus, std::size_t(n) * elem, reps, 16, 0);
   const double a2a_shorter_ms = nccl_alltoall_ms(gpus, std::size_t(n) * elem, reps, 0, 4);
   const double a2a_offset_words_ms = nccl_alltoall_ms(gpus, std::size_t(n) * elem, reps, 4, 0, true);
   const double single_ms = skewed ? -1 : single_gpu_ms(gpus[0], total, pairs, reps);
@@ -208,6 +209,7 @@ nlohmann::json run_case(const std::vector<Gpu>& gpus, primlab::Exchange& ex, int
       {"exchange_gb_per_s_per_gpu", moved_per_gpu / exchange_ms / 1e6},
       {"nccl_alltoall_ms", a2a_ms}, {"nccl_alltoall_gb_per_s_per_gpu", a2a_per_gpu / a2a_ms / 1e6},
       {"nccl_alltoall_4b_offset_gb_per_s_per_gpu", a2a_per_gpu / a2a_offset_ms / 1e6},
+      {"nccl_alltoall_16b_offset_gb_per_s_per_gpu", a2a_per_gpu / a2a_offset16_ms / 1e6},
       {"nccl_alltoall_4b_shorter_gb_per_s_per_gpu", a2a_per_gpu / a2a_shorter_ms / 1e6},
       {"nccl_alltoall_4b_offset_u32_elements_gb_per_s_per_gpu", a2a_per_gpu / a2a_offset_words_ms / 1e6},
       {"exchange_vs_nccl_alltoall", (moved_per_gpu / exchange_ms) / (a2a_per_gpu / a2a_ms)}};
@@ -217,10 +219,10 @@ nlohmann::json run_case(const std::vector<Gpu>& gpus, primlab::Exchange& ex, int
   } else {
     j["single_gpu_ms"] = nullptr;  // more keys than one GPU's sort takes (2^31 - 1) or its memory holds
   }
-  std::printf("%s%s 2^%d/GPU x %d: %.2f ms, %.1f GKeys/s; splitters %.2f partition %.2f exchange %.2f (%.0f GB/s/GPU, NCCL a2a %.0f, at 4-byte offsets %.0f (in u32 elements %.0f), 4 bytes short %.0f) local %.2f ms; balance %.4f; single GPU %s\n",
+  std::printf("%s%s 2^%d/GPU x %d: %.2f ms, %.1f GKeys/s; splitters %.2f partition %.2f exchange %.2f (%.0f GB/s/GPU, NCCL a2a %.0f, at 4-byte offsets %.0f (in u32 elements %.0f), at 16-byte offsets %.0f, 4 bytes short %.0f) local %.2f ms; balance %.4f; single GPU %s\n",
               skewed ? "skewed " : "", pairs ? "pairs" : "keys", log2n, G, total_ms, total / total_ms / 1e6, med(&primlab::DistributedTimes::splitters),
               med(&primlab::DistributedTimes::partition), exchange_ms, moved_per_gpu / exchange_ms / 1e6, a2a_per_gpu / a2a_ms / 1e6, a2a_per_gpu / a2a_offset_ms / 1e6, a2a_per_gpu / a2a_offset_words_ms / 1e6,
-              a2a_per_gpu / a2a_shorter_ms / 1e6,
+              a2a_per_gpu / a2a_offset16_ms / 1e6, a2a_per_gpu / a2a_shorter_ms / 1e6,
               med(&primlab::DistributedTimes::local), double(t.largest) / (double(total) / G),
               single_ms > 0 ? (std::to_string(single_ms) + " ms, speed-up " + std::to_string(single_ms / total_ms)).c_str() : "n/a");
   std::fflush(stdout);

@@ -238,15 +238,29 @@ __global__ void __launch_bounds__(DistributedTuning::kThreads)
   __syncthreads();
   const int d = min(int(threadIdx.x) * kItems, len);
   int i = int(merge_path(keys, la, keys + la, lb, d, image)), j = d - i;
+  // The next key of each side, read once: one shared-memory read per output.
+  Bits next_a = i < la ? keys[i] : Bits(0), next_b = j < lb ? keys[la + j] : Bits(0);
   Bits key[kItems];
-  VBits value[kItems];
+  int from[kItems];
 #pragma unroll
   for (int k = 0; k < kItems; ++k) {
     if (d + k >= len) break;
-    const bool take_a = j >= lb || (i < la && !(image(keys[la + j]) < image(keys[i])));
-    const int from = take_a ? i++ : la + j++;
-    key[k] = keys[from];
-    if (PAIRS) value[k] = values[from];
+    const bool take_a = j >= lb || (i < la && !(image(next_b) < image(next_a)));
+    key[k] = take_a ? next_a : next_b;
+    from[k] = take_a ? i : la + j;
+    if (take_a) {
+      ++i;
+      next_a = i < la ? keys[i] : Bits(0);
+    } else {
+      ++j;
+      next_b = j < lb ? keys[la + j] : Bits(0);
+    }
+  }
+  VBits value[kItems];
+  if (PAIRS) {
+#pragma unroll
+    for (int k = 0; k < kItems; ++k)
+      if (d + k < len) value[k] = values[from[k]];
   }
   __syncthreads();
 #pragma unroll

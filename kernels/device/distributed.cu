@@ -28,9 +28,13 @@ constexpr std::size_t kAlign = 256;
 // (H200, 2^28 u32 per GPU: 327 GB/s per GPU aligned, 139 at 4-byte offsets, as bytes or as u32
 // elements; 327 with odd lengths; bench/NOTES-distributed.md).
 constexpr std::size_t kExchangeAlign = 16;
+// SortFirst sends each run from the boundary of this many bytes below it, into a receive buffer
+// that lands it on one; 256 is past any alignment NCCL's copies ask for.
+constexpr std::size_t kRunAlign = 256;
 std::size_t aligned(std::size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
-// A run that starts `misalign` bytes past a 16-byte boundary goes as a head of under 16 bytes,
-// then a body that starts on the boundary.
+std::size_t offset_in(const void* p, std::size_t align) { return reinterpret_cast<std::uintptr_t>(p) % align; }
+// PartitionFirst sends a run that starts `misalign` bytes past a 16-byte boundary as a head of
+// under 16 bytes, then a body that starts on the boundary.
 std::size_t head_bytes(std::size_t misalign, std::size_t bytes) {
   return std::min(bytes, (kExchangeAlign - misalign % kExchangeAlign) % kExchangeAlign);
 }
@@ -58,8 +62,8 @@ Scheme scheme_of(Local local, int ranks) {
 //  it, then the local sort's or partition's workspace; `recv` what arrives, in rank order; `aux`
 //  runs moved to their receiver's alignment.
 //  SortFirst: `sorted` holds the shard sorted, whose runs the exchange sends from where they lie;
-//  `recv` the runs of the other ranks, each at its sender's 16-byte alignment (so up to 15 bytes
-//  apart); `spare` the local sort's workspace, then the merge rounds' second buffer.
+//  `recv` the runs of the other ranks, each at its sender's offset from a kRunAlign boundary;
+//  `spare` the local sort's workspace, then the merge rounds' second buffer.
 template <class K, class V, bool PAIRS>
 struct Layout {
   std::size_t stage_keys = 0, stage_values = 0, stage = 0, sorted_keys = 0, sorted_values = 0;
@@ -74,10 +78,11 @@ struct Layout {
     const std::size_t cap = std::size_t(std::max<std::int64_t>(capacity, 0));
     const std::size_t pad = kExchangeAlign * std::size_t(ranks);
     if (scheme_of(local, ranks) == Scheme::SortFirst) {
+      const std::size_t leads = 2 * kRunAlign * std::size_t(ranks);  // before each run, and to a boundary
       sorted_keys = aligned(un * sizeof(K));
       sorted_values = PAIRS ? aligned(un * sizeof(V)) : 0;
-      recv_keys = aligned(cap * sizeof(K) + pad);
-      recv_values = PAIRS ? aligned(cap * sizeof(V) + pad) : 0;
+      recv_keys = aligned(cap * sizeof(K) + leads);
+      recv_values = PAIRS ? aligned(cap * sizeof(V) + leads) : 0;
       spare_keys = aligned(cap * sizeof(K));
       spare = std::max(spare_keys + (PAIRS ? aligned(cap * sizeof(V)) : 0), aligned(sort_ws(n)));
       splits = aligned((cap / DistributedTuning::kMergeTile + 2) * sizeof(std::int64_t));
@@ -188,8 +193,8 @@ class Stopwatch {
 };
 
 // The first collective: every rank's status and arguments, so that all ranks go on or all stop,
-// and where its sorted keys and values start past a 16-byte boundary (SortFirst's receivers place
-// each run at its sender's alignment). The fields from kBegin on must agree.
+// and where its sorted keys and values start past a kRunAlign boundary (SortFirst's receivers
+// need it to find the runs in the messages). The fields from kBegin on must agree.
 enum Header {
   kStatus, kCount, kCapacity, kKeysAt, kValuesAt, kBegin, kBits, kOrder, kLocal, kKeySize, kValueSize, kHeaderSize
 };
@@ -215,8 +220,6 @@ Status check_shard(const Shard<K, V>& s, int ranks, Local local, int begin_bit, 
   if (s.ws.ptr == nullptr) return Status::InvalidArgument;
   return Status::Success;
 }
-
-std::size_t misalign(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % kExchangeAlign; }
 
 // dst = src, `count` elements of `elem` bytes, at any 4-byte alignment: element-wise loads and
 // stores coalesce where cudaMemcpy of a misaligned run ran at a third of the copy rate.
@@ -326,8 +329,8 @@ Status agree(Call<K, V, PAIRS>& c) {
     h[kCapacity] = s.capacity;
     if (h[kStatus] == 0) {
       c.ws.emplace_back(Layout<K, V, PAIRS>(s.n, s.capacity, c.G, c.local, c.num_bits), s.ws);
-      h[kKeysAt] = std::int64_t(misalign(c.ws.back().sorted_keys));
-      h[kValuesAt] = std::int64_t(misalign(c.ws.back().sorted_values));
+      h[kKeysAt] = std::int64_t(offset_in(c.ws.back().sorted_keys, kRunAlign));
+      h[kValuesAt] = std::int64_t(offset_in(c.ws.back().sorted_values, kRunAlign));
     }
     h[kBegin] = c.begin_bit;
     h[kBits] = c.num_bits;
@@ -686,50 +689,43 @@ Status sort_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
     runs_of[r] = send_runs(G, C, h_class_all, positions, r, start);
   }
 
-  // [SECTION] 5. The exchange, keys and values in one transfer. Each run goes from where it lies
-  // in its sender's sorted shard; its receiver places it at the same offset from a 16-byte
-  // boundary, so that a head of under 16 bytes and a body aligned on both sides move it. A rank's
-  // own run stays where it is.
-  Plans plans(G, L, PAIRS ? 4 : 2);
-  std::vector<std::size_t> landed(std::size_t(L) * G * 2);  // [l][s][keys, values]: byte offset in recv
+  // [SECTION] 5. The exchange, keys and values in one transfer. Each run goes from where it lies in
+  // its sender's sorted shard, as one message from the kRunAlign boundary below it (the bytes
+  // before the run come along); the receiver lands the message on a boundary of its own, so that
+  // both ends are aligned and nothing is copied first. A rank's own run stays where it is.
+  Plans plans(G, L, PAIRS ? 2 : 1);
+  std::vector<std::size_t> landed(std::size_t(L) * G * 2);  // [l][s][keys, values]: the run's byte offset in recv
   auto plan = [&](int part, std::size_t elem, const std::vector<std::int64_t>& sender_at, auto sorted_of, auto recv_of) {
     for (int l = 0; l < L; ++l) {
       const int me = ex.rank(l);
       const unsigned char* base = reinterpret_cast<const unsigned char*>(sorted_of(l));
       unsigned char* recv = recv_of(l);
-      std::size_t* head = plans.sizes(l, part);
-      std::size_t* body = plans.sizes(l, part + 1);
+      std::size_t* w = plans.sizes(l, part);  // send bytes, send offsets, receive bytes, receive offsets
+      std::fill(w, w + 4 * G, std::size_t(0));
       std::size_t at = 0;
       for (int s = 0; s < G; ++s) {
-        head[s] = body[s] = head[G + s] = body[G + s] = 0;
-        head[2 * G + s] = body[2 * G + s] = head[3 * G + s] = body[3 * G + s] = 0;
         if (s == me) continue;
+        // The bytes before a run that its message carries: to the boundary below it, where the
+        // shard has them (a shard that starts off a boundary may not).
+        auto lead = [&](std::size_t shard_at, std::size_t off) { return std::min((shard_at + off) % kRunAlign, off); };
         const Run& in = runs_of[s][me];
-        const std::size_t in_bytes = std::size_t(in.count) * elem;
-        const std::size_t from = (std::size_t(sender_at[s]) + std::size_t(in.offset) * elem) % kExchangeAlign;
-        at += (from + kExchangeAlign - misalign(recv + at)) % kExchangeAlign;
-        landed[(std::size_t(l) * G + s) * 2 + part / 2] = at;
-        const std::size_t in_head = head_bytes(from, in_bytes);
-        head[2 * G + s] = in_head;
-        head[3 * G + s] = at;
-        body[2 * G + s] = in_bytes - in_head;
-        body[3 * G + s] = at + in_head;
-        at += in_bytes;
+        const std::size_t in_off = std::size_t(in.offset) * elem, in_lead = lead(std::size_t(sender_at[s]), in_off);
+        at += (kRunAlign - offset_in(recv + at, kRunAlign)) % kRunAlign;
+        w[2 * G + s] = in.count > 0 ? in_lead + std::size_t(in.count) * elem : 0;
+        w[3 * G + s] = at;
+        landed[(std::size_t(l) * G + s) * 2 + part] = at + in_lead;
+        at += w[2 * G + s];
         const Run& out = runs_of[me][s];
-        const std::size_t out_bytes = std::size_t(out.count) * elem, off = std::size_t(out.offset) * elem;
-        const std::size_t out_head = head_bytes(misalign(base + off), out_bytes);
-        head[s] = out_head;
-        head[G + s] = off;
-        body[s] = out_bytes - out_head;
-        body[G + s] = off + out_head;
+        const std::size_t out_off = std::size_t(out.offset) * elem, out_lead = lead(offset_in(base, kRunAlign), out_off);
+        w[s] = out.count > 0 ? out_lead + std::size_t(out.count) * elem : 0;
+        w[G + s] = out_off - out_lead;
       }
       plans.set(l, part, base, recv);
-      plans.set(l, part + 1, base, recv);
     }
   };
   plan(0, sizeof(Bits), c.keys_at, [&](int l) { return c.ws[l].sorted_keys; }, [&](int l) { return c.ws[l].recv_keys; });
   if (PAIRS)
-    plan(2, sizeof(VBits), c.values_at, [&](int l) { return c.ws[l].sorted_values; }, [&](int l) { return c.ws[l].recv_values; });
+    plan(1, sizeof(VBits), c.values_at, [&](int l) { return c.ws[l].sorted_values; }, [&](int l) { return c.ws[l].recv_values; });
   PRIMLAB_TRY(ex.all_to_all_v(plans.plans.data(), plans.parts));
   PRIMLAB_TRY(c.clock.lap(&c.t.exchange));
 
