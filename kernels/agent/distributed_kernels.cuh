@@ -230,10 +230,24 @@ __global__ void __launch_bounds__(DistributedTuning::kThreads)
   const std::int64_t a0 = split[blockIdx.x], b0 = first - a0;
   const int len = int(min(std::int64_t(kTile), na + nb - first));
   const int la = int(split[blockIdx.x + 1] - a0), lb = len - la;
-  for (int i = threadIdx.x; i < len; i += blockDim.x) {
-    const bool from_a = i < la;
-    keys[i] = from_a ? a[a0 + i] : b[b0 + i - la];
-    if (PAIRS) values[i] = from_a ? a_values[a0 + i] : b_values[b0 + i - la];
+  {
+    // Every load of the tile first, so that they are in flight together.
+    Bits in[kItems];
+    VBits in_values[kItems];
+#pragma unroll
+    for (int k = 0; k < kItems; ++k) {
+      const int o = k * DistributedTuning::kThreads + threadIdx.x;
+      if (o >= len) continue;
+      in[k] = o < la ? a[a0 + o] : b[b0 + o - la];
+      if (PAIRS) in_values[k] = o < la ? a_values[a0 + o] : b_values[b0 + o - la];
+    }
+#pragma unroll
+    for (int k = 0; k < kItems; ++k) {
+      const int o = k * DistributedTuning::kThreads + threadIdx.x;
+      if (o >= len) continue;
+      keys[o] = in[k];
+      if (PAIRS) values[o] = in_values[k];
+    }
   }
   __syncthreads();
   const int d = min(int(threadIdx.x) * kItems, len);
@@ -270,7 +284,10 @@ __global__ void __launch_bounds__(DistributedTuning::kThreads)
     if (PAIRS) values[d + k] = value[k];
   }
   __syncthreads();
-  for (int o = threadIdx.x; o < len; o += blockDim.x) {
+#pragma unroll
+  for (int k = 0; k < kItems; ++k) {
+    const int o = k * DistributedTuning::kThreads + threadIdx.x;
+    if (o >= len) continue;
     out[first + o] = keys[o];
     if (PAIRS) out_values[first + o] = values[o];
   }
