@@ -192,46 +192,57 @@ __global__ void __launch_bounds__(DistributedTuning::kThreads)
 
 // [SECTION] the merge of two sorted runs (a rank's kept keys and the keys it received)
 
+// The order the merge compares in: keys encoded to their radix image (a bijection, so the merge
+// moves encoded keys and decodes them on the way out), compared on the range's bits.
+template <class Bits>
+struct MergeOrder {
+  Bits enc0, enc1, dec0, dec1;
+  Bits range;  // bits [begin_bit, end_bit) set
+  __device__ __forceinline__ Bits encode(Bits raw) const { return xor_by_top(raw, enc0, enc1); }
+  __device__ __forceinline__ Bits decode(Bits e) const { return xor_by_top(e, dec0, dec1); }
+  __device__ __forceinline__ bool less(Bits x, Bits y) const { return (x & range) < (y & range); }
+};
+
 // How many of a's keys are among the first d of the stable merge of a and b (a's first among
-// keys equal on the range): where the merge path crosses diagonal d. a(i) and b(i) read the keys.
-template <class Bits, class A, class B>
-__device__ __forceinline__ std::int64_t merge_path(A a, std::int64_t na, B b, std::int64_t nb, std::int64_t d,
-                                                   RangeImage<Bits> image) {
-  std::int64_t lo = d > nb ? d - nb : 0, hi = d < na ? d : na;
+// keys equal on the range): where the merge path crosses diagonal d. a(i) and b(i) read the
+// encoded keys.
+template <class I, class Bits, class A, class B>
+__device__ __forceinline__ I merge_path(A a, I na, B b, I nb, I d, const MergeOrder<Bits>& order) {
+  I lo = d > nb ? d - nb : 0, hi = d < na ? d : na;
   while (lo < hi) {
-    const std::int64_t mid = (lo + hi) / 2;
-    if (image(b(d - 1 - mid)) < image(a(mid))) hi = mid; else lo = mid + 1;
+    const I mid = (lo + hi) >> 1;
+    if (order.less(b(d - 1 - mid), a(mid))) hi = mid; else lo = mid + 1;
   }
   return lo;
 }
 
-// split[t] = a's keys among the outputs before tile t (t = 0 .. tiles).
+// split[t] = a's keys among the outputs before tile t (t = 0 .. tiles), tiles of `tile` outputs.
 template <class Bits>
 __global__ void merge_split_kernel(const Bits* __restrict__ a, std::int64_t na, const Bits* __restrict__ b,
-                                   std::int64_t nb, RangeImage<Bits> image, std::int64_t tiles, std::int64_t* split) {
+                                   std::int64_t nb, MergeOrder<Bits> order, std::int64_t tiles, int tile,
+                                   std::int64_t* split) {
   const std::int64_t t = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
   if (t > tiles) return;
-  split[t] = merge_path<Bits>([&](std::int64_t i) { return a[i]; }, na, [&](std::int64_t i) { return b[i]; }, nb,
-                              min(t * DistributedTuning::kMergeTile, na + nb), image);
+  split[t] = merge_path([&](std::int64_t i) { return order.encode(a[i]); }, na,
+                        [&](std::int64_t i) { return order.encode(b[i]); }, nb, min(t * tile, na + nb), order);
 }
 
-// out = the stable merge of a and b (a first among equal keys), one tile of kMergeTile outputs per
-// block: the tile's inputs are staged in shared memory, each thread merges kMergeItems of them
-// from its own crossing of the path, and the tile is written back in order. Shared memory holds
-// element o at o + o / 32: the threads' searches and runs of outputs, kMergeItems apart, then
-// fall in different banks (unpadded, the merge spent ~1 wavefront per key: 1.46 ms for 2^28 u32
-// on H100).
-template <class Bits, class VBits, bool PAIRS>
-__global__ void __launch_bounds__(DistributedTuning::kThreads)
+// out = the stable merge of a and b (a first among equal keys), one tile of kThreads * kItems
+// outputs per block: the tile's inputs are staged in shared memory, encoded; each thread merges
+// kItems of them from its own crossing of the path; the tile is written back in order. Shared
+// memory holds element o at o + o / 32, so that the threads' searches and runs of outputs,
+// kItems apart, fall in different banks.
+template <class Bits, class VBits, bool PAIRS, int kThreads = DistributedTuning::kThreads,
+          int kItems = DistributedTuning::merge_items(sizeof(Bits), PAIRS ? sizeof(VBits) : 0)>
+__global__ void __launch_bounds__(kThreads)
     merge_kernel(const Bits* __restrict__ a, const VBits* __restrict__ a_values, std::int64_t na,
                  const Bits* __restrict__ b, const VBits* __restrict__ b_values, std::int64_t nb,
-                 RangeImage<Bits> image, const std::int64_t* __restrict__ split, Bits* __restrict__ out,
+                 MergeOrder<Bits> order, const std::int64_t* __restrict__ split, Bits* __restrict__ out,
                  VBits* __restrict__ out_values) {
-  constexpr int kTile = DistributedTuning::kMergeTile, kItems = DistributedTuning::kMergeItems;
-  constexpr int kThreads = DistributedTuning::kThreads;
+  constexpr int kTile = kThreads * kItems;
   __shared__ Bits keys[kTile + kTile / 32];
   __shared__ VBits values[PAIRS ? kTile + kTile / 32 : 1];
-  auto at = [](int o) { return o + o / 32; };
+  auto at = [](unsigned o) { return o + (o >> 5); };
   const std::int64_t first = std::int64_t(blockIdx.x) * kTile;
   const std::int64_t a0 = split[blockIdx.x], b0 = first - a0;
   const int len = int(min(std::int64_t(kTile), na + nb - first));
@@ -251,14 +262,13 @@ __global__ void __launch_bounds__(DistributedTuning::kThreads)
     for (int k = 0; k < kItems; ++k) {
       const int o = k * kThreads + threadIdx.x;
       if (o >= len) continue;
-      keys[at(o)] = in[k];
+      keys[at(o)] = order.encode(in[k]);
       if (PAIRS) values[at(o)] = in_values[k];
     }
   }
   __syncthreads();
   const int d = min(int(threadIdx.x) * kItems, len);
-  int i = int(merge_path<Bits>([&](std::int64_t x) { return keys[at(int(x))]; }, la,
-                               [&](std::int64_t x) { return keys[at(la + int(x))]; }, lb, d, image));
+  int i = merge_path([&](int x) { return keys[at(x)]; }, la, [&](int x) { return keys[at(la + x)]; }, lb, d, order);
   int j = d - i;
   // The next key of each side, read once: one shared-memory read per output.
   Bits next_a = i < la ? keys[at(i)] : Bits(0), next_b = j < lb ? keys[at(la + j)] : Bits(0);
@@ -266,8 +276,7 @@ __global__ void __launch_bounds__(DistributedTuning::kThreads)
   int from[kItems];
 #pragma unroll
   for (int k = 0; k < kItems; ++k) {
-    if (d + k >= len) break;
-    const bool take_a = j >= lb || (i < la && !(image(next_b) < image(next_a)));
+    const bool take_a = j >= lb || (i < la && !order.less(next_b, next_a));
     key[k] = take_a ? next_a : next_b;
     from[k] = take_a ? i : la + j;
     if (take_a) {
@@ -296,7 +305,7 @@ __global__ void __launch_bounds__(DistributedTuning::kThreads)
   for (int k = 0; k < kItems; ++k) {
     const int o = k * kThreads + threadIdx.x;
     if (o >= len) continue;
-    out[first + o] = keys[at(o)];
+    out[first + o] = order.decode(keys[at(o)]);
     if (PAIRS) out_values[first + o] = values[at(o)];
   }
 }

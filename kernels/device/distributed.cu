@@ -85,7 +85,7 @@ struct Layout {
       recv_values = PAIRS ? aligned(cap * sizeof(V) + leads) : 0;
       spare_keys = aligned(cap * sizeof(K));
       spare = std::max(spare_keys + (PAIRS ? aligned(cap * sizeof(V)) : 0), aligned(sort_ws(n)));
-      splits = aligned((cap / DistributedTuning::kMergeTile + 2) * sizeof(std::int64_t));
+      splits = aligned((cap / DistributedTuning::kMinMergeTile + 2) * sizeof(std::int64_t));
     } else {
       stage_keys = aligned(un * sizeof(K));
       stage_values = PAIRS ? aligned(un * sizeof(V)) : 0;
@@ -250,15 +250,16 @@ struct SortedRun {
 
 // out = the stable merge of a and b, a's keys first among equal ones.
 template <class Bits, class VBits, bool PAIRS>
-Status merge_two(const SortedRun<Bits, VBits>& a, const SortedRun<Bits, VBits>& b, RangeImage<Bits> image,
+Status merge_two(const SortedRun<Bits, VBits>& a, const SortedRun<Bits, VBits>& b, const MergeOrder<Bits>& order,
                  std::int64_t* d_splits, Bits* out, VBits* out_values, cudaStream_t stream) {
-  const std::int64_t tiles = (a.count + b.count + DistributedTuning::kMergeTile - 1) / DistributedTuning::kMergeTile;
+  constexpr int kTile = DistributedTuning::kThreads * DistributedTuning::merge_items(sizeof(Bits), PAIRS ? sizeof(VBits) : 0);
+  const std::int64_t tiles = (a.count + b.count + kTile - 1) / kTile;
   constexpr int kSplitThreads = 256;
   merge_split_kernel<Bits><<<unsigned((tiles + kSplitThreads) / kSplitThreads), kSplitThreads, 0, stream>>>(
-      a.keys, a.count, b.keys, b.count, image, tiles, d_splits);
+      a.keys, a.count, b.keys, b.count, order, tiles, kTile, d_splits);
   PRIMLAB_LAUNCH_TRY();
   merge_kernel<Bits, VBits, PAIRS><<<unsigned(tiles), DistributedTuning::kThreads, 0, stream>>>(
-      a.keys, a.values, a.count, b.keys, b.values, b.count, image, d_splits, out, out_values);
+      a.keys, a.values, a.count, b.keys, b.values, b.count, order, d_splits, out, out_values);
   PRIMLAB_LAUNCH_TRY();
   return Status::Success;
 }
@@ -267,7 +268,7 @@ Status merge_two(const SortedRun<Bits, VBits>& a, const SortedRun<Bits, VBits>& 
 // rank order): one round merges neighbours pairwise into `spare` (with 3 runs the third stays
 // where it arrived), the last merges into out. A lone run is copied to out.
 template <class Bits, class VBits, bool PAIRS>
-Status merge_runs(std::vector<SortedRun<Bits, VBits>> runs, RangeImage<Bits> image, std::int64_t* d_splits, Bits* out,
+Status merge_runs(std::vector<SortedRun<Bits, VBits>> runs, const MergeOrder<Bits>& order, std::int64_t* d_splits, Bits* out,
                   VBits* out_values, Bits* spare, VBits* spare_values, cudaStream_t stream) {
   runs.erase(std::remove_if(runs.begin(), runs.end(), [](const SortedRun<Bits, VBits>& r) { return r.count == 0; }),
              runs.end());
@@ -286,13 +287,13 @@ Status merge_runs(std::vector<SortedRun<Bits, VBits>> runs, RangeImage<Bits> ima
       }
       Bits* keys = spare + at;
       VBits* values = PAIRS ? spare_values + at : nullptr;
-      PRIMLAB_TRY((merge_two<Bits, VBits, PAIRS>(runs[i], runs[i + 1], image, d_splits, keys, values, stream)));
+      PRIMLAB_TRY((merge_two<Bits, VBits, PAIRS>(runs[i], runs[i + 1], order, d_splits, keys, values, stream)));
       next.push_back({keys, values, runs[i].count + runs[i + 1].count});
       at += next.back().count;
     }
     runs = next;
   }
-  return merge_two<Bits, VBits, PAIRS>(runs[0], runs[1], image, d_splits, out, out_values, stream);
+  return merge_two<Bits, VBits, PAIRS>(runs[0], runs[1], order, d_splits, out, out_values, stream);
 }
 
 // [SECTION] the steps
@@ -731,6 +732,10 @@ Status sort_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
 
   // [SECTION] 6. The merge of the G sorted runs a rank holds, in rank order: equal keys keep the
   // order of (rank, position).
+  constexpr int kKeyBits = int(sizeof(Bits) * 8);
+  const Bits range = c.num_bits == kKeyBits ? ~Bits(0)
+                                            : Bits(((Bits(1) << c.num_bits) - 1) << c.begin_bit);
+  const MergeOrder<Bits> merge_order{c.codec.enc0, c.codec.enc1, c.codec.dec0, c.codec.dec1, range};
   for (int l = 0; l < L; ++l) {
     Shard<K, V>& s = c.shards[l];
     const Carved<K, V, PAIRS>& w = c.ws[l];
@@ -748,7 +753,7 @@ Status sort_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
                         reinterpret_cast<const VBits*>(w.recv_values + at[1]), count});
       }
     }
-    PRIMLAB_TRY((merge_runs<Bits, VBits, PAIRS>(runs, c.image, w.splits, reinterpret_cast<Bits*>(s.d_keys_out),
+    PRIMLAB_TRY((merge_runs<Bits, VBits, PAIRS>(runs, merge_order, w.splits, reinterpret_cast<Bits*>(s.d_keys_out),
                                                 reinterpret_cast<VBits*>(s.d_values_out), reinterpret_cast<Bits*>(w.spare_keys),
                                                 reinterpret_cast<VBits*>(w.spare_values), ex.stream(l))));
   }
