@@ -11,6 +11,7 @@
 #include "agent/distributed_kernels.cuh"
 #include "agent/radix_histogram.cuh"
 #include "device/distributed_plan.h"
+#include "device/radix_onesweep_dispatch.cuh"
 #include "primlab/distributed.h"
 #include "primlab/radix_partition.h"
 #include "primlab/scan.h"
@@ -354,9 +355,18 @@ Status agree(Call<K, V, PAIRS>& c) {
   return c.clock.lap(&c.t.agree);
 }
 
-// 2. Splitters: histograms of the buckets that hold a cut, until every cut is placed.
+// A sort's cuts may land within 1/128 of a fair share of a bucket edge; a partition's are exact.
 template <class K, class V, bool PAIRS>
-Status find_cuts(Call<K, V, PAIRS>& c, SplitterSearch& search) {
+SplitterSearch make_search(const Call<K, V, PAIRS>& c) {
+  return SplitterSearch(c.num_bits, c.counts, c.local == Local::Sort ? c.total / (std::int64_t(c.G) * 128) : 0);
+}
+
+// 2. Splitters: histograms of the buckets that hold a cut, until every cut is placed. The first
+// round is a histogram of the range's top digit; where the shard's sort has counted it already
+// (sorted_counts[l], SortFirst), it is copied from there.
+template <class K, class V, bool PAIRS>
+Status find_cuts(Call<K, V, PAIRS>& c, SplitterSearch& search,
+                 const std::vector<const std::uint32_t*>& sorted_counts = {}) {
   using Bits = typename Call<K, V, PAIRS>::Bits;
   std::vector<std::uint32_t> h_hist;
   while (!search.done()) {
@@ -373,8 +383,14 @@ Status find_cuts(Call<K, V, PAIRS>& c, SplitterSearch& search) {
       DeviceFacts facts;
       PRIMLAB_TRY(device_facts(facts));
       const Bits* keys = reinterpret_cast<const Bits*>(s.d_keys_in);
-      if (queries.size() == 1 && queries[0].level == 0) {
-        // The first round is a plain histogram of the top digit: the sort's upfront histogram.
+      const bool first_round = queries.size() == 1 && queries[0].level == 0;
+      if (first_round && !sorted_counts.empty()) {
+        PRIMLAB_CUDA_TRY(cudaMemcpyAsync(c.ws[l].histogram, sorted_counts[l], slots * sizeof(std::uint32_t),
+                                         cudaMemcpyDeviceToDevice, stream));
+        continue;
+      }
+      if (first_round) {
+        // A plain histogram of the top digit: the sort's upfront histogram kernel.
         using T = RadixSortTuning;
         constexpr int kChunk = T::kHistThreads * T::kHistItems;
         const int grid = int(std::min<std::int64_t>((s.n + kChunk - 1) / kChunk, std::int64_t(facts.sm_count) * T::kHistBlocksPerSm));
@@ -449,11 +465,13 @@ struct Plans {
 // PartitionFirst, steps 3 to 6: partition each shard by destination class, exchange, then sort or
 // partition what arrived.
 template <class K, class V, bool PAIRS>
-Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
+Status partition_first(Call<K, V, PAIRS>& c) {
   using Bits = typename Call<K, V, PAIRS>::Bits;
   using VBits = typename Call<K, V, PAIRS>::VBits;
   const int G = c.G, L = c.L;
   Exchange& ex = c.ex;
+  SplitterSearch search = make_search(c);
+  PRIMLAB_TRY(find_cuts(c, search));
   // [SECTION] 3. The stable local partition into classes, and every rank's class counts.
   const std::vector<std::uint64_t> lower64 = class_lower_bounds(search.cuts(), c.num_bits);
   const std::vector<Bits> lower(lower64.begin(), lower64.end());
@@ -638,13 +656,34 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
 // SortFirst, steps 3 to 6: sort each shard, find where its classes begin, exchange the runs from
 // where they lie, then merge the runs each rank holds.
 template <class K, class V, bool PAIRS>
-Status sort_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
+Status sort_first(Call<K, V, PAIRS>& c) {
   using Bits = typename Call<K, V, PAIRS>::Bits;
   using VBits = typename Call<K, V, PAIRS>::VBits;
   const int G = c.G, L = c.L;
   Exchange& ex = c.ex;
   const int end_bit = c.begin_bit + c.num_bits;
-  // [SECTION] 3. The local sort; the classes lie in class order in a sorted shard.
+  // [SECTION] 3. The local sort, then the splitters (the sort has taken their first histogram
+  // where the range is whole digits), then where each class begins: in a sorted shard, the
+  // classes lie in class order.
+  std::vector<const std::uint32_t*> sorted_counts;
+  const int passes = (c.num_bits + kRadixBits - 1) / kRadixBits;
+  for (int l = 0; l < L; ++l) {
+    const Shard<K, V>& s = c.shards[l];
+    const Carved<K, V, PAIRS>& w = c.ws[l];
+    if (c.num_bits > 0 && c.num_bits % kRadixBits == 0)
+      sorted_counts.push_back(onesweep::digit_counts<Bits, VBits, PAIRS>(w.spare.ptr, s.n) + (passes - 1) * kRadix);
+    if (s.n == 0) continue;
+    PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
+    if (PAIRS) {
+      PRIMLAB_TRY(radix_sort_pairs(s.d_keys_in, w.sorted_keys, s.d_values_in, w.sorted_values, s.n, c.order, c.begin_bit,
+                                   end_bit, w.spare, ex.stream(l)));
+    } else {
+      PRIMLAB_TRY(radix_sort_keys(s.d_keys_in, w.sorted_keys, s.n, c.order, c.begin_bit, end_bit, w.spare, ex.stream(l)));
+    }
+  }
+  PRIMLAB_TRY(c.clock.lap(&c.t.partition));
+  SplitterSearch search = make_search(c);
+  PRIMLAB_TRY(find_cuts(c, search, sorted_counts));
   const std::vector<std::uint64_t> lower64 = class_lower_bounds(search.cuts(), c.num_bits);
   const std::vector<Bits> lower(lower64.begin(), lower64.end());
   const int C = int(lower.size());
@@ -654,12 +693,6 @@ Status sort_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
     PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
     const cudaStream_t stream = ex.stream(l);
     const Carved<K, V, PAIRS>& w = c.ws[l];
-    if (PAIRS) {
-      PRIMLAB_TRY(radix_sort_pairs(s.d_keys_in, w.sorted_keys, s.d_values_in, w.sorted_values, s.n, c.order, c.begin_bit,
-                                   end_bit, w.spare, stream));
-    } else {
-      PRIMLAB_TRY(radix_sort_keys(s.d_keys_in, w.sorted_keys, s.n, c.order, c.begin_bit, end_bit, w.spare, stream));
-    }
     PRIMLAB_CUDA_TRY(cudaMemcpyAsync(w.lower, lower.data(), C * sizeof(Bits), cudaMemcpyHostToDevice, stream));
     class_starts_kernel<Bits><<<1, kMaxClasses, 0, stream>>>(reinterpret_cast<const Bits*>(w.sorted_keys), s.n, c.image,
                                                              static_cast<const Bits*>(w.lower), C, w.starts);
@@ -773,9 +806,7 @@ Status run(Exchange& ex, Shard<K, V>* shards, Local local, SortOrder order, int 
                       RangeImage<Bits>{codec.enc0, codec.enc1, begin_bit, num_bits}, {}, {}, {}, {}, 0, {},
                       Stopwatch(ex, times != nullptr)};
   PRIMLAB_TRY(agree(c));
-  SplitterSearch search(num_bits, c.counts, local == Local::Sort ? c.total / (std::int64_t(G) * 128) : 0);
-  PRIMLAB_TRY(find_cuts(c, search));
-  PRIMLAB_TRY(scheme_of(local, G) == Scheme::SortFirst ? sort_first(c, search) : partition_first(c, search));
+  PRIMLAB_TRY(scheme_of(local, G) == Scheme::SortFirst ? sort_first(c) : partition_first(c));
   if (times) *times = c.t;
   return Status::Success;
 }

@@ -78,6 +78,14 @@ std::size_t workspace_bytes(std::int64_t n) {
   return WorkspaceLayout<Bits, VBits, PAIRS>(n, Config<Bits, VBits, PAIRS, S>::kTile).bytes();
 }
 
+// Where a sort of n keys keeps, in its workspace, the counts of every pass's digits (kRadix per
+// pass, the lowest digit's pass first), as its upfront histogram leaves them.
+template <class Bits, class VBits, bool PAIRS>
+const std::uint32_t* digit_counts(const void* ws, std::int64_t n) {
+  return reinterpret_cast<const std::uint32_t*>(static_cast<const unsigned char*>(ws) +
+                                                WorkspaceLayout<Bits, VBits, PAIRS>(n, 1).counts);
+}
+
 // [SECTION] run
 
 // Sorts n <= 2^31 - 1 keys (and values) by bits [begin_bit, end_bit) of their encoded image.
