@@ -2,9 +2,7 @@
 // primlab/distributed.h, and explicit instantiations.
 #include <algorithm>
 #include <chrono>
-#include <cstring>
 #include <limits>
-#include <numeric>
 #include <tuple>
 #include <vector>
 
