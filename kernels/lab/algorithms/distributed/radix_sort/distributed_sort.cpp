@@ -256,8 +256,8 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
   Step& part = plan::add_step(t, "partition: every GPU groups its keys by destination GPU (stable counting sort)",
                               "partition", code.line("partition"), G, S, n, 1, kPart);
   part.explain = "Each GPU sorts its shard by destination only: the keys for GPU 0 first, then GPU 1 and so on, each "
-                 "group one contiguous run to send. (primlab's library does this on 5 to 8 GPUs; on 2 to 4 it sorts "
-                 "each shard completely here, which leaves the groups in order too.)";
+                 "group one contiguous run to send. primlab's library does this on 5 to 8 GPUs; on 2 to 4 it sorts "
+                 "each shard completely here, which leaves the groups in order too.";
   part.bands = m.shard;
   std::int64_t across = 0;
   for (int r = 0; r < G; ++r)
@@ -273,8 +273,8 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
                               code.line("sort"), G, R, n, 1, kSorted);
   sort.explain = "Each GPU sorts its own keys, stably (the library runs its one-GPU radix sort here; this step puts "
                  "each key at its rank among the keys its GPU received); no key moves between GPUs again. GPU s holds "
-                 "the sorted keys at global positions [edge s, edge s+1). (On 2 to 4 GPUs, where the library sorted "
-                 "each shard before the exchange, the runs a GPU receives are sorted already: it merges them instead.)";
+                 "the sorted keys at global positions [edge s, edge s+1). On 2 to 4 GPUs the library sorted each "
+                 "shard before the exchange, so the runs a GPU receives are sorted already and it merges them instead.";
   sort.bands = m.edges;
   return {};
 }
