@@ -12,11 +12,12 @@
 //  3. a stable local partition of the shard by destination;
 //  4. the exchange (all_to_all_v), received in rank order;
 //  5. a local stable radix sort (or radix partition) of what arrived.
-// A sort on 2 to 4 ranks goes the other way round: 3. a local stable radix sort of the shard, whose
-// destinations then lie side by side; 4. the exchange of those runs from where they lie; 5. the
-// stable merge of the G sorted runs a rank holds, in ceil(log2 G) rounds of pairwise merges: a
-// round costs what the partition pass it replaces costs, and no run is moved to its receiver's
-// alignment first (bench/NOTES-distributed.md).
+// A sort on 2 to 4 ranks goes the other way round: 3. a local stable radix sort of the shard
+// (before step 2, whose first histogram it counts), whose destinations then lie side by side;
+// 4. the exchange of those runs from where they lie; 5. the stable merge of the G sorted runs a
+// rank holds, in ceil(log2 G) rounds of pairwise merges. A round costs less than the partition
+// pass it replaces (2^28 u32 keys on H100: 1.0 ms against 1.8), and no run is moved to its
+// receiver's alignment first (bench/NOTES-distributed.md).
 // So the result is the stable global order: equal keys keep the order of (rank, position).
 //
 // Conventions as in primlab/ops.h, per rank: sizes and workspace per shard, from the queries
