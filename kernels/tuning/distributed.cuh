@@ -1,7 +1,7 @@
 // Tuning of the multi-GPU primitives' local kernels (the splitter histograms, the partition by
-// destination, the merge of the kept and the received keys). Not swept yet: the usual streaming
-// shapes, 256 threads with 16 keys each (8 outputs each for the merge); the phase times they give
-// are in bench/NOTES-distributed.md.
+// destination, the merge of sorted runs). The histograms and the partition are not swept: the
+// usual streaming shapes, 256 threads with 16 keys each; the merge's items are swept by
+// primlab_tune_merge. The phase times they give are in bench/NOTES-distributed.md.
 #pragma once
 
 namespace primlab::detail {
