@@ -190,7 +190,7 @@ __global__ void __launch_bounds__(DistributedTuning::kThreads)
     dst[i] = src[i];
 }
 
-// [SECTION] the merge of two sorted runs (a rank's kept keys and the keys it received)
+// [SECTION] the merge of two sorted runs
 
 // The order the merge compares in: keys encoded to their radix image (a bijection, so the merge
 // moves encoded keys and decodes them on the way out), compared on the range's bits.

@@ -47,9 +47,9 @@ enum class Local { Sort, Partition };
 // How a call goes. PartitionFirst: partition each shard by destination, exchange, then sort (or
 // partition) what arrived. SortFirst (a sort on 2 to 4 ranks): sort each shard, exchange its runs
 // from where they lie, then merge the G sorted runs that a rank holds, in ceil(log2 G) rounds of
-// pairwise merges. A merge round reads and writes the keys once, as the partition pass it
-// replaces does, and the runs need no move to the receiver's alignment (2 x H100, 2^28 u32 per
-// GPU: bench/NOTES-distributed.md).
+// pairwise merges. A merge round costs less than the partition pass it replaces (2 x H100, 2^28
+// u32 per GPU: 1.0 ms against 1.8), and the runs need no move to the receiver's alignment
+// (bench/NOTES-distributed.md).
 enum class Scheme { PartitionFirst, SortFirst };
 constexpr int kSortFirstMaxRanks = 4;
 Scheme scheme_of(Local local, int ranks) {
@@ -85,6 +85,7 @@ struct Layout {
       spare_keys = aligned(cap * sizeof(K));
       spare = std::max(spare_keys + (PAIRS ? aligned(cap * sizeof(V)) : 0), aligned(sort_ws(n)));
       splits = aligned((cap / DistributedTuning::kMinMergeTile + 2) * sizeof(std::int64_t));
+      starts = aligned(kMaxClasses * sizeof(std::int64_t));
     } else {
       stage_keys = aligned(un * sizeof(K));
       stage_values = PAIRS ? aligned(un * sizeof(V)) : 0;
@@ -109,7 +110,6 @@ struct Layout {
     }
     histogram = aligned(std::size_t(std::max(ranks - 1, 1)) * kRadix * sizeof(std::uint32_t));
     lower = aligned(kMaxClasses * sizeof(std::uint64_t));
-    starts = aligned(kMaxClasses * sizeof(std::int64_t));
     total = stage + sorted_keys + sorted_values + recv_keys + recv_values + aux_keys + aux_values + spare + splits +
             tile_counts + scan + bucket_ws + buckets + histogram + lower + starts;
   }
@@ -361,7 +361,7 @@ SplitterSearch make_search(const Call<K, V, PAIRS>& c) {
 
 // 2. Splitters: histograms of the buckets that hold a cut, until every cut is placed. The first
 // round is a histogram of the range's top digit; where the shard's sort has counted it already
-// (sorted_counts[l], SortFirst), it is copied from there.
+// (sorted_counts[l], SortFirst), it is read back from there.
 template <class K, class V, bool PAIRS>
 Status find_cuts(Call<K, V, PAIRS>& c, SplitterSearch& search,
                  const std::vector<const std::uint32_t*>& sorted_counts = {}) {
@@ -371,9 +371,13 @@ Status find_cuts(Call<K, V, PAIRS>& c, SplitterSearch& search,
     const std::vector<SplitterQuery> queries = search.queries();
     const int d = search.digit_bits();
     const std::size_t slots = queries.size() << d;
+    const bool first_round = queries.size() == 1 && queries[0].level == 0;
+    // Where driven rank l's counts of this round are read back from.
+    auto counted_by_sort = [&](int l) { return first_round && !sorted_counts.empty() && c.shards[l].n > 0; };
     h_hist.assign(slots * c.L, 0);
     for (int l = 0; l < c.L; ++l) {
       const Shard<K, V>& s = c.shards[l];
+      if (counted_by_sort(l)) continue;
       PRIMLAB_CUDA_TRY(cudaSetDevice(c.ex.device(l)));
       const cudaStream_t stream = c.ex.stream(l);
       PRIMLAB_CUDA_TRY(cudaMemsetAsync(c.ws[l].histogram, 0, slots * sizeof(std::uint32_t), stream));
@@ -381,12 +385,6 @@ Status find_cuts(Call<K, V, PAIRS>& c, SplitterSearch& search,
       DeviceFacts facts;
       PRIMLAB_TRY(device_facts(facts));
       const Bits* keys = reinterpret_cast<const Bits*>(s.d_keys_in);
-      const bool first_round = queries.size() == 1 && queries[0].level == 0;
-      if (first_round && !sorted_counts.empty()) {
-        PRIMLAB_CUDA_TRY(cudaMemcpyAsync(c.ws[l].histogram, sorted_counts[l], slots * sizeof(std::uint32_t),
-                                         cudaMemcpyDeviceToDevice, stream));
-        continue;
-      }
       if (first_round) {
         // A plain histogram of the top digit: the sort's upfront histogram kernel.
         using T = RadixSortTuning;
@@ -414,7 +412,8 @@ Status find_cuts(Call<K, V, PAIRS>& c, SplitterSearch& search,
     // Read back once every rank's kernels are queued (a copy to pageable memory waits for them).
     for (int l = 0; l < c.L; ++l) {
       PRIMLAB_CUDA_TRY(cudaSetDevice(c.ex.device(l)));
-      PRIMLAB_CUDA_TRY(cudaMemcpyAsync(&h_hist[slots * l], c.ws[l].histogram, slots * sizeof(std::uint32_t),
+      const std::uint32_t* counts = counted_by_sort(l) ? sorted_counts[l] : c.ws[l].histogram;
+      PRIMLAB_CUDA_TRY(cudaMemcpyAsync(&h_hist[slots * l], counts, slots * sizeof(std::uint32_t),
                                        cudaMemcpyDeviceToHost, c.ex.stream(l)));
       PRIMLAB_CUDA_TRY(cudaStreamSynchronize(c.ex.stream(l)));
     }
@@ -557,16 +556,18 @@ Status partition_first(Call<K, V, PAIRS>& c) {
   for (const SplitterSearch::Cut& cut : search.cuts()) positions.push_back(cut.position);
   PRIMLAB_TRY(plan_shares(c, C, h_class_all, positions, send));
 
-  // [SECTION] 5. The exchange, keys and values in one transfer, received in rank order. A rank's
-  // run to itself is a device copy. A run to another rank goes in two messages: a head of under
-  // 16 bytes, then the body, which starts 16-byte aligned on both sides (from the staged keys
-  // where the run's start has the receiver's alignment, else from a copy in `aux` that has it):
-  // NCCL copies a body with misaligned ends at 43 % of its speed.
+  // [SECTION] 5. The exchange, received in rank order. A rank's run to itself is a device copy. A
+  // run to another rank goes in two messages: a head of under 16 bytes, then the body, which starts
+  // 16-byte aligned on both sides (from the staged keys where the run's start has the receiver's
+  // alignment, else from a copy in `aux` that has it): NCCL copies a body with misaligned ends at
+  // 43 % of its speed. The heads (keys and values) go in one transfer, the bodies in the next: a
+  // head in the body's NCCL group, to the same peer, halved the body's rate (2 x H100, 184
+  // against 344 GB/s, bench/NOTES-distributed.md).
   std::vector<std::vector<Run>> runs;
   for (int l = 0; l < L; ++l)
     runs.push_back(send_runs(G, C, h_class_all, positions, ex.rank(l),
                              std::vector<std::int64_t>(h_start.begin() + std::size_t(C) * l, h_start.begin() + std::size_t(C) * (l + 1))));
-  Plans plans(G, L, PAIRS ? 4 : 2);
+  Plans heads(G, L, PAIRS ? 2 : 1), bodies(G, L, PAIRS ? 2 : 1);
   auto plan = [&](int part, std::size_t elem, auto stage_of, auto aux_of, auto recv_of) -> Status {
     for (int l = 0; l < L; ++l) {
       const int me = ex.rank(l);
@@ -575,8 +576,8 @@ Status partition_first(Call<K, V, PAIRS>& c) {
       const unsigned char* stage = static_cast<const unsigned char*>(stage_of(l));
       unsigned char* aux = aux_of(l);
       unsigned char* recv = static_cast<unsigned char*>(recv_of(l));
-      std::size_t* head = plans.sizes(l, part);
-      std::size_t* body = plans.sizes(l, part + 1);
+      std::size_t* head = heads.sizes(l, part);
+      std::size_t* body = bodies.sizes(l, part);
       std::size_t ro = 0, aux_used = 0;
       for (int s = 0; s < G; ++s) {
         // Receiving from rank s: its run lands at ro.
@@ -609,8 +610,8 @@ Status partition_first(Call<K, V, PAIRS>& c) {
         body[s] = run - h;
         body[G + s] = head[G + s] + h;
       }
-      plans.set(l, part, base, recv);
-      plans.set(l, part + 1, base, recv);
+      heads.set(l, part, base, recv);
+      bodies.set(l, part, base, recv);
     }
     return Status::Success;
   };
@@ -620,10 +621,11 @@ Status partition_first(Call<K, V, PAIRS>& c) {
   PRIMLAB_TRY(plan(0, sizeof(Bits), [&](int l) -> const void* { return c.ws[l].stage; }, [&](int l) { return c.ws[l].aux_keys; },
                    recv_keys));
   if (PAIRS) {
-    PRIMLAB_TRY(plan(2, sizeof(VBits), [&](int l) -> const void* { return c.ws[l].stage_values; },
+    PRIMLAB_TRY(plan(1, sizeof(VBits), [&](int l) -> const void* { return c.ws[l].stage_values; },
                      [&](int l) { return c.ws[l].aux_values; }, recv_values));
   }
-  PRIMLAB_TRY(ex.all_to_all_v(plans.plans.data(), plans.parts));
+  PRIMLAB_TRY(ex.all_to_all_v(heads.plans.data(), heads.parts));
+  PRIMLAB_TRY(ex.all_to_all_v(bodies.plans.data(), bodies.parts));
   PRIMLAB_TRY(c.clock.lap(&c.t.exchange));
 
   // [SECTION] 6. The local sort (or partition) of what arrived.

@@ -162,6 +162,16 @@ std::vector<std::vector<K>> split(const std::vector<K>& all, int G, bool uneven)
   return s;
 }
 
+// Values for a pairs call: each key's global input position (rank-major), so stability shows.
+template <class K>
+std::vector<std::vector<std::uint32_t>> global_positions(const std::vector<std::vector<K>>& shards) {
+  std::vector<std::vector<std::uint32_t>> ids(shards.size());
+  std::uint32_t id = 0;
+  for (std::size_t r = 0; r < shards.size(); ++r)
+    for (std::size_t i = 0; i < shards[r].size(); ++i) ids[r].push_back(id++);
+  return ids;
+}
+
 template <class K>
 void sort_cases(bool pairs) {
   for (Dist d : {Dist::Uniform, Dist::AllEqual, Dist::FewDistinct, Dist::Extremes, Dist::Zipf, Dist::Sorted})
@@ -171,14 +181,7 @@ void sort_cases(bool pairs) {
           SCOPED_TRACE(testing::Message() << type_name<K>() << " " << dist_name(d) << " G " << G << " n " << n
                                           << (order == SortOrder::Descending ? " descending" : "") << (pairs ? " pairs" : ""));
           const auto shards = split(make_keys<K>(d, n, 11), G, n % 2 == 1);
-          std::vector<std::vector<std::uint32_t>> ids;
-          if (pairs) {
-            std::vector<std::vector<std::uint32_t>> tmp(G);
-            std::uint32_t id = 0;
-            for (int r = 0; r < G; ++r)
-              for (std::size_t i = 0; i < shards[r].size(); ++i) tmp[r].push_back(id++);
-            ids = tmp;
-          }
+          const auto ids = pairs ? global_positions(shards) : std::vector<std::vector<std::uint32_t>>{};
           const int bits = int(sizeof(K) * 8);
           expect_result<K>(Op::Sort, shards, run<K, std::uint32_t>(Op::Sort, shards, ids, order, 0, bits), order, 0, bits, pairs);
         }
@@ -200,7 +203,7 @@ TEST(Distributed, SortPairsIsStable) {
 }
 
 // Sorts on 2 to 4 ranks sort each shard first and merge the runs a rank holds (2, 3 or 4 of them,
-// at every 16-byte alignment); more ranks partition first. Both schemes, on every rank count up
+// starting anywhere in their senders' shards); more ranks partition first. Both schemes, on every rank count up
 // to 8, with shards of uneven sizes, keys and pairs, ascending and descending.
 TEST(Distributed, EveryRankCountSortsStably) {
   for (int G = 2; G <= 8; ++G)
@@ -208,10 +211,7 @@ TEST(Distributed, EveryRankCountSortsStably) {
       for (SortOrder order : {SortOrder::Ascending, SortOrder::Descending}) {
         SCOPED_TRACE(testing::Message() << dist_name(d) << " G " << G << (order == SortOrder::Descending ? " descending" : ""));
         const auto shards = split(make_keys<std::uint64_t>(d, 90001, 7), G, true);
-        std::vector<std::vector<std::uint32_t>> ids(G);
-        std::uint32_t id = 0;
-        for (int r = 0; r < G; ++r)
-          for (std::size_t i = 0; i < shards[r].size(); ++i) ids[r].push_back(id++);
+        const auto ids = global_positions(shards);
         expect_result<std::uint64_t>(Op::Sort, shards, run<std::uint64_t, std::uint32_t>(Op::Sort, shards, ids, order, 0, 64),
                                      order, 0, 64, true);
         expect_result<std::uint64_t>(Op::Sort, shards, run<std::uint64_t, std::uint32_t>(Op::Sort, shards, {}, order, 0, 64),
@@ -221,10 +221,7 @@ TEST(Distributed, EveryRankCountSortsStably) {
 
 TEST(Distributed, SortBitRanges) {
   const auto shards = split(make_keys<std::uint32_t>(Dist::Uniform, 40000, 5), 4, false);
-  std::vector<std::vector<std::uint32_t>> ids(4);
-  std::uint32_t id = 0;
-  for (int r = 0; r < 4; ++r)
-    for (std::size_t i = 0; i < shards[r].size(); ++i) ids[r].push_back(id++);
+  const auto ids = global_positions(shards);
   for (auto [begin, bits] : {std::pair{0, 0}, std::pair{4, 12}, std::pair{20, 12}, std::pair{31, 1}, std::pair{8, 16}}) {
     SCOPED_TRACE(testing::Message() << "bits [" << begin << ", " << begin + bits << ")");
     expect_result<std::uint32_t>(Op::Sort, shards, run<std::uint32_t, std::uint32_t>(Op::Sort, shards, ids, SortOrder::Ascending, begin, bits),
@@ -239,13 +236,7 @@ TEST(Distributed, PartitionByADigit) {
         for (bool pairs : {false, true}) {
           SCOPED_TRACE(testing::Message() << dist_name(d) << " G " << G << " bits [" << begin << ", " << begin + bits << ")" << (pairs ? " pairs" : ""));
           const auto shards = split(make_keys<std::uint32_t>(d, 30001, 9), G, true);
-          std::vector<std::vector<std::uint32_t>> ids;
-          if (pairs) {
-            ids.resize(G);
-            std::uint32_t id = 0;
-            for (int r = 0; r < G; ++r)
-              for (std::size_t i = 0; i < shards[r].size(); ++i) ids[r].push_back(id++);
-          }
+          const auto ids = pairs ? global_positions(shards) : std::vector<std::vector<std::uint32_t>>{};
           expect_result<std::uint32_t>(Op::Partition, shards,
                                        run<std::uint32_t, std::uint32_t>(Op::Partition, shards, ids, SortOrder::Ascending, begin, bits),
                                        SortOrder::Ascending, begin, bits, pairs);
