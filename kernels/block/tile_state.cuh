@@ -119,15 +119,6 @@ constexpr std::size_t state_bytes(std::int64_t num_tiles) {
   return (std::size_t(num_tiles) * State::bytes_per_tile() + 255) & ~std::size_t(255);
 }
 
-template <class T>
-__host__ __device__ inline TileState<T> make_tile_state(void* base, std::int64_t num_tiles) {
-  (void)num_tiles;
-  TileState<T> s;
-  if constexpr (sizeof(T) <= 4) s.words = static_cast<std::uint64_t*>(base);
-  else s.words = static_cast<ulonglong2*>(base);
-  return s;
-}
-
 // In a kernel launched by launch_with_cleared_tile_states with zero_first (util/launch_features.cuh):
 // each block clears its tile's state, and the grid waits for every tile's before any is published.
 template <class State>

@@ -1,6 +1,7 @@
 // The lab's catalog: one row (Algorithm) per algorithm, with its stepped form (plan, CPU reference
-// stepper, CUDA traced stepper: both fill the same planned Trace, which tests compare bit for bit)
-// and its timed large-n form (TimedForm), one set of limits and its options. The Step tab, trace,
+// stepper, and the CUDA stepped form, which runs the algorithm's own kernels with a recording
+// probe: both fill the same planned Trace, which tests compare bit for bit) and its timed large-n
+// form (TimedForm, the same kernels with NoProbe), one set of limits and its options. The Step tab, trace,
 // render, the bench, the Performance tab and the tests all read it; lab calls that can fail return
 // a Result (lab/model/result.h).
 #pragma once
@@ -76,7 +77,7 @@ struct TimedArgs {
   void* stream = nullptr;      // a cudaStream_t
 };
 
-// An algorithm's timed large-n kernel (its folder's <algo>_timed.cu).
+// An algorithm's timed large-n form (its folder's <algo>.cu: the kernels of <algo>.cuh with NoProbe).
 struct TimedForm {
   const char* primitive = nullptr;          // the engine's primitive: "scan_exclusive", "reduce_sum",
                                             // "histogram_even", "sort_keys", "bitonic_sort_keys";
@@ -105,7 +106,6 @@ struct Algorithm {
   std::int32_t max_bins = 4096;       // kOptBins: bins (or partitions) from 2 up to this
   bool bins_pow2 = false;             // kOptBins: bins must be a power of two
   bool deterministic = true;          // CPU and CUDA traces equal bit for bit (else final state and counts)
-  bool cpu_only = false;              // no CUDA stepper (run_cuda stays null): the app says it runs on the CPU
   const char* bins_label = nullptr;   // kOptBins: what the bins count, where not histogram bins ("GPUs")
   const char* variant_names = nullptr;  // kOptVariant: the names of cfg.variant's values, NUL-separated, ending in two NULs
   // The stepped form. plan fills trace metadata: rows, steps (labels, launch shapes, op slots),
@@ -113,8 +113,8 @@ struct Algorithm {
   Result (*plan)(const StepConfig& cfg, Trace& trace) = nullptr;
   // Fills values, ops and counters of a planned trace from the input words (cfg.n of them).
   void (*run_cpu)(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& trace) = nullptr;
-  // Same on the GPU: writes values and ops into `out`, counters into trace.steps. Null in builds
-  // without CUDA.
+  // Same on the GPU: runs the algorithm's kernels and host code with the recording probe, which
+  // writes values and ops into `out` and counters into trace.steps. Null in builds without CUDA.
   Result (*run_cuda)(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& trace,
                      DeviceTraceView out) = nullptr;
   TimedForm timed;  // the large-n kernel the bench and the Performance tab time

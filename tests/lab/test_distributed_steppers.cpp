@@ -211,7 +211,6 @@ TEST(DistributedSort, RejectsWhatItCannotRun) {
   const Result r = build_trace_cpu(a, cfg, {}, t);
   EXPECT_FALSE(r.ok());
   EXPECT_NE(r.message().find("n must be"), std::string::npos) << r.message();
-  EXPECT_FALSE(a.cpu_only);  // a CUDA stepper too (test_distributed_traced.cu)
 }
 
 }  // namespace

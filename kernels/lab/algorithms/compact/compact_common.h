@@ -11,12 +11,6 @@
 #include "lab/model/plan.h"
 #include "lab/run/steppers.h"
 
-namespace primlab::steppers {
-PRIMLAB_DECLARE_STEPPER(scan_blelloch)
-PRIMLAB_DECLARE_STEPPER(scan_naive)
-PRIMLAB_DECLARE_STEPPER(scan_shared)
-}  // namespace primlab::steppers
-
 #ifdef __CUDACC__
 #define PRIMLAB_COMPACT_HD __host__ __device__
 #else
@@ -38,8 +32,9 @@ struct Layout {
   std::string error;
 };
 
-inline const char* scan_algo(int variant) {
-  return variant == kNaive ? "scan-naive" : variant == kSharedScan ? "scan-shared" : "scan-blelloch";
+// The scan row of the catalog that the variant runs.
+inline const Algorithm& scan_algo(int variant) {
+  return *find_algorithm(variant == kNaive ? "scan-naive" : variant == kSharedScan ? "scan-shared" : "scan-blelloch");
 }
 
 inline Layout make_layout(const StepConfig& cfg) {
@@ -62,13 +57,12 @@ inline Layout make_layout(const StepConfig& cfg) {
   L.scan_cfg.inclusive = false;
   L.scan_cfg.input = nullptr;
   Trace& s = L.scan;
-  s.algo = scan_algo(cfg.variant);
+  const Algorithm& scan = scan_algo(cfg.variant);
+  s.algo = scan.name;
   s.type = ElemType::I32;
   s.n = cfg.n;
   s.block = cfg.block;
-  const Result r = cfg.variant == kNaive        ? plan_scan_naive(L.scan_cfg, s)
-                   : cfg.variant == kSharedScan ? plan_scan_shared(L.scan_cfg, s)
-                                                : plan_scan_blelloch(L.scan_cfg, s);
+  const Result r = scan.plan(L.scan_cfg, s);
   if (!r.ok()) {
     L.error = r.message();
     return L;
@@ -78,7 +72,7 @@ inline Layout make_layout(const StepConfig& cfg) {
   L.row_map.assign(s.rows.size(), -1);
   L.row_map[kRowMain] = kScanned;
   int next = kScanAux;
-  for (std::size_t r = kStdRows; r < s.rows.size(); ++r) L.row_map[r] = s.rows[r].name == "input" ? kFlags : next++;
+  for (std::size_t r = kStdRows; r < s.rows.size(); ++r) L.row_map[r] = s.rows[r].name == "input" || s.rows[r].name == "in" ? kFlags : next++;
   L.output_row = next++;
   L.count_row = next;
   return L;

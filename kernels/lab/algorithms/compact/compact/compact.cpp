@@ -89,9 +89,7 @@ void cpu_compact(const StepConfig& cfg, const std::vector<std::uint32_t>& input,
   // The scan's own CPU stepper on the flags, spliced step by step.
   const std::vector<std::uint32_t> f(flags, flags + n);
   const Trace& s = L.scan;
-  if (cfg.variant == kNaive) cpu_scan_naive(L.scan_cfg, f, L.scan);
-  else if (cfg.variant == kSharedScan) cpu_scan_shared(L.scan_cfg, f, L.scan);
-  else cpu_scan_blelloch(L.scan_cfg, f, L.scan);
+  scan_algo(cfg.variant).run_cpu(L.scan_cfg, f, L.scan);
   const int rows = int(s.rows.size());
   for (std::size_t k = 1; k <= L.scan_steps; ++k) {
     const std::size_t step = 1 + k;

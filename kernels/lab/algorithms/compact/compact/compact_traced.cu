@@ -110,9 +110,7 @@ Result cuda_compact(const StepConfig& cfg, const std::vector<std::uint32_t>& inp
     DeviceBuffer<std::uint32_t> d_values(s.values.size());
     DeviceBuffer<Op> d_ops(std::max<std::size_t>(s.ops.size(), 1));
     const DeviceTraceView sv{d_values.get(), d_ops.get()};
-    const Result r = cfg.variant == kNaive        ? cuda_scan_naive(L.scan_cfg, flags, s, sv)
-                     : cfg.variant == kSharedScan ? cuda_scan_shared(L.scan_cfg, flags, s, sv)
-                                                  : cuda_scan_blelloch(L.scan_cfg, flags, s, sv);
+    const Result r = scan_algo(cfg.variant).run_cuda(L.scan_cfg, flags, s, sv);
     if (!r.ok()) return Result::failure("the compaction's scan: " + r.message());
     RowMap map{};
     map.rows = int(s.rows.size());

@@ -10,7 +10,9 @@
 
 namespace primlab::steppers {
 
-PRIMLAB_DECLARE_STEPPER(reduce5)
+PlanFn plan_reduce5;
+CpuFn cpu_reduce5;
+CudaFn cuda_reduce5;
 
 Result plan_reduce6(const StepConfig& cfg, Trace& t) {
   if (Result r = plan_reduce5(cfg, t); !r.ok()) return r;

@@ -4,7 +4,9 @@
 
 namespace primlab::steppers {
 
-PRIMLAB_DECLARE_STEPPER(reduce5)
+PlanFn plan_reduce5;
+CpuFn cpu_reduce5;
+CudaFn cuda_reduce5;
 
 Result cuda_reduce6(const StepConfig& cfg, const std::vector<std::uint32_t>& in, Trace& t, DeviceTraceView out) {
   return cuda_reduce5(cfg, in, t, out);

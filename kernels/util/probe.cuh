@@ -1,0 +1,37 @@
+// The probe a kernel calls where the lab's stepped form records what the kernel does. Every
+// kernel that the lab steps takes it as its last template parameter and kernel argument, and the
+// host code that launches the kernels takes it too. NoProbe, the default, is what the library and
+// the timed forms run: its calls are empty and compile to nothing, so the shipped kernels' machine
+// code does not change. The lab's recording probe (kernels/lab/run/recording_probe.cuh) has the
+// same calls and writes the trace.
+//
+// The calls, in a kernel (`probe` is the probe argument; the lab's listings hide these lines):
+//   probe.op(slot, kind, src_row, src, dst_row, dst)   one operation of this thread
+//   probe.count(counter, amount)                       a counter of the step
+//   probe.branch(path)                                 warp-collective: the path each lane takes
+//   probe.shared_access(word)                          warp-collective: a shared-memory access
+//   probe.on_chip(row, data, base, count)              shared memory or registers shown as a row
+//   probe.value(row, i, v)                             a value held in a register, shown in a row
+//   probe.barrier() / probe.warp_barrier()             after __syncthreads() / __syncwarp(): a step ends
+//   probe.event(what, ...)                             an algorithm's own event (a tile's status)
+// and in the host code, before each launch:
+//   probe.launch(stream)
+#pragma once
+#include <cuda_runtime_api.h>
+
+namespace primlab {
+
+struct NoProbe {
+  template <class... A> __device__ __forceinline__ void op(const A&...) const {}
+  template <class... A> __device__ __forceinline__ void count(const A&...) const {}
+  template <class... A> __device__ __forceinline__ void branch(const A&...) const {}
+  template <class... A> __device__ __forceinline__ void shared_access(const A&...) const {}
+  template <class... A> __device__ __forceinline__ void on_chip(const A&...) const {}
+  template <class... A> __device__ __forceinline__ void value(const A&...) const {}
+  template <class... A> __device__ __forceinline__ void event(const A&...) const {}
+  __device__ __forceinline__ void barrier() const {}
+  __device__ __forceinline__ void warp_barrier() const {}
+  __host__ void launch(cudaStream_t) const {}
+};
+
+}  // namespace primlab
