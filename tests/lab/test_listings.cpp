@@ -128,6 +128,12 @@ TEST(Listings, EveryStepHighlightsAMarkedLineOfItsPhase) {
                                                    " outside the listing");
           continue;
         }
+        for (int also : s.also_lit) {
+          const Placed& q = at[std::size_t(also)];
+          const std::string also_tag = listing::tag_at(q.listing->name, q.line);
+          if (also_tag.empty()) failures.emplace(s.phase + " also", where + ": also lights an untagged line");
+          used.insert({q.listing->name, also_tag});
+        }
         const Placed& p = at[std::size_t(s.code_line)];
         const std::string tag = listing::tag_at(p.listing->name, p.line);
         if (tag.empty()) {

@@ -77,22 +77,35 @@ std::vector<Case> cases() {
 
 INSTANTIATE_TEST_SUITE_P(AllScans, ScanResult, ::testing::ValuesIn(cases()));
 
-TEST(ScanTrace, BlellochPadsToPowerOfTwoAndHasTwoLogNPlusOneSteps) {
+TEST(ScanTrace, BlellochRunsItsHostLoopTwoLogMLaunches) {
+  // n = 6 pads to m = 8: the copy, the up-sweep at d = 1, 2 (the root's level is skipped), the
+  // down-sweep at d = 4, 2, 1: 2 log m = 6 launches, one step each.
   StepConfig cfg;
   cfg.n = 6;
   cfg.block = 4;
   Trace t;
   ASSERT_TRUE(ok(build_trace_cpu(*find_algorithm("scan-blelloch"), cfg, make_input(InputKind::Random, 6, ElemType::I32, 3), t)));
   EXPECT_EQ(t.width, 8);
-  EXPECT_EQ(t.steps.size(), 1u + 3 + 1 + 3);  // input, 3 up, clear, 3 down
-  EXPECT_EQ(t.steps[1].label, "up-sweep d=1: x[k+1] += x[k+0]");
-  EXPECT_EQ(t.steps[2].label, "up-sweep d=2: x[k+3] += x[k+1]");
-  // The padding stays the identity through the up-sweep.
+  ASSERT_EQ(t.steps.size(), 1u + 6);
+  EXPECT_EQ(t.totals(t.steps.size() - 1).launches, 6);
+  EXPECT_EQ(t.steps[1].phase, "copy");
+  EXPECT_EQ(t.steps[2].label, "up-sweep d=1: buf[right] += buf[right - 1], right = 2k + 1, k = 0..3");
+  EXPECT_EQ(t.steps[3].label, "up-sweep d=2: buf[right] += buf[right - 2], right = 4k + 3, k = 0..1");
+  EXPECT_EQ(t.steps[4].phase, "down-sweep");
+  EXPECT_NE(t.steps[4].label.find("buf[7] = 0"), std::string::npos) << t.steps[4].label;
+  // The padding is the identity, and stays it through the up-sweep.
   EXPECT_EQ(t.row(1, kRowMain)[6], 0u);
-  // Up-sweep d=1 has 4 adds, each reading two words and writing one.
-  EXPECT_EQ(t.steps[1].counters.adds, 4);
-  EXPECT_EQ(t.steps[1].counters.global_read_bytes, 32);
-  EXPECT_EQ(t.steps[1].counters.global_write_bytes, 16);
+  EXPECT_EQ(t.row(3, kRowMain)[6], 0u);
+  // The copy reads the 6 inputs and writes all 8 words; up-sweep d=1 has 4 adds, each reading two
+  // words and writing one.
+  EXPECT_EQ(t.steps[1].counters.global_read_bytes, 24);
+  EXPECT_EQ(t.steps[1].counters.global_write_bytes, 32);
+  EXPECT_EQ(t.steps[2].counters.adds, 4);
+  EXPECT_EQ(t.steps[2].counters.global_read_bytes, 32);
+  EXPECT_EQ(t.steps[2].counters.global_write_bytes, 16);
+  // The first down-sweep level also clears the root: 3 ops for thread 0.
+  EXPECT_EQ(t.steps[4].ops_per_thread, 3);
+  EXPECT_EQ(t.steps[4].counters.global_write_bytes, 4 + 8);
 }
 
 TEST(ScanTrace, LectureExampleFromTheSeeds) {
