@@ -91,7 +91,7 @@ StepRun::StepRun(Trace& t, DeviceTraceView out, std::initializer_list<int> on_ch
   p.step_words = std::int64_t(t.step_words());
   for (std::size_t r = 0; r < t.rows.size(); ++r) {
     if (t.rows[r].element_space) p.element_rows |= 1u << r;
-    if (r >= kStdRows) p.live_rows |= 1u << r;
+    if (r != kRowTouch && r != kRowOwner) p.live_rows |= 1u << r;
   }
   for (int r : on_chip_rows) p.live_rows &= ~(1u << r);
   p.type = t.type;
