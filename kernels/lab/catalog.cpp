@@ -594,4 +594,10 @@ Result build_trace_cpu(const Algorithm& a, const StepConfig& cfg, const std::vec
   return {};
 }
 
+#ifndef PRIMLAB_HAVE_CUDA
+Result build_trace_cuda(const Algorithm&, const StepConfig&, const std::vector<std::uint32_t>&, Trace&) {
+  return Result::failure("this build has no CUDA backend");
+}
+#endif
+
 }  // namespace primlab

@@ -18,9 +18,10 @@
 #include <string>
 #include <vector>
 
-#include "lab/catalog.h"
+#include "lab/model/forms.h"
 #include "lab/model/trace.h"
 #include "primlab/device_buffer.h"
+#include "primlab/status.h"
 
 namespace primlab::stepped {
 

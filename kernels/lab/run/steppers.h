@@ -8,7 +8,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "lab/catalog.h"
+#include "lab/model/forms.h"
+#include "lab/model/result.h"
+#include "primlab/status.h"
 
 namespace primlab::steppers {
 

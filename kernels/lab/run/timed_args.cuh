@@ -5,7 +5,8 @@
 
 #include <cstdint>
 
-#include "lab/catalog.h"
+#include "lab/model/forms.h"
+#include "primlab/status.h"
 
 namespace primlab::timed {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "lab/catalog.h"
+#include "lab/model/forms.h"
 #include "primlab/device_buffer.h"
 #include "lab/model/trace.h"
 

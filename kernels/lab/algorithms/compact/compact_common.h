@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "lab/catalog.h"
 #include "lab/model/plan.h"
 #include "lab/run/steppers.h"
 
