@@ -438,9 +438,7 @@ std::string version(int v, int major_div, int minor_div, int minor_mod) {
   return std::to_string(v / major_div) + "." + std::to_string(v / minor_div % minor_mod);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   std::vector<int> sizes = {26, 28, 30};
   std::vector<bool> kinds = {false, true};
   std::vector<Dist> dists = {Dist::Uniform, Dist::Skewed, Dist::AllEqual};
@@ -597,4 +595,14 @@ int main(int argc, char** argv) {
   grp.nccl.reset();
   for (const Gpu& g : grp.gpus) ncclCommDestroy(g.comm);
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {  // a device allocation that failed (primlab::DeviceError)
+    die(e.what());
+  }
 }
