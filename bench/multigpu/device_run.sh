@@ -17,6 +17,7 @@
 set -u
 export NCCL_NVLS_ENABLE=0
 D=$(cd "$(dirname "$0")" && pwd)
+chmod +x "$D/bench-multigpu" "$D/primlab_multigpu_tests" "$D/primlab_library_tests"
 : "${OUT:?set OUT}"
 COMMIT=$(cat "$D/COMMIT" 2>/dev/null || echo unknown)
 TMP=$(mktemp -d)  # the logs of the steps that run side by side
