@@ -59,7 +59,7 @@ TEST(HistogramTracedEdge, ManyTripsAndPartialWarpsMatchTheCpu) {
     for (int block : {a.min_block, 33, 96, a.max_block})
       for (ElemType type : {ElemType::I32, ElemType::U32}) {
         StepConfig cfg;
-        cfg.n = a.max_n;
+        cfg.n = a.max_n / 2;  // in one-thread blocks the bytes histogram's warp accesses fill most of a trace's record
         cfg.block = block;
         cfg.bins = std::min(256, a.max_bins);
         cfg.type = type;
