@@ -34,7 +34,7 @@ def normal_name(name):
     name = re.sub(r',?\s*primlab::NoProbe', '', name)                   # the probe, template and argument
     name = re.sub(r'\(anonymous namespace\)::', '', name)
     name = re.sub(r'\bprimlab::(lab|teaching|detail)::', '', name)
-    name = name.replace('<>', '')
+    name = name.replace('<>', '').replace('> >', '>>')               # c++filt spaces `> >` only where they close together
     return re.sub(r'\s+', ' ', name).strip()
 
 

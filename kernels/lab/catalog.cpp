@@ -314,8 +314,8 @@ static Algorithm compact() {
 // [SECTION] Histograms (the lecture, seed 004): global atomicAdd, per-block shared-memory
 // histograms, and the lecture's per-warp sub-histograms with the 5-bit thread tag. bin = x mod bins
 // (int32: the non-negative remainder), 2 to 256 bins. Atomic order is not deterministic: the CPU
-// and CUDA traces agree on every bin, partial histogram and counter, not on the tag bits or
-// per-sample retries.
+// and CUDA traces agree on every bin, partial histogram and counter, not on the tag bits or on
+// which sample failed how often. Folders: algorithms/histogram/{atomic,shared,tagged,per_thread}/.
 namespace steppers {
 PlanFn plan_histogram_atomic;
 CpuFn cpu_histogram_atomic;

@@ -10,6 +10,7 @@
 //   probe.count(counter, amount)                       a counter of the step
 //   probe.branch(path)                                 warp-collective: the path each lane takes
 //   probe.shared_access(word)                          warp-collective: a shared-memory access
+//   probe.match(row, i, key)                           warp-collective: lanes with the same key
 //   probe.on_chip(row, data, base, count)              shared memory or registers shown as a row
 //   probe.value(row, i, v)                             a value held in a register, shown in a row
 //   probe.barrier() / probe.warp_barrier()             after __syncthreads() / __syncwarp(): a step ends
@@ -26,6 +27,7 @@ struct NoProbe {
   template <class... A> __device__ __forceinline__ void count(const A&...) const {}
   template <class... A> __device__ __forceinline__ void branch(const A&...) const {}
   template <class... A> __device__ __forceinline__ void shared_access(const A&...) const {}
+  template <class... A> __device__ __forceinline__ void match(const A&...) const {}
   template <class... A> __device__ __forceinline__ void on_chip(const A&...) const {}
   template <class... A> __device__ __forceinline__ void value(const A&...) const {}
   template <class... A> __device__ __forceinline__ void event(const A&...) const {}

@@ -63,7 +63,7 @@ TEST(PerThreadHistogram, CountsMatchTheHostInEveryVariant) {
             c.type = type;
             return c;
           }(), in);
-          const int r = row_named(t, "bins");
+          const int r = row_named(t, "hist");
           ASSERT_GE(r, 0);
           const std::uint32_t* got = t.row(t.steps.size() - 1, std::size_t(r));
           EXPECT_EQ(std::vector<std::uint32_t>(got, got + bins), want)

@@ -98,6 +98,13 @@ struct RecordingProbe {
   }
   __device__ void branch(bool path) const;
   __device__ void shared_access(std::int32_t word) const;
+  // Warp-collective: every live lane passes a key (a bin, an address; < 0: none); element i of the
+  // kernel's row `row` gets the number of live lanes that passed the same key (the lanes that
+  // update one bin in one instruction).
+  __device__ void match(int row, std::int32_t i, std::int32_t key) {
+    const unsigned same = __match_any_sync(__activemask(), key);
+    if (key >= 0) value(row, i, __popc(same));
+  }
   // `count` elements at `data` (shared memory, or a thread's registers) are elements
   // [base, base + count) of the kernel's row `row`.
   template <class T>
@@ -196,7 +203,11 @@ __device__ inline void RecordingProbe::shared_access(std::int32_t word) const {
   slot = __shfl_sync(live, slot, leader);
   if (!accesses_made || slot >= access_capacity) return;
   std::int32_t* rec = accesses + std::size_t(slot) * kAccessWords;
-  if (lane == leader) rec[0] = step;
+  if (lane == leader) {
+    rec[0] = step;
+    for (int l = 0; l < 32; ++l)  // lanes that have left the loop, or that the block does not have
+      if (!(live >> l & 1u)) rec[1 + l] = -1;
+  }
   rec[1 + lane] = active ? word : -1;
 }
 
