@@ -48,7 +48,7 @@ TEST(DistributedTraced, CudaTraceMatchesCpu) {
   constexpr int kBits[] = {2, 4, 8};
   const std::vector<Input> all = inputs();
   for (std::size_t k = 0; k < all.size(); ++k)
-    for (int gpus = 2; gpus <= 8; ++gpus) {
+    for (int gpus = 2; gpus <= a.max_bins; ++gpus) {
       // Each input on every G, the digit width and key type rotating with G and the input.
       StepConfig cfg;
       cfg.n = std::int32_t(all[k].keys.size());

@@ -311,12 +311,13 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
                    : k == 0    ? "Each GPU counts its own keys per top digit: a local histogram, no communication yet."
                                : "Only the buckets that hold a cut are looked at again, by their next digit: each GPU "
                                  "counts its keys in them (cell = bucket x 2^bits + digit), the others are not counted.";
-    plan::add_step(t, "all_reduce: hist[c] = gpu_hist[0][c] + ... + gpu_hist[" + std::to_string(G - 1) +
-                          "][c]; every GPU receives the sum",
-                   "all-reduce", code.line("all-reduce"), plan::div_up(cells, reduce_threads), reduce_threads, cells, G,
-                   kDistHist)
-        .explain = "An all-reduce sums the G histograms cell by cell, so that every GPU knows how many keys of each "
-                   "bucket exist in the whole input and places the same cuts.";
+    Step& reduce = plan::add_step(t, "all_reduce: hist[c] = gpu_hist[0][c] + ... + gpu_hist[" + std::to_string(G - 1) +
+                                         "][c]; every GPU receives the sum",
+                                  "all-reduce", code.line("all-reduce"), plan::div_up(cells, reduce_threads),
+                                  reduce_threads, cells, G, kDistHist);
+    reduce.also_lit = {code.line("all-reduce (sum)")};
+    reduce.explain = "An all-reduce sums the G histograms cell by cell, so that every GPU knows how many keys of each "
+                     "bucket exist in the whole input and places the same cuts.";
     plan::add_step(t, splitters_label(m, k), "splitters", code.line("splitters"), 1, G - 1, rr.open, 1, kDistCounts)
         .explain = k == 0 ? "Each cut s walks the prefix sum of the histogram to its target, the start of shard s + 1 "
                             "(s n/G), and takes the nearest bucket edge. A bucket larger than a GPU's fair share "

@@ -76,7 +76,7 @@ __global__ void all_reduce(const std::uint32_t* __restrict__ gpu_hist, int gpus,
     sum += gpu_hist[g * cells + c];  // step: all-reduce
     probe.op(g, OpKind::Add, kDistGpuHist, g * cells + c, kDistHist, c);
   }
-  hist[c] = sum;  // step: all-reduce
+  hist[c] = sum;  // step: all-reduce (sum)
   probe.count(kAdds, gpus);
   probe.count(kGlobalRead, 4 * gpus);
   probe.count(kGlobalWrite, 4 * gpus);
@@ -203,6 +203,8 @@ __global__ void partition_by_class(const T* __restrict__ keys, Shards shards, in
   }
   __syncthreads();
   const int warps = (blockDim.x + 31) / 32, warp = threadIdx.x / 32;
+  const int warp_size = min(32, int(blockDim.x) - warp * 32);  // the last warp of a block may be partial
+  const unsigned lanes = warp_size == 32 ? ~0u : (1u << warp_size) - 1u;
   const unsigned lanes_before = (1u << (threadIdx.x % 32)) - 1u;
   for (int k = 0; k < rounds; ++k) {
     const std::int32_t i = lo + k * blockDim.x + threadIdx.x;
@@ -210,8 +212,7 @@ __global__ void partition_by_class(const T* __restrict__ keys, Shards shards, in
     probe.branch(valid);
     const T key = valid ? keys[i] : T(0);
     const int c = valid ? class_of(cls, radix_image(key, span)) : -1;
-    const unsigned live = __activemask();
-    const unsigned peers = __match_any_sync(live, c);
+    const unsigned peers = __match_any_sync(lanes, c);
     const unsigned rank = __popc(peers & lanes_before);
     const bool leader = valid && rank == 0;
     std::int32_t pos = 0;
@@ -220,7 +221,7 @@ __global__ void partition_by_class(const T* __restrict__ keys, Shards shards, in
       if (warp != w) continue;
       probe.shared_access(c);
       if (valid) pos = std::int32_t(next[c] + rank);  // step: partition (rank)
-      __syncwarp(live);
+      __syncwarp(lanes);
       probe.branch(leader);
       probe.shared_access(leader ? c : -1);
       if (leader) next[c] += __popc(peers);

@@ -205,6 +205,8 @@ __global__ void reorder_stable(const T* __restrict__ keys, std::int64_t n, unsig
   }
   __syncthreads();
   const int warps = (blockDim.x + 31) / 32, warp = threadIdx.x / 32;
+  const int warp_size = min(32, int(blockDim.x) - warp * 32);  // the last warp of a block may be partial
+  const unsigned lanes = warp_size == 32 ? ~0u : (1u << warp_size) - 1u;
   const unsigned lanes_before = (1u << (threadIdx.x % 32)) - 1u;
   const std::int64_t tile = std::int64_t(blockIdx.x) * rounds * blockDim.x;
   for (int r = 0; r < rounds; ++r) {
@@ -213,8 +215,7 @@ __global__ void reorder_stable(const T* __restrict__ keys, std::int64_t n, unsig
     probe.branch(valid);
     const T key = valid ? keys[i] : T(0);
     const int digit = valid ? int(bfe(key, start, bits)) : -1;
-    const unsigned live = __activemask();
-    const unsigned peers = __match_any_sync(live, digit);
+    const unsigned peers = __match_any_sync(lanes, digit);
     const unsigned rank = __popc(peers & lanes_before);
     const bool leader = valid && rank == 0;
     std::uint32_t pos = 0;
@@ -223,7 +224,7 @@ __global__ void reorder_stable(const T* __restrict__ keys, std::int64_t n, unsig
       if (warp != w) continue;
       probe.shared_access(digit);
       if (valid) pos = cursor[digit] + rank;  // step: reorder (rank)
-      __syncwarp(live);
+      __syncwarp(lanes);
       probe.branch(leader);
       probe.shared_access(leader ? digit : -1);
       if (leader) cursor[digit] += __popc(peers);
