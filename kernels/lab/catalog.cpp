@@ -497,8 +497,8 @@ static Algorithm partition_stable() {
       .stepped(steppers::plan_partition_stable, steppers::cpu_partition_stable, PRIMLAB_IF_CUDA(steppers::cuda_partition_stable));
 }
 
-// [SECTION] Distributed sort: G virtual GPUs on one device (the structure of the library's
-// multi-GPU sort: histograms, all-reduce, splitters, partition, all-to-all, local sorts).
+// [SECTION] Distributed sort: G virtual GPUs on one device (the library's partition-first
+// multi-GPU sort: rounds of histograms, all-reduce and splitters, partition, all-to-all, local sorts).
 namespace steppers {
 PlanFn plan_distributed_sort;
 CpuFn cpu_distributed_sort;
@@ -507,8 +507,8 @@ CudaFn cuda_distributed_sort;
 static Algorithm distributed_sort() {
   return Row("distributed-sort", "distributed")
       .title("Distributed radix sort (G virtual GPUs)")
-      .description("Per-GPU top-digit histograms, all-reduce, splitters refined by the next digit (equal keys split "
-                   "by position), partition by destination, all-to-all exchange, local sorts.")
+      .description("Rounds of per-GPU digit histograms and their all-reduce until the splitters balance the GPUs "
+                   "(equal keys split by position), partition by class, all-to-all exchange, local sorts.")
       .options(kOptBins | kOptDigitBits | kOptU32)
       .bins(8, false)
       .bins_label("GPUs")
