@@ -195,7 +195,11 @@ __device__ inline void RecordingProbe::shared_access(std::int32_t word) const {
   slot = __shfl_sync(live, slot, leader);
   if (!accesses_made || slot >= access_capacity) return;
   std::int32_t* rec = accesses + std::size_t(slot) * kAccessWords;
-  if (lane == leader) rec[0] = step;
+  if (lane == leader) {
+    rec[0] = step;
+    for (int l = 0; l < 32; ++l)  // lanes that have left the loop, or that the block does not have
+      if (!(live >> l & 1u)) rec[1 + l] = -1;
+  }
   rec[1 + lane] = active ? word : -1;
 }
 
