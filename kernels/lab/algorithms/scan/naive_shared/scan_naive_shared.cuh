@@ -117,9 +117,9 @@ Status scan_naive_shared(const T* d_in, T* d_out, std::int64_t n, int block, Wor
     PRIMLAB_CUDA_TRY(cudaMemcpyAsync(h_sums.data(), sums, h_sums.size() * sizeof(T), cudaMemcpyDeviceToHost, stream));
     PRIMLAB_CUDA_TRY(cudaStreamSynchronize(stream));
     scan_sums_on_host(h_sums.data(), blocks);  // step: add offsets (host)
+    probe.launch(stream);  // before the copy over: the scanned sums first show in the step of the launch they feed
     PRIMLAB_CUDA_TRY(cudaMemcpyAsync(scanned, h_sums.data(), h_sums.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
     PRIMLAB_CUDA_TRY(cudaStreamSynchronize(stream));
-    probe.launch(stream);
     add_block_offsets<<<unsigned(blocks), block, 0, stream>>>(d_out, scanned, n, probe);
     PRIMLAB_LAUNCH_TRY();
   }
