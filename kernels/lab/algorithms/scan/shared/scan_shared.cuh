@@ -151,7 +151,8 @@ __global__ void distribute_kernel(T* out, const T* __restrict__ sums, std::int64
 
 // Seed 000's kernStitch, in place of scanning the block sums and distributing them: every block
 // adds the roots of all the blocks before it to each of its elements (O(blocks) adds an element).
-// out[] and sums[] may alias, so each += loads and stores out[index] again.
+// Neither out[] nor sums[] is __restrict__ (the seed's in[] and sums[] may alias), so each += loads
+// and stores out[index] again.
 template <class T, class Probe>
 __global__ void kernStitch(T* out, const T* sums, std::int64_t n, Probe probe) {
   const int bx = blockIdx.x;
