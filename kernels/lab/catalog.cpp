@@ -112,12 +112,15 @@ TimedFn timed_scan_shared;
 static Algorithm scan_shared() {
   return Row("scan-shared", "scan")
       .title("Shared-memory scan (bank-conflict offsets)")
-      .description("Each block scans 2B elements in shared memory (GPU Gems 3 ch. 39), then block sums are scanned "
-                   "and added.")
+      .description("Each block scans 2B elements in shared memory (GPU Gems 3 ch. 39); the block sums are scanned by "
+                   "the same code one level down and added back.")
       .options(kOptInclusive | kOptFloat | kOptConflictOffsets | kOptVariant)
       .variants("offset i >> 5, scan the sums\0offset (i >> 5) + (i >> 10), scan the sums\0offset i >> 5, "
                 "kernStitch (seed 000)\0offset (i >> 5) + (i >> 10), kernStitch (seed 000)\0")
       .block_pow2()
+      // Tiles of at least 4: each level of the recursion keeps its block sums on a row of the trace,
+      // and 2-element tiles would need 12 levels for 4096 elements.
+      .blocks(2, 1024)
       .stepped(steppers::plan_scan_shared, steppers::cpu_scan_shared, PRIMLAB_IF_CUDA(steppers::cuda_scan_shared))
       .timed("scan_exclusive", numeric_types(), PRIMLAB_IF_CUDA(steppers::timed_bytes_scan_shared),
              PRIMLAB_IF_CUDA(steppers::timed_scan_shared));

@@ -101,7 +101,7 @@ TEST(Listings, LookUps) {
   EXPECT_NE(l->lines[std::size_t(sweep)].find("in[i - offset]"), std::string::npos) << l->lines[std::size_t(sweep)];
   EXPECT_EQ(listing::tag_at("scan-naive", sweep), "sweep");
   EXPECT_EQ(listing::tag_at("scan-naive", 0), "");
-  EXPECT_EQ(l->lines[0].rfind("// scan_naive_timed.cu:", 0), 0u) << l->lines[0];
+  EXPECT_EQ(l->lines[0].rfind("// scan_naive.cuh:", 0), 0u) << l->lines[0];
   EXPECT_EQ(listing::find("no-such-listing"), nullptr);
   // A step spanning several lines tags each of them: Blelloch's swap and add.
   for (const listing::Tag& t : listing::find("scan-blelloch")->tags)

@@ -1,9 +1,10 @@
-// Stream compaction (seeds 001, 002): plan, listing and CPU reference. Map each element to a flag
-// (non-zero, even, or greater than a threshold), exclusive-scan the flags with the chosen scan
-// (Blelloch, naive or shared-memory: that algorithm's own stepper, spliced in), scatter the kept
-// elements to their scanned index; the count is the last index plus the last flag.
-#include "lab/model/plan.h"
+// Stream compaction (seeds 001, 002): the plan (one step a launch of compact.cuh's host code, and
+// between them the chosen scan's own steps) and the CPU reference. Map each element to a flag
+// (non-zero, even, or greater than a threshold), exclusive-scan the flags with the scan row the
+// variant names (its own plan and CPU reference, spliced in), scatter the kept elements to their
+// scanned index; the count is the last index plus the last flag.
 #include "lab/algorithms/compact/compact_common.h"
+#include "lab/model/plan.h"
 #include "lab/run/cpu_run.h"
 #include "lab/run/steppers.h"
 
@@ -20,11 +21,12 @@ Result plan_compact(const StepConfig& cfg, Trace& t) {
   t.title = "Stream compaction (map, " + s.title + ", scatter)";
   t.width = s.width;
   t.elems_per_thread = 1;
-  // The map and scatter kernels (compact_traced.cu), then the scan's own listing.
+  // The map and scatter kernels and their host code (compact.cuh), then the scan's own listing.
   const plan::Code code = plan::code(t, "compact");
   const int scan_line0 = int(t.code.size());
   t.code.insert(t.code.end(), s.code.begin(), s.code.end());
   t.code_tags.insert(t.code_tags.end(), s.code_tags.begin(), s.code_tags.end());
+  t.code_sources.insert(t.code_sources.end(), s.code_sources.begin(), s.code_sources.end());
   plan::standard_rows(t, "x (input)", n, cfg.type);
   plan::add_row(t, "flags = keep(x)", RowKind::Flags, n, ElemType::I32);
   plan::add_row(t, "idx = exclusive scan of flags", RowKind::Index, s.rows[kRowMain].length, ElemType::I32);
@@ -44,6 +46,7 @@ Result plan_compact(const StepConfig& cfg, Trace& t) {
                                 st.code_line < 0 ? -1 : st.code_line + scan_line0, st.launch.blocks, st.launch.threads,
                                 st.launch.active, st.ops_per_thread, L.row_map[st.focus_row]);
     step.barrier = st.barrier;
+    for (int line : st.also_lit) step.also_lit.push_back(line + scan_line0);
     step.explain = "Scanning the flags: " + st.explain +
                    (k + 1 == s.steps.size() ? " The scanned flag of a kept element is its index in the output." : "");
   }
