@@ -16,4 +16,10 @@ struct CounterRow {
 
 std::vector<CounterRow> counter_rows(const Trace& t, int step);
 
+// Two counts differ when they are more than 10 % apart (of the larger): what the Race highlights.
+constexpr bool counters_differ(long long a, long long b) {
+  const long long hi = a > b ? a : b, lo = a > b ? b : a;
+  return (hi - lo) * 10 > (hi < 0 ? -hi : hi);
+}
+
 }  // namespace primlab::ui

@@ -57,6 +57,7 @@ Result parse_presets(const std::string& text, std::vector<Preset>& out) {
       o.bins = integer_field(e, "bins", o.bins);
       o.bins_given = e.contains("bins");
       o.n_given = e.contains("n");
+      o.block_given = e.contains("block");
       o.digit_start = integer_field(e, "digit_start", o.digit_start);
       o.predicate = integer_field(e, "predicate", o.predicate);
       o.threshold = integer_field(e, "threshold", o.threshold);

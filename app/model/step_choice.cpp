@@ -43,7 +43,8 @@ void add_step_options(CLI::App& app, StepOptions& o) {
   app.add_option("--dist", o.dist, "random, sorted, reversed, all-equal, few-distinct");
   app.add_option("--seed", o.seed, "seed of the random input");
   app.add_option("--type", o.type, "int, uint or float");
-  app.add_option("--block", o.block, "threads per block of the traced kernels");
+  app.add_option("--block", o.block, "threads per block of the traced kernels (a race: both sides)")
+      ->each([&o](const std::string&) { o.block_given = true; });
   app.add_flag("--inclusive", o.inclusive, "inclusive scan (default exclusive)");
   app.add_flag("--no-offsets", o.no_offsets, "shared-memory scan without the bank-conflict offsets");
   app.add_option("--digit-bits", o.digit_bits, "radix digit width");

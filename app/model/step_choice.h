@@ -42,7 +42,8 @@ struct StepOptions {
   bool no_offsets = false;
   int digit_bits = 4, bins = 16, predicate = 0, threshold = 0, variant = 0, digit_start = 0;
   bool bins_given = false;  // else the default bins are fitted to the algorithm (a distributed sort takes 2-8 GPUs)
-  bool n_given = false;     // else a race starts on 32 elements
+  bool n_given = false;     // else a race picks its size (model/race_choice.h)
+  bool block_given = false; // else a race picks its block
   bool descending = false, key_value = false;
 };
 

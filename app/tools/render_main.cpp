@@ -80,10 +80,7 @@ int main(int argc, char** argv) {
   if (!ui::init_app(state) || !state.step.session.has_trace())
     return ui::fail("render", state.view.error.empty() ? state.step.session.message : state.view.error, 1);
   if (!race.empty()) {
-    state.race.a.session.choice = state.step.session.choice;
-    if (!opt.n_given && !opt.input && state.race.a.session.choice.input == InputKind::Random)
-      state.race.a.session.choice.cfg.n = ui::kRaceDefaultN;
-    if (!ui::start_race(state.race, race_a, race_b))
+    if (!ui::start_race_from(state.race, state.step.session.choice, opt, race_a, race_b))
       return ui::fail("render", "--race needs two algorithms that run on the same input: " + ui::race_error(state.race));
   }
   const int steps = int(state.step.session.trace().steps.size());

@@ -10,6 +10,7 @@
 #include "headless/frame.h"
 #include "headless/imgui_offscreen.h"
 #include "ui/item_rects.h"
+#include "ui/labels.h"
 #include "ui/step_tab.h"
 
 namespace primlab::ui {
@@ -53,6 +54,7 @@ double idle_wait_seconds(const AppState& s) {
 void draw_frame(AppState& s, float width, float height, double dt) {
   s.step.session.tick(dt);
   s.race.transport.tick(dt, race_last_step(s.race));  // the Race tab shows the step on both sides
+  begin_labels();
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::SetNextWindowSize(ImVec2(width, height));
   ImGui::Begin("primlab", nullptr,
@@ -73,7 +75,9 @@ void draw_frame(AppState& s, float width, float height, double dt) {
       draw_race_tab(s.race, s.view);
       ImGui::EndTabItem();
     }
-    if (ImGui::BeginTabItem("Performance", nullptr, flags(kPerfTab))) {
+    const bool perf_open = ImGui::BeginTabItem("Performance", nullptr, flags(kPerfTab));
+    note_item("tab perf");
+    if (perf_open) {
       s.tab = kPerfTab;
       perf::draw_perf_tab(s.perf);
       ImGui::EndTabItem();
@@ -91,16 +95,30 @@ void write_state(const AppState& s, const std::string& path) {
     const StepSession& ss = p.session;
     return json{{"algo", ss.trace().algo},   {"block", ss.trace().block},      {"step", ss.transport.step},
                 {"last_step", ss.last_step()}, {"playing", ss.transport.playing}, {"typed", ss.choice.typed},
-                {"input", input_kind_name(ss.choice.input)}, {"message", ss.message}, {"code", code(p.code)}};
+                {"input", input_kind_name(ss.choice.input)}, {"message", ss.message}, {"code", code(p.code)},
+                {"n", ss.trace().n}, {"banks_open", p.banks_open}};
   };
   const char* tabs[] = {"step", "race", "perf"};
+  json differs = json::array();  // the whole traces' figures that differ by more than 10 %
+  if (s.race.a.session.has_trace() && s.race.b.session.has_trace())
+    for (const RaceFigure& f : race_figures(s.race.a.session.trace(), s.race.b.session.trace()))
+      if (f.differs) differs.push_back(f.name);
   json rects = json::object();
   for (const auto& [name, r] : item_rects()) rects[name] = r;
+  auto texts = [](const std::vector<TextLabel>& v) {
+    json out = json::array();
+    for (const TextLabel& l : v) out.push_back(json::array({l.x0, l.y0, l.x1, l.y1, l.text}));
+    return out;
+  };
   const json j = {{"tab", tabs[s.tab]},
                   {"items", rects},
+                  {"size", {ImGui::GetIO().DisplaySize.x, ImGui::GetIO().DisplaySize.y}},
+                  {"labels", texts(labels())},
+                  {"clipped", texts(clipped_labels())},
                   {"step", pane(s.step)},
                   {"race", {{"step", s.race.transport.step}, {"playing", s.race.transport.playing},
-                            {"a", pane(s.race.a)}, {"b", pane(s.race.b)}}}};
+                            {"a", pane(s.race.a)}, {"b", pane(s.race.b)}, {"differs", differs}}},
+                  {"perf", {{"running", s.perf.progress.running}, {"rows", s.perf.results.rows.size()}}}};
   const std::string tmp = path + ".tmp";
   {
     std::ofstream f(tmp);

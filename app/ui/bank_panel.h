@@ -7,6 +7,12 @@
 
 namespace primlab::ui {
 
+// Draws the panel into the space left in the current window: the grids' cells shrink to fit it,
+// from the text's height down to 4 px a lane.
 void bank_panel(const Trace& t, int step);
+// The height the panel takes `width` pixels wide with cells of the text's height, and with the
+// smallest cells.
+float bank_panel_height(const Trace& t, int step, float width);
+float bank_panel_min_height(const Trace& t, int step, float width);
 
 }  // namespace primlab::ui

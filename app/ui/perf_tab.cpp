@@ -8,6 +8,7 @@
 #include <map>
 
 #include "engine/table.h"
+#include "ui/labels.h"
 #include "ui/perf_render.h"
 
 namespace primlab::perf {
@@ -16,11 +17,7 @@ namespace {
 const ImVec4 kWarn(1.0f, 0.78f, 0.35f, 1.0f);
 const ImVec4 kDim(0.65f, 0.65f, 0.70f, 1.0f);
 
-void wrapped(const ImVec4& col, const std::string& text) {
-  ImGui::PushStyleColor(ImGuiCol_Text, col);
-  ImGui::TextWrapped("%s", text.c_str());
-  ImGui::PopStyleColor();
-}
+void wrapped(const ImVec4& col, const std::string& text) { ui::text_wrapped(col, text); }
 
 // The chosen implementations that ignore the block size: "cpu, cpu-par, cub" ("" when none).
 std::string ignoring_block(const PerfState& s) {
@@ -513,7 +510,7 @@ void draw_perf_tab(PerfState& s) {
           s.throughput_gbps = g;
         }
         if (v == kTimeVsBlock && s.plan.mode != SweepMode::BlockSizes)
-          ImGui::TextColored(kDim, "choose 'sweep block size' and Run to fill this plot");
+          ui::text(kDim, "choose 'sweep block size' and Run to fill this plot");
         if (v == kTimeVsBlock) {
           std::string flat;  // series measured once, without a block size or at their default
           for (const Series& se : view_series(s, v))
@@ -527,7 +524,7 @@ void draw_perf_tab(PerfState& s) {
           ImGui::SetNextItemWidth(8 * ImGui::GetFontSize());
           ImGui::SliderInt("##focus", &s.plan.block_sweep_log2_n, 0, 30, "n = 2^%d");
           ImGui::SameLine();
-          ImGui::TextWrapped("%s", verdict(s).c_str());
+          ui::text_wrapped(ImGui::GetStyleColorVec4(ImGuiCol_Text), verdict(s));
         }
         if (v == kTable) table(s);
         else draw_view_plot(s, v, ImVec2(-1, -1));

@@ -8,6 +8,7 @@
 
 #include "lab/catalog.h"
 #include "model/perf_model.h"
+#include "ui/labels.h"
 
 namespace primlab::perf {
 namespace {
@@ -140,7 +141,7 @@ PlotHover draw_plot(const char* id, const PlotSpec& spec, const std::vector<Seri
   const ImVec2 a0(p0.x + 7.5f * fh, p0.y + 2.0f * fh), a1(p1.x - 1.2f * fh, p1.y - 3.0f * fh);  // plot area
   if (!spec.title.empty()) {
     const ImVec2 ts = ImGui::CalcTextSize(spec.title.c_str());
-    dl->AddText(ImVec2((a0.x + a1.x - ts.x) / 2, p0.y + 0.4f * fh), kText, spec.title.c_str());
+    ui::draw_text(dl, ImVec2((a0.x + a1.x - ts.x) / 2, p0.y + 0.4f * fh), kText, spec.title);
   }
 
   std::vector<double> xs, ys;
@@ -151,7 +152,7 @@ PlotHover draw_plot(const char* id, const PlotSpec& spec, const std::vector<Seri
   if (xs.empty()) {
     const char* msg = "no results yet: choose implementations and press Run";
     const ImVec2 ts = ImGui::CalcTextSize(msg);
-    dl->AddText(ImVec2((p0.x + p1.x - ts.x) / 2, (p0.y + p1.y - ts.y) / 2), kText, msg);
+    ui::draw_text(dl, ImVec2((p0.x + p1.x - ts.x) / 2, (p0.y + p1.y - ts.y) / 2), kText, msg);
     return hover;
   }
   const Range rx = fit(xs, spec.x.log), ry = fit(ys, spec.y.log);
@@ -166,21 +167,21 @@ PlotHover draw_plot(const char* id, const PlotSpec& spec, const std::vector<Seri
     dl->AddLine(ImVec2(x, a0.y), ImVec2(x, a1.y), kGrid);
     const std::string s = format_tick(t, spec.x.format);
     const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
-    dl->AddText(ImVec2(x - ts.x / 2, a1.y + 0.3f * fh), kText, s.c_str());
+    ui::draw_text(dl, ImVec2(x - ts.x / 2, a1.y + 0.3f * fh), kText, s);
   }
   for (double t : axis_ticks(ry.lo, ry.hi, ry.log, false)) {
     const float y = crisp(sy(t));
     dl->AddLine(ImVec2(a0.x, y), ImVec2(a1.x, y), kGrid);
     const std::string s = format_tick(t, spec.y.format);
     const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
-    dl->AddText(ImVec2(a0.x - ts.x - 0.4f * fh, y - ts.y / 2), kText, s.c_str());
+    ui::draw_text(dl, ImVec2(a0.x - ts.x - 0.4f * fh, y - ts.y / 2), kText, s);
   }
   dl->AddRect(a0, a1, kBorder);
   {
     // Axis labels: x under its ticks, y in the top band at the left (the title is centred).
     const ImVec2 ts = ImGui::CalcTextSize(spec.x.label.c_str());
-    dl->AddText(ImVec2((a0.x + a1.x - ts.x) / 2, a1.y + 1.6f * fh), kText, spec.x.label.c_str());
-    dl->AddText(ImVec2(p0.x + 0.5f * fh, p0.y + 0.4f * fh), kText, spec.y.label.c_str());
+    ui::draw_text(dl, ImVec2((a0.x + a1.x - ts.x) / 2, a1.y + 1.6f * fh), kText, spec.x.label);
+    ui::draw_text(dl, ImVec2(p0.x + 0.5f * fh, p0.y + 0.4f * fh), kText, spec.y.label);
   }
 
   // Series, clipped to the plot area.
@@ -189,7 +190,7 @@ PlotHover draw_plot(const char* id, const PlotSpec& spec, const std::vector<Seri
     const float y = sy(spec.ceiling);
     dashed_line(dl, ImVec2(a0.x, y), ImVec2(a1.x, y), kCeiling, 1.5f, 10, 6);
     const ImVec2 ts = ImGui::CalcTextSize(spec.ceiling_label.c_str());
-    dl->AddText(ImVec2(a1.x - ts.x - 0.5f * fh, y - ts.y - 2), kCeiling, spec.ceiling_label.c_str());
+    ui::draw_text(dl, ImVec2(a1.x - ts.x - 0.5f * fh, y - ts.y - 2), kCeiling, spec.ceiling_label);
   }
   for (const Series& s : series) {
     const ImU32 col = s.colour ? s.colour : series_colour(s.label);
@@ -274,7 +275,7 @@ PlotHover draw_plot(const char* id, const PlotSpec& spec, const std::vector<Seri
       const ImVec2 a(l0.x + 0.4f * fh, y), b(l0.x + sw, y);
       if (s.dashed) dashed_line(dl, a, b, col, 2.f, 4, 3);
       else dl->AddLine(a, b, col, 3.f);
-      dl->AddText(ImVec2(b.x + 0.4f * fh, y - fh / 2), kText, s.label.c_str());
+      ui::draw_text(dl, ImVec2(b.x + 0.4f * fh, y - fh / 2), kText, s.label);
     }
   }
   return hover;

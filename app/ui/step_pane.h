@@ -15,6 +15,7 @@ struct StepPane {
   view::ViewOptions options;
   view::Framebuffer fb;
   CodeShown code;  // what its code panel showed last
+  bool banks_open = false;  // the Step tab's shared-memory bank panel
   float image_x = 0, image_y = 0;  // screen position of the view's top left in the last frame
 };
 

@@ -11,6 +11,8 @@
 #include "ui/bank_panel.h"
 #include "ui/choice_widgets.h"
 #include "ui/code_panel.h"
+#include "ui/item_rects.h"
+#include "ui/labels.h"
 
 namespace primlab::ui {
 namespace {
@@ -59,50 +61,84 @@ void controls_panel(StepPane& pane) {
   ImGui::Checkbox("Scale bars per step", &pane.options.scale_per_step);
 }
 
+// [SECTION] Header: the step's label, the trace's title and the colours' legend.
+void step_header(const StepSession& ss) {
+  const Trace& t = ss.trace();
+  const Step& st = t.steps[std::size_t(ss.transport.step)];
+  text("Step " + std::to_string(ss.transport.step) + " / " + std::to_string(int(t.steps.size()) - 1) + ":");
+  flow_text(kHighlight, st.label);
+  flow_text(kDim, "[" + t.title + ", n=" + std::to_string(t.n) +
+                      (t.width != t.n ? ", padded to " + std::to_string(t.width) : std::string()) + ", " +
+                      elem_type_name(t.type) + "]");
+  if (!st.explain.empty()) text_wrapped(ImGui::GetStyleColorVec4(ImGuiCol_Text), st.explain);
+  legend(&t);
+}
+
+// [SECTION] Bottom: the code listing beside the counters, which get the width and height they take.
+float counters_height(const StepSession& ss, float width) {
+  const ImVec2 table = counters_table_size({{"", &ss.trace(), ss.transport.step}});
+  const float launch = ImGui::CalcTextSize("launch: 0 blocks", nullptr, false, width).y * 2;  // wraps to 2 lines at most
+  return table.y + launch + 2 * ImGui::GetStyle().ItemSpacing.y + 2 * ImGui::GetStyle().WindowPadding.y;
+}
+
+void step_bottom(StepPane& pane, float height) {
+  StepSession& ss = pane.session;
+  const Trace& t = ss.trace();
+  const Step& st = t.steps[std::size_t(ss.transport.step)];
+  const float counters_w = counters_table_size({{"", &t, ss.transport.step}}).x + 2 * ImGui::GetStyle().WindowPadding.x;
+  if (!ImGui::BeginTable("bottom", 2, ImGuiTableFlags_BordersInnerV)) return;
+  ImGui::TableSetupColumn("code", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("counters", ImGuiTableColumnFlags_WidthFixed, counters_w);
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  pane.code = code_panel("code", t, ss.transport.step, ImVec2(0, height));
+  ImGui::TableNextColumn();
+  ImGui::BeginChild("counters", ImVec2(0, height), false, ImGuiWindowFlags_NoScrollbar);
+  const LaunchShape& launch = st.launch;
+  auto many = [](long long k, const char* one, const char* more) { return std::to_string(k) + " " + (k == 1 ? one : more); };
+  text_wrapped(ImGui::GetStyleColorVec4(ImGuiCol_Text),
+               "launch: " + many(launch.blocks, "block", "blocks") + " x " + many(launch.threads, "thread", "threads") +
+                   ", " + std::to_string(launch.active) + " of " + std::to_string(launch.launched()) + " active");
+  counters_table("counters", {{"", &t, ss.transport.step}});
+  ImGui::EndChild();
+  ImGui::EndTable();
+}
+
 }  // namespace
 
 // [SECTION] Layout
+// Top down: the transport, the header, the bank panel when open, the view, and the code and
+// counters. The counters and the bank panel get the height they need, the view the rest (a short
+// view leaves strips out and says so).
 void draw_step_tab(StepPane& pane, ViewPrograms& programs) {
   StepSession& ss = pane.session;
-  if (controls_beside_view("step_layout", [&] { controls_panel(pane); })) {
-    if (ss.has_trace()) {
-      transport_bar(ss.transport, ss.last_step());
-      const Trace& t = ss.trace();
-      const Step& st = t.steps[std::size_t(ss.transport.step)];
-      ImGui::Text("Step %d / %d:", ss.transport.step, int(t.steps.size()) - 1);
-      flow_text(kHighlight, st.label);
-      flow_text(kDim, "[" + t.title + ", n=" + std::to_string(t.n) +
-                          (t.width != t.n ? ", padded to " + std::to_string(t.width) : std::string()) + ", " +
-                          elem_type_name(t.type) + "]");
-      if (!st.explain.empty()) ImGui::TextWrapped("%s", st.explain.c_str());
-      legend(&t);
-      if (ImGui::CollapsingHeader("Shared-memory banks")) {
-        ImGui::BeginChild("banks", ImVec2(0, std::max(250.f, ImGui::GetContentRegionAvail().y * 0.45f)));
-        bank_panel(t, ss.transport.step);
-        ImGui::EndChild();
-      }
-      const float bottom_h = std::max(180.f, ImGui::GetContentRegionAvail().y * 0.34f);
-      trace_image(programs, pane, ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetContentRegionAvail().y - bottom_h));
-      if (ImGui::BeginTable("bottom", 2, ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV)) {
-        ImGui::TableSetupColumn("code", ImGuiTableColumnFlags_WidthStretch, 0.6f);
-        ImGui::TableSetupColumn("counters", ImGuiTableColumnFlags_WidthStretch, 0.4f);
-        ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        pane.code = code_panel("code", t, ss.transport.step, ImVec2(0, bottom_h - 8));
-        ImGui::TableNextColumn();
-        ImGui::BeginChild("counters", ImVec2(0, bottom_h - 8), false);
-        const LaunchShape& launch = st.launch;
-        ImGui::Text("launch: %d block(s) x %d threads, %d active of %lld", launch.blocks, launch.threads, launch.active,
-                    (long long)launch.launched());
-        counters_table("counters", {{"", &t, ss.transport.step}});
-        ImGui::EndChild();
-        ImGui::EndTable();
-      }
-    } else {
-      ImGui::TextColored(kError, "%s", ss.message.c_str());
-    }
+  if (!controls_beside_view("step_layout", [&] { controls_panel(pane); })) return;
+  if (!ss.has_trace()) {
+    ImGui::TextColored(kError, "%s", ss.message.c_str());
     ImGui::EndTable();
+    return;
   }
+  transport_bar(ss.transport, ss.last_step());
+  step_header(ss);
+  const Trace& t = ss.trace();
+  ImGui::SetNextItemOpen(pane.banks_open);
+  pane.banks_open = ImGui::CollapsingHeader("Shared-memory banks");
+  note_item("banks header");
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float avail = ImGui::GetContentRegionAvail().y, width = ImGui::GetContentRegionAvail().x;
+  const float bottom_h = std::max(counters_height(ss, 300.f), std::min(260.f, avail * 0.34f));
+  if (pane.banks_open) {
+    const float min_view = 120.f, room = avail - bottom_h - min_view - 2 * style.ItemSpacing.y;
+    const float bank_h = std::clamp(room, bank_panel_min_height(t, ss.transport.step, width),
+                                    bank_panel_height(t, ss.transport.step, width));
+    ImGui::BeginChild("banks", ImVec2(0, bank_h), false, ImGuiWindowFlags_NoScrollbar);
+    bank_panel(t, ss.transport.step);
+    ImGui::EndChild();
+  }
+  const float view_h = ImGui::GetContentRegionAvail().y - bottom_h - style.ItemSpacing.y;
+  trace_image(programs, pane, ImVec2(width, std::max(16.f, view_h)));
+  step_bottom(pane, bottom_h);
+  ImGui::EndTable();
 }
 
 }  // namespace primlab::ui

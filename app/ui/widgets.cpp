@@ -12,6 +12,7 @@
 #include "lab/model/trace_io.h"
 #include "model/counter_rows.h"
 #include "model/element_access.h"
+#include "ui/labels.h"
 #include "view/palette.h"
 
 namespace primlab::ui {
@@ -53,31 +54,75 @@ bool transport_bar(Transport& t, int last) {
 }
 
 // [SECTION] Counters
-void counters_table(const char* id, const std::vector<CountersColumn>& columns) {
+namespace {
+std::string count_text(long long v, bool is_max) { return (is_max ? "max " : "") + std::to_string(v); }
+
+std::vector<std::string> counters_headers(const std::vector<CountersColumn>& columns) {
+  std::vector<std::string> h = {"counter"};
+  for (const CountersColumn& c : columns) h.push_back(*c.name ? std::string(c.name) + " this step" : "this step");
+  for (const CountersColumn& c : columns) h.push_back(*c.name ? std::string(c.name) + " so far" : "total so far");
+  return h;
+}
+
+// Each column as wide as its widest text (header, names or values), so that none is cut.
+std::vector<float> counters_widths(const std::vector<CountersColumn>& columns,
+                                   const std::vector<std::vector<CounterRow>>& rows) {
+  const std::vector<std::string> heads = counters_headers(columns);
+  std::vector<float> w;
+  for (const std::string& h : heads) w.push_back(ImGui::CalcTextSize(h.c_str()).x);
+  const std::size_t k = columns.size();
+  for (std::size_t c = 0; c < rows.size(); ++c)
+    for (const CounterRow& r : rows[c]) {
+      w[0] = std::max(w[0], ImGui::CalcTextSize(r.name).x);
+      w[1 + c] = std::max(w[1 + c], ImGui::CalcTextSize(count_text(r.this_step, false).c_str()).x);
+      w[1 + k + c] = std::max(w[1 + k + c], ImGui::CalcTextSize(count_text(r.so_far, r.so_far_is_max).c_str()).x);
+    }
+  return w;
+}
+
+std::vector<std::vector<CounterRow>> counters_rows(const std::vector<CountersColumn>& columns) {
   std::vector<std::vector<CounterRow>> rows;
   for (const CountersColumn& c : columns) rows.push_back(counter_rows(*c.trace, c.step));
-  if (rows.empty() || !ImGui::BeginTable(id, 1 + 2 * int(columns.size()), ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV))
+  return rows;
+}
+}  // namespace
+
+ImVec2 counters_table_size(const std::vector<CountersColumn>& columns) {
+  const std::vector<std::vector<CounterRow>> rows = counters_rows(columns);
+  const ImGuiStyle& st = ImGui::GetStyle();
+  float w = 0;
+  for (float c : counters_widths(columns, rows)) w += c + 2 * st.CellPadding.x + 1;  // padding, inner border
+  const float line = ImGui::GetTextLineHeight() + 2 * st.CellPadding.y;
+  const std::size_t n = rows.empty() ? 0 : rows[0].size();
+  return ImVec2(w, ImGui::GetFrameHeight() + float(n) * line);
+}
+
+void counters_table(const char* id, const std::vector<CountersColumn>& columns, bool mark_differences) {
+  const std::vector<std::vector<CounterRow>> rows = counters_rows(columns);
+  if (rows.empty() || !ImGui::BeginTable(id, 1 + 2 * int(columns.size()), ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                                                             ImGuiTableFlags_SizingFixedFit))
     return;
-  ImGui::TableSetupColumn("counter", ImGuiTableColumnFlags_WidthFixed);  // as wide as the longest name
-  auto head = [](const char* name, const char* alone, const char* after_name) {
-    return *name ? std::string(name) + " " + after_name : std::string(alone);
+  const std::vector<std::string> heads = counters_headers(columns);
+  const std::vector<float> widths = counters_widths(columns, rows);
+  for (std::size_t c = 0; c < heads.size(); ++c)
+    ImGui::TableSetupColumn(heads[c].c_str(), ImGuiTableColumnFlags_WidthFixed, widths[c]);
+  table_headers();
+  // In a race, the values of the two sides that differ by more than 10 % are highlighted.
+  auto cell = [&](long long v, bool is_max, bool differs) {
+    ImGui::TableNextColumn();
+    if (differs) text(kHighlight, count_text(v, is_max));
+    else text(count_text(v, is_max));
   };
-  for (const CountersColumn& c : columns) ImGui::TableSetupColumn(head(c.name, "this step", "this step").c_str());
-  for (const CountersColumn& c : columns) ImGui::TableSetupColumn(head(c.name, "total so far", "so far").c_str());
-  ImGui::TableHeadersRow();
+  const bool pair = mark_differences && rows.size() == 2;
   for (std::size_t r = 0; r < rows[0].size(); ++r) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(rows[0][r].name);
+    text(rows[0][r].name);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", rows[0][r].tip);
-    for (const auto& col : rows) {
-      ImGui::TableNextColumn();
-      ImGui::Text("%lld", col[r].this_step);
-    }
-    for (const auto& col : rows) {
-      ImGui::TableNextColumn();
-      ImGui::Text(col[r].so_far_is_max ? "max %lld" : "%lld", col[r].so_far);
-    }
+    const bool step_differs = pair && counters_differ(rows[0][r].this_step, rows[1][r].this_step);
+    const bool so_far_differs = pair && counters_differ(rows[0][r].so_far, rows[1][r].so_far);
+    for (const auto& col : rows) cell(col[r].this_step, false, step_differs);
+    for (const auto& col : rows) cell(col[r].so_far, col[r].so_far_is_max, so_far_differs);
   }
   ImGui::EndTable();
 }
@@ -85,9 +130,7 @@ void counters_table(const char* id, const std::vector<CountersColumn>& columns) 
 void flow_text(const ImVec4& colour, const std::string& text) {
   ImGui::SameLine();
   if (ImGui::CalcTextSize(text.c_str()).x > ImGui::GetContentRegionAvail().x) ImGui::NewLine();
-  ImGui::PushStyleColor(ImGuiCol_Text, colour);
-  ImGui::TextWrapped("%s", text.c_str());
-  ImGui::PopStyleColor();
+  text_wrapped(colour, text);
 }
 
 // [SECTION] Legend
@@ -109,7 +152,7 @@ void legend(const Trace* t) {
   // A heading stays on the line of its first entry.
   auto heading = [&](const char* text, const view::PaletteEntry& first_entry) {
     room(ImGui::CalcTextSize(text).x + 6 + s + 4 + ImGui::CalcTextSize(first_entry.name).x);
-    ImGui::TextColored(kDim, "%s", text);
+    ui::text(kDim, text);
     ImGui::SameLine(0, 6);
   };
   enum Shape { kBox, kRight, kLeft };
@@ -126,7 +169,7 @@ void legend(const Trace* t) {
     }
     ImGui::Dummy(ImVec2(s, s));
     ImGui::SameLine(0, 4);
-    ImGui::TextUnformatted(e.name);
+    ui::text(e.name);
     ImGui::SameLine(0, 14);
   };
   heading("bars:", view::kIdle);
@@ -198,6 +241,53 @@ void element_tooltip(const Trace& t, int step, int row, int index, float elem_px
   ImGui::EndTooltip();
 }
 
+// The texts over the view: the row names in the name column (a name that does not fit loses its
+// parenthesis, then its end; the strip's tooltip has it whole), the bars' scale, the overview's
+// hint and the strips a short view leaves out. Each is drawn only where it fits.
+void view_texts(ImDrawList* dl, ImVec2 origin, const Trace& t, const Step& st, const view::ViewLayout& l,
+                const view::ViewOptions& opt, const view::RowRange& range, ImVec2 size) {
+  const ImU32 ink = IM_COL32(220, 222, 230, 255), dim = ImGui::ColorConvertFloat4ToU32(kDim);
+  const float line = ImGui::GetTextLineHeight(), name_w = l.bars.x - 10.f;
+  const ImVec4 image(origin.x, origin.y, origin.x + size.x, origin.y + size.y);  // what runs past the image is cut
+  auto put = [&](float x, float y, const std::string& s, ImU32 colour) {
+    draw_text(dl, ImVec2(origin.x + x, origin.y + y), colour, s, &image);
+  };
+  auto name = [&](const std::string& s) {
+    const std::size_t paren = s.find(" (");
+    return fit_text(s, name_w, paren == std::string::npos ? std::vector<std::string>{} : std::vector<std::string>{s.substr(0, paren)});
+  };
+  // The focus row's name and scale (it follows the step unless the options fix it to the whole
+  // trace), top down, and its minimum at the bars' foot, as many as the bars and their labels
+  // leave room for.
+  const RowInfo& focus = t.rows[std::size_t(st.focus_row)];
+  const float limit = l.label_y + l.label_h;
+  float y = l.bars.y;
+  std::vector<std::string> stack = {name(focus.name), "max " + scale_text(std::max(range.hi, 0.f), focus.type),
+                                    opt.scale_per_step ? "(this step)" : "(all steps)"};
+  const std::string hidden = "+" + std::to_string(l.hidden_rows) + (l.hidden_rows == 1 ? " row" : " rows");
+  if (l.hidden_rows > 0 && l.hidden_y < 0) stack.insert(stack.begin() + 1, hidden + " hidden");  // no room below
+  for (const std::string& s : stack) {
+    if (y + line > limit) break;
+    put(6, y, fit_text(s, name_w), y == l.bars.y ? ink : dim);
+    y += line;
+  }
+  const float min_y = std::max(y, l.bars.y + l.bars.h - line);
+  if (range.lo < 0 && min_y + line <= limit) put(6, min_y, fit_text("min " + scale_text(range.lo, focus.type), name_w), dim);
+  for (std::size_t r = 0; r < t.rows.size(); ++r)
+    if (l.row_y[r] >= 0) put(6, l.row_y[r] + std::max(0.f, (l.strip_h - line) * 0.5f), name(t.rows[r].name), ink);
+  if (l.hidden_y >= 0)
+    put(6, l.hidden_y, fit_text(hidden + " below, hidden: a taller view shows them", size.x - 12.f, {hidden + " hidden"}), dim);
+  if (l.overview.h <= 0) return;
+  put(6, l.overview.y + std::max(0.f, (l.overview.h - line) * 0.5f), fit_text("overview", name_w), dim);
+  const int a = int(opt.window.first), b = int(std::ceil(opt.window.first + opt.window.count)) - 1;
+  const std::string shown = "elements " + std::to_string(a) + "-" + std::to_string(b) + " of " + std::to_string(t.width);
+  const std::string arrows = opt.arrows && l.bars.w / opt.window.count < view::kMinArrowPx ? "; zoom in for arrows" : "";
+  put(l.bars.x + 4, l.overview.y + l.overview.h + 3,
+      fit_text(shown + ": wheel zooms, drag pans, double-click shows all" + arrows, l.bars.w - 8.f,
+               {shown + ": wheel zooms, drag pans" + arrows, shown + " (wheel zooms)", shown}),
+      dim);
+}
+
 }  // namespace
 
 void trace_image(ViewPrograms& programs, StepPane& pane, ImVec2 size) {
@@ -242,32 +332,8 @@ void trace_image(ViewPrograms& programs, StepPane& pane, ImVec2 size) {
   const Step& st = t.steps[std::size_t(step)];
   const view::ViewLayout l = view::layout_view(t, step, rect, opt);
   const float elem_px = l.bars.w / opt.window.count;
-  const ImU32 ink = IM_COL32(220, 222, 230, 255), dim = ImGui::ColorConvertFloat4ToU32(kDim);
-  // Row names beside the bars and strips, clipped to the name column; the full name is in the
-  // tooltip of the strip.
-  auto text = [&](float y, const std::string& s, ImU32 colour) {
-    const ImVec4 clip(origin.x, origin.y + y, origin.x + l.bars.x - 4, origin.y + y + ImGui::GetFontSize() + 2);
-    dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(origin.x + 6, origin.y + y), colour, s.c_str(), nullptr,
-                0.f, &clip);
-  };
-  const RowInfo& focus = t.rows[std::size_t(st.focus_row)];
-  text(l.bars.y, focus.name, ink);
-  // The bars' scale: it follows the step unless the options fix it to the whole trace.
   const view::RowRange range = view::bar_range(pane.buffers, std::size_t(st.focus_row), opt);
-  const float line = ImGui::GetTextLineHeight();
-  text(l.bars.y + line, "max " + scale_text(std::max(range.hi, 0.f), focus.type), dim);
-  if (range.lo < 0) text(l.bars.y + l.bars.h - line, "min " + scale_text(range.lo, focus.type), dim);
-  text(l.bars.y + 2 * line, opt.scale_per_step ? "(this step)" : "(all steps)", dim);
-  for (std::size_t r = 0; r < t.rows.size(); ++r)
-    if (l.row_y[r] >= 0) text(l.row_y[r] + 3, t.rows[r].name, ink);
-  if (l.overview.h > 0) {
-    text(l.overview.y + 2, "overview", dim);
-    const int a = int(opt.window.first), b = int(std::ceil(opt.window.first + opt.window.count)) - 1;
-    std::string hint = "elements " + std::to_string(a) + "-" + std::to_string(b) + " of " + std::to_string(t.width) +
-                       ": wheel zooms, drag pans, double-click shows all";
-    if (opt.arrows && elem_px < view::kMinArrowPx) hint += "; zoom in for arrows";
-    dl->AddText(ImVec2(origin.x + l.bars.x + 4, origin.y + l.overview.y + l.overview.h + 4), dim, hint.c_str());
-  }
+  view_texts(dl, origin, t, st, l, opt, range, ImVec2(float(w), float(h)));
 
   // Zoom (wheel, around the mouse), pan (drag on the bars, or click and drag on the overview) and
   // reset (double-click).

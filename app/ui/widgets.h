@@ -45,8 +45,12 @@ struct CountersColumn {
   const Trace* trace;
   int step;
 };
-// The counters table: for each trace its "this step" column, then for each its "so far" column.
-void counters_table(const char* id, const std::vector<CountersColumn>& columns);
+// The counters table: for each trace its "this step" column, then for each its "so far" column,
+// each column as wide as its widest text. With two traces and mark_differences, the values of a
+// row that differ by more than 10 % (counters_differ) are highlighted.
+void counters_table(const char* id, const std::vector<CountersColumn>& columns, bool mark_differences = false);
+// The size the counters table takes, so that a layout can give it all of it.
+ImVec2 counters_table_size(const std::vector<CountersColumn>& columns);
 
 // The palette's swatches, wrapped to the width: bar colours, then arrow kinds. With a trace:
 // padding only when it is padded, inf and NaN only for float rows, and the arrow kinds its ops use

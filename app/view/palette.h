@@ -41,7 +41,7 @@ inline constexpr PaletteEntry kOpColours[] = {
 inline constexpr PaletteEntry kNetUp{"comparator: larger key to the right", {1.00f, 0.55f, 0.25f}};
 inline constexpr PaletteEntry kNetDown{"comparator: larger key to the left", {0.35f, 0.75f, 1.00f}};
 // The arrows that touch the element under the mouse: the accesses its tooltip lists (GLSL: kHovered).
-inline constexpr PaletteEntry kHovered{"touching the element under the mouse", {1.00f, 1.00f, 1.00f}};
+inline constexpr PaletteEntry kHovered{"the hovered element's", {1.00f, 1.00f, 1.00f}};
 static_assert(sizeof kOpColours / sizeof kOpColours[0] == std::size_t(OpKind::Atomic) + 1,
               "one arrow colour per OpKind");
 

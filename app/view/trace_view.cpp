@@ -13,34 +13,59 @@ namespace {
 constexpr int kOverviewFrom = 64;
 }  // namespace
 
+namespace {
+// The view's parts at their roomiest, and squeezed for a short view (a race pane, a small screen).
+struct Spacing {
+  float overview_h, overview_gap, arc_room, strip_h, strip_gap;
+};
+constexpr Spacing kRoomy{24.f, 6.f, 44.f, 20.f, 6.f}, kTight{18.f, 3.f, 26.f, 15.f, 2.f};
+constexpr float kLabelH = 14.f, kBottom = 8.f;
+// The bars keep at least this height; strips that do not fit beside it are left out.
+constexpr float kMinBars = 40.f;
+}  // namespace
+
 ViewLayout layout_view(const Trace& meta, int step, Rect rect, const ViewOptions& opt) {
   ViewLayout l;
   const int focus = meta.steps.empty() ? 0 : meta.steps[std::size_t(step)].focus_row;
   const float name_w = opt.name_w > 0 ? std::min(opt.name_w, rect.w * 0.5f) : std::min(120.f, rect.w * 0.2f);
-  const float arc_room = 44.f, label_h = 14.f;
   // Only a row in element space has a window to show (bins and block sums are always whole).
   const bool elements = meta.rows.empty() || meta.rows[std::size_t(focus)].element_space;
   const bool overview = elements && (meta.width >= kOverviewFrom || !whole_row(opt.window, meta.width));
-  const float overview_h = overview ? 24.f : 0.f, top = rect.y + (overview ? overview_h + 6.f : 0.f);
-  l.strip_h = 20.f;
-  int strips = 0;
-  for (std::size_t r = kStdRows; r < meta.rows.size(); ++r) strips += int(r) != focus;
-  if (focus != kRowMain) ++strips;
-  const float strips_h = strips * (l.strip_h + 6.f);
+  std::vector<std::size_t> strip_rows;
+  for (std::size_t r = 0; r < meta.rows.size(); ++r)
+    if (int(r) != focus && r != kRowTouch && r != kRowOwner) strip_rows.push_back(r);
   // [SECTION] Sorting network: a panel of about 40% of the height under the strips.
   const float net_h = meta.network ? std::max(60.f, rect.h * 0.4f) : 0.f;
+  // The bars' height with spacing z and the first k strips.
+  auto bars_h = [&](const Spacing& z, std::size_t k) {
+    const float top = overview ? z.overview_h + z.overview_gap : 0.f;
+    return rect.h - top - z.arc_room - kLabelH - 6.f - float(k) * (z.strip_h + z.strip_gap) - kBottom - net_h;
+  };
+  const Spacing z = bars_h(kRoomy, strip_rows.size()) >= kMinBars ? kRoomy : kTight;
+  std::size_t shown = strip_rows.size();
+  // Strips left out: the last ones, and one more slot for the line that says so (where there is
+  // room for it).
+  auto with_note = [&](std::size_t k) { return k + (k < strip_rows.size() ? 1 : 0); };
+  while (shown > 0 && bars_h(z, with_note(shown)) < kMinBars) --shown;
+  l.hidden_rows = int(strip_rows.size() - shown);
+  const bool note = l.hidden_rows > 0 && bars_h(z, shown + 1) >= kMinBars;
+  const float overview_h = overview ? z.overview_h : 0.f, top = rect.y + (overview ? overview_h + z.overview_gap : 0.f);
+  l.strip_h = z.strip_h;
   if (overview) l.overview = {rect.x + name_w, rect.y + 2.f, rect.w - name_w - 8.f, overview_h - 2.f};
-  l.bars = {rect.x + name_w, top + arc_room, rect.w - name_w - 8.f,
-            std::max(20.f, rect.y + rect.h - top - arc_room - label_h - 6.f - strips_h - 8.f - net_h)};
+  const std::size_t slots = shown + (note ? 1 : 0);
+  l.bars = {rect.x + name_w, top + z.arc_room, rect.w - name_w - 8.f, std::max(8.f, bars_h(z, slots))};
   l.arcs_y = top;
   l.label_y = l.bars.y + l.bars.h + 3.f;
-  l.label_h = label_h;
+  l.label_h = kLabelH;
   l.row_y.assign(meta.rows.size(), -1.f);
-  float y = l.label_y + label_h + 6.f;
-  for (std::size_t r = 0; r < meta.rows.size(); ++r) {
-    if (int(r) == focus || r == kRowTouch || r == kRowOwner) continue;
-    l.row_y[r] = y;
-    y += l.strip_h + 6.f;
+  float y = l.label_y + kLabelH + 6.f;
+  for (std::size_t k = 0; k < shown; ++k) {
+    l.row_y[strip_rows[k]] = y;
+    y += l.strip_h + z.strip_gap;
+  }
+  if (note) {
+    l.hidden_y = y;
+    y += l.strip_h + z.strip_gap;
   }
   if (meta.network) {
     l.network = {l.bars.x, y + 2.f, l.bars.w, net_h - 8.f};

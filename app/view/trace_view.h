@@ -36,10 +36,15 @@ struct ViewLayout {
   float label_y = 0, label_h = 0;
   float strip_h = 0;
   std::vector<float> row_y;  // per row; < 0 when the row is not drawn as a strip
+  int hidden_rows = 0;       // strips left out of a view too short for them (the last rows)
+  float hidden_y = -1.f;     // where the line that says so goes (< 0: no room for it)
   float bottom = 0;
   Rect network;              // [SECTION] Sorting network: the comparator panel under the strips (h = 0: none)
 };
 
+// The layout of `step` in `rect`. A short rect squeezes the gaps, the strips, the arrows' room and
+// the overview, then leaves out the last strips (hidden_rows) so that the bars keep some height and
+// nothing lies below the rect.
 ViewLayout layout_view(const Trace& meta, int step, Rect rect, const ViewOptions& opt);
 
 // The value range the bars of row `row` are scaled to at a prepared step (see

@@ -46,10 +46,7 @@ int start(const Options& o, ui::AppState& state) {
   int code = 0;
   if (!o.race_a.empty()) {
     ui::RaceState& r = state.race;
-    r.a.session.choice = state.step.session.choice;
-    if (!o.step.n_given && !o.step.input && r.a.session.choice.input == InputKind::Random)
-      r.a.session.choice.cfg.n = ui::kRaceDefaultN;
-    if (!ui::start_race(r, o.race_a, o.race_b))
+    if (!ui::start_race_from(r, state.step.session.choice, o.step, o.race_a, o.race_b))
       code = ui::fail("primlab", "--race needs two algorithms that run on the same input: " + ui::race_error(r));
     state.request_tab = ui::kRaceTab;
     r.transport.step = o.first_step;
