@@ -418,9 +418,9 @@ TimedFn timed_bitonic_sort;
 static Algorithm bitonic_sort() {
   return Row("bitonic-sort", "bitonic")
       .title("Bitonic sort (sorting network)")
-      .description("log W (log W + 1) / 2 compare-swap passes: tiles of 2B in shared memory, strides >= 2B as "
-                   "global passes; n padded with sentinels; key-value ties keep input order; floats: -NaN first, "
-                   "+NaN last.")
+      .description("log N (log N + 1) / 2 compare-swap passes: tiles of L = 2B in shared memory, strides >= L as "
+                   "global passes; n padded to a power of two N with a key that sorts last; key-value sorts carry "
+                   "each key's index (ties keep input order); floats: -NaN first, +NaN last.")
       .options(kOptFloat | kOptU32 | kOptDescending | kOptKeyValue)
       .block_pow2()
       .stepped(steppers::plan_bitonic_sort, steppers::cpu_bitonic_sort, PRIMLAB_IF_CUDA(steppers::cuda_bitonic_sort))

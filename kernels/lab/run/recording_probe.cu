@@ -91,18 +91,22 @@ StepRun::StepRun(Trace& t, DeviceTraceView out, std::initializer_list<int> on_ch
   p.step_words = std::int64_t(t.step_words());
   for (std::size_t r = 0; r < t.rows.size(); ++r) {
     if (t.rows[r].element_space) p.element_rows |= 1u << r;
-    if (r >= kStdRows) p.live_rows |= 1u << r;
+    if (r == kRowMain || r >= kStdRows) p.live_rows |= 1u << r;  // not the touch and owner rows
   }
   for (int r : on_chip_rows) p.live_rows &= ~(1u << r);
   p.type = t.type;
   p.run = this;
-  for (int r = 0; r < kMaxRows; ++r) p.rows[r] = std::int8_t(r < int(t.rows.size()) ? r : -1);
+  for (int r = 0; r < kMaxRows; ++r) {
+    p.rows[r] = std::int8_t(r < int(t.rows.size()) ? r : -1);
+    p.at[r] = 0;
+  }
 }
 
 void StepRun::map_rows(std::initializer_list<int> rows) {
   int k = 0;
   for (int r : rows) probe_.rows[k++] = std::int8_t(r);
   for (; k < kMaxRows; ++k) probe_.rows[k] = -1;
+  for (int r = 0; r < kMaxRows; ++r) probe_.at[r] = 0;
 }
 
 bool StepRun::check(cudaError_t e, const char* file, int line) {
