@@ -23,6 +23,7 @@ class Row {
   Row& description(const char* d) { a_.description = d; return *this; }
   Row& options(unsigned o) { a_.options = o; return *this; }
   Row& block_pow2() { a_.block_pow2 = true; return *this; }
+  Row& max_n(std::int32_t n) { a_.max_n = n; return *this; }
   Row& blocks(std::int32_t lo, std::int32_t hi) {
     a_.min_block = lo;
     a_.max_block = hi;
@@ -439,9 +440,10 @@ TimedFn timed_radix_split;
 static Algorithm radix_split() {
   return Row("radix-split", "radix sort")
       .title("Radix sort, 1-bit split")
-      .description("A max reduction finds the bits the keys need; per bit: b, e = !b, f = scan(e), t = i - f + "
-                   "totalFalses, scatter to b ? t : f. int32: last pass on the flipped sign bit.")
+      .description("A max reduction finds the bits the keys need; per bit k: b = bit k, f = !b, fs = scan(f), t = i - "
+                   "fs + total_falses, scatter to b ? t : fs. int32: a last pass on the flipped sign bit.")
       .options(kOptU32)
+      .max_n(1024)  // a barrier a step of the scan's trees: 32 passes at n = 1024 make a trace of ~55 MB
       .stepped(steppers::plan_radix_split, steppers::cpu_radix_split, PRIMLAB_IF_CUDA(steppers::cuda_radix_split))
       .timed("sort_keys", key_types(), PRIMLAB_IF_CUDA(steppers::timed_bytes_radix_split),
              PRIMLAB_IF_CUDA(steppers::timed_radix_split));
@@ -456,9 +458,11 @@ static Algorithm radix_digits() {
   return Row("radix-digits", "radix sort")
       .title("Radix sort, multi-bit digits")
       .description("Per 2-8 bit digit: per-block histograms, scan of the counts (digit-major), stable scatter. Keys "
-                   "flipped first (floats: +NaN after +inf, -NaN before -inf); key-value keeps input order of ties.")
+                   "compared through their flipped bits (floats: +NaN after +inf, -NaN before -inf); key-value keeps "
+                   "the input order of ties.")
       .options(kOptDigitBits | kOptFloat | kOptU32 | kOptDescending | kOptKeyValue)
       .block_pow2()
+      .max_n(2048)  // 16 two-bit passes of key-value pairs at n = 2048 make a trace of ~60 MB
       .stepped(steppers::plan_radix_digits, steppers::cpu_radix_digits, PRIMLAB_IF_CUDA(steppers::cuda_radix_digits));
 }
 

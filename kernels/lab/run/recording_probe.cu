@@ -8,8 +8,9 @@
 namespace primlab::stepped {
 namespace {
 
-// Warp accesses one run may record (8.25 MiB of addresses); a run that makes more fails the trace.
-constexpr unsigned kAccessCapacity = 1u << 16;
+// Warp accesses one run may record (33 MiB of addresses: a radix sort of 512 full-range keys in
+// one-thread blocks makes 214k); a run that makes more fails the trace.
+constexpr unsigned kAccessCapacity = 1u << 18;
 
 // Steps [first, last] start as a copy of step first - 1, with the live rows copied in again (the
 // host code may have changed them between launches), no touch flags, no owners and no ops.
