@@ -111,7 +111,7 @@ struct RecordingProbe {
     std::uint32_t w = 0;
     memcpy(&w, &v, sizeof(T));
     const int r = row_of(row);
-    i += at_of(row);
+    if (i >= 0) i += at_of(row);
     if (r >= 0 && i >= 0 && i < width) fill(r, i, w);
   }
   // After __syncthreads(): snapshots the block's on-chip rows and ends the step.

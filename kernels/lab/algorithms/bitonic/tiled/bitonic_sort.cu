@@ -1,13 +1,13 @@
 // The two CUDA forms of bitonic-sort, both running bitonic_sort.cuh: the timed form (the catalog's
 // TimedArgs, uint32 keys ascending, NoProbe) and the stepped form (the recording probe over the
 // trace's rows: the workspace is the keys row and, for key-value sorts, the index row).
+#include <cstring>
+
 #include "lab/algorithms/bitonic/tiled/bitonic_sort.cuh"
 #include "lab/algorithms/bitonic/tiled/bitonic_sort_steps.h"
 #include "lab/run/recording_probe.cuh"
 #include "lab/run/steppers.h"
 #include "lab/run/timed_args.cuh"
-
-#include <cstring>
 
 namespace primlab::steppers {
 

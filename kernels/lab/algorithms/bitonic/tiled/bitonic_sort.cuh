@@ -9,6 +9,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -76,12 +77,18 @@ __device__ __forceinline__ bool comes_after(const Item<K, kPairs>& a, const Item
   else return after;
 }
 
-// The key that sorts last in the order: the padding the timed form uses.
+// The key that sorts last in the order (its order bits all ones ascending, all zeros descending):
+// the padding the timed form uses.
 template <class K, bool kDescending>
 K last_key() {
-  if constexpr (std::is_same_v<K, float>) return kDescending ? -std::numeric_limits<float>::quiet_NaN()
-                                                             : std::numeric_limits<float>::quiet_NaN();
-  else return kDescending ? std::numeric_limits<K>::lowest() : std::numeric_limits<K>::max();
+  if constexpr (std::is_same_v<K, float>) {
+    const std::uint32_t bits = kDescending ? 0xffffffffu : 0x7fffffffu;  // the NaNs with the largest payload
+    float k;
+    std::memcpy(&k, &bits, sizeof k);
+    return k;
+  } else {
+    return kDescending ? std::numeric_limits<K>::lowest() : std::numeric_limits<K>::max();
+  }
 }
 
 // listing: bitonic-sort

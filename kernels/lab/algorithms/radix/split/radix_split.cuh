@@ -35,8 +35,7 @@ template <class T, class Probe>
 __global__ void find_max_kernel(const T* in, std::int64_t n, std::uint32_t* out_max, Probe probe) {
   extern __shared__ std::uint32_t s_max[];
   const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  const std::int64_t base = std::int64_t(blockIdx.x) * blockDim.x;
-  probe.on_chip(kSplitTree, s_max, base, blockDim.x);
+  probe.on_chip(kSplitTree, s_max, i - threadIdx.x, blockDim.x);
   s_max[threadIdx.x] = i < n ? needed_bits(in[i]) : 0u;  // step: max keys
   probe.op(0, i < n ? OpKind::Move : OpKind::Write, kSplitIn, i < n ? i : -1, kSplitTree, i);
   probe.shared_access(threadIdx.x);
@@ -47,7 +46,7 @@ __global__ void find_max_kernel(const T* in, std::int64_t n, std::uint32_t* out_
     probe.branch(threadIdx.x < s);
     if (threadIdx.x < s) {
       s_max[threadIdx.x] = max(s_max[threadIdx.x], s_max[threadIdx.x + s]);  // step: find max
-      probe.op(0, OpKind::Add, kSplitTree, base + threadIdx.x + s, kSplitTree, base + threadIdx.x);
+      probe.op(0, OpKind::Add, kSplitTree, i + s, kSplitTree, i);
     }
     probe.shared_access(threadIdx.x < s ? int(threadIdx.x) : -1);
     probe.shared_access(threadIdx.x < s ? int(threadIdx.x + s) : -1);
@@ -58,7 +57,7 @@ __global__ void find_max_kernel(const T* in, std::int64_t n, std::uint32_t* out_
   probe.branch(threadIdx.x == 0);
   if (threadIdx.x == 0) {
     atomicMax(out_max, s_max[0]);  // step: atomic max
-    probe.op(0, OpKind::Atomic, kSplitTree, base, kSplitMax, 0);
+    probe.op(0, OpKind::Atomic, kSplitTree, i, kSplitMax, 0);
     probe.count(kAtomics, 1);
   }
   probe.shared_access(threadIdx.x == 0 ? 0 : -1);
@@ -186,6 +185,7 @@ template <class T>
 Status split_radix_sort(const T* d_in, T* d_out, std::int64_t n, int block, Workspace ws, cudaStream_t stream) {
   if (n < 0 || !split_valid_block(block)) return Status::InvalidArgument;
   if (n == 0) return Status::Success;
+  if (!d_in || !d_out) return Status::InvalidArgument;
   if (ws.bytes < split_radix_sort_workspace_bytes<T>(n, block)) return Status::WorkspaceTooSmall;
   if (!ws.ptr) return Status::InvalidArgument;
   return split_radix_sort(d_in, d_out, n, block, split_arrays<T>(ws, n, block), stream);
