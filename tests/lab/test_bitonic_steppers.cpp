@@ -86,9 +86,11 @@ TEST(BitonicSort, SortedReversedEqualAndFewDistinct) {
 TEST(BitonicSort, Int32AndUint32ExtremesBesideThePadding) {
   // The padding copies the last key (INT_MAX ascending, INT_MIN descending): real keys still come first.
   std::vector<std::uint32_t> in;
-  ASSERT_TRUE(parse_input_list("2147483647 -2147483648 0 -1 2147483647 5 -2147483648 -7 1 2147483647 0", ElemType::I32,
-                               in).ok());
-  const std::vector<std::uint32_t> u = {0xffffffffu, 0u, 0x80000000u, 0x7fffffffu, 1u, 0xfffffffeu, 0u, 0x80000001u, 3u};
+  ASSERT_TRUE(
+      parse_input_list("2147483647 -2147483648 0 -1 2147483647 5 -2147483648 -7 1 2147483647 0", ElemType::I32, in)
+          .ok());
+  const std::vector<std::uint32_t> u = {0xffffffffu, 0u, 0x80000000u, 0x7fffffffu, 1u,
+                                        0xfffffffeu, 0u, 0x80000001u, 3u};
   for (int combo = 0; combo < 4; ++combo)
     for (int block : blocks()) {
       if (block > 8) break;  // the padding and the tiles' edges need small tiles

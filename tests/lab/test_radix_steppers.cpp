@@ -107,8 +107,9 @@ TEST(RadixSplit, NegativeAndExtremeInt32) {
     cfg.block = std::max(split().min_block, 4);
     cfg.type = type;
     Trace t;
-    check_sort(split(), cfg, type == ElemType::U32 ? std::vector<std::uint32_t>(5, 0u)
-                                                   : std::vector<std::uint32_t>{0u, 0xffffffffu, 0u, 0xffffffffu},
+    check_sort(split(), cfg,
+               type == ElemType::U32 ? std::vector<std::uint32_t>(5, 0u)
+                                     : std::vector<std::uint32_t>{0u, 0xffffffffu, 0u, 0xffffffffu},
                "no bits", &t);
     int passes = 0;
     for (const Step& s : t.steps) passes += s.phase == "bits";

@@ -67,13 +67,14 @@ inline void plan_scan(Trace& t, const plan::Code& code, std::int64_t n, int bloc
       Step& s = plan::add_step(t,
                                head + "up-sweep d = " + D + ", offset = " + O +
                                    ": temp[bi] += temp[ai], ai = offset(2tid+1)-1, bi = offset(2tid+2)-1, tid < " + D +
-                                   (d == 1 ? "; thread 0: sums[blockIdx.x] = temp[" + std::to_string(m - 1) + "], temp[" +
-                                                 std::to_string(m - 1) + "] = 0"
+                                   (d == 1 ? "; thread 0: sums[blockIdx.x] = temp[" + std::to_string(m - 1) +
+                                                 "], temp[" + std::to_string(m - 1) + "] = 0"
                                            : ""),
                                "up-sweep", code.line("up-sweep"), nb, l.tree, nb * d, d == 1 ? 3 : 1, rows.temp);
       s.barrier = true;
-      s.explain = "Up-sweep with d = " + D + " threads a block and offset = " + O + ": each adds temp[ai] into temp[bi]; " +
-                  "temp[bi] now holds the sum of " + std::to_string(2 * offset) + " words." +
+      s.explain = "Up-sweep with d = " + D + " threads a block and offset = " + O +
+                  ": each adds temp[ai] into temp[bi]; " + "temp[bi] now holds the sum of " +
+                  std::to_string(2 * offset) + " words." +
                   (d == 1 ? " Then thread 0 saves the block's total to sums[blockIdx.x] and clears the root for the "
                             "down-sweep."
                           : "");
@@ -92,14 +93,16 @@ inline void plan_scan(Trace& t, const plan::Code& code, std::int64_t n, int bloc
                   "temp[ai] into temp[bi]; each level doubles the threads.";
     }
     std::int32_t storing = 0;
-    for (std::int32_t b = 0; b < nb; ++b) storing += std::int32_t(std::clamp<std::int64_t>(l.n - std::int64_t(b) * m, 0, l.tree));
-    Step& store = plan::add_step(t,
-                                 head + "out[base + tid] = temp[tid], out[base + tid + " + B + "] = temp[tid + " + B +
-                                     "] where < n = " + N,
-                                 "scan store", code.line("scan store"), nb, l.tree, storing, 2, L ? rows.sums : rows.out);
+    for (std::int32_t b = 0; b < nb; ++b)
+      storing += std::int32_t(std::clamp<std::int64_t>(l.n - std::int64_t(b) * m, 0, l.tree));
+    Step& store = plan::add_step(
+        t, head + "out[base + tid] = temp[tid], out[base + tid + " + B + "] = temp[tid + " + B + "] where < n = " + N,
+        "scan store", code.line("scan store"), nb, l.tree, storing, 2, L ? rows.sums : rows.out);
     store.barrier = true;
-    store.explain = "Each block writes its exclusive scan back (the words before n); block b's sum is still missing "
-                    "from its words" + std::string(nb > 1 ? " until the sums are scanned and added." : ": one block, none is.");
+    store.explain =
+        "Each block writes its exclusive scan back (the words before n); block b's sum is still missing "
+        "from its words" +
+        std::string(nb > 1 ? " until the sums are scanned and added." : ": one block, none is.");
   }
   for (std::size_t L = levels.size() - 1; L-- > 0;) {
     const ScanLevel& l = levels[L];

@@ -36,7 +36,8 @@ std::string pass_prose(const Pass& p, const Shape& s, std::int32_t n, bool desc,
     case Kind::Pad:
       return "pad_kernel fills keys[" + std::to_string(n) + ".." + std::to_string(s.N - 1) +
              "] with a key that comes last in the order (here the input's last key), so that the network sorts a "
-             "power of two N = " + std::to_string(s.N) + " and the padding ends up behind the real keys.";
+             "power of two N = " +
+             std::to_string(s.N) + " and the padding ends up behind the real keys.";
     case Kind::Load:
       return p.merge ? "merge_shared_kernel: each block loads its tile of L = " + L +
                            " keys into shared memory, two a thread, for the strides of stage " + size +
@@ -45,7 +46,8 @@ std::string pass_prose(const Pass& p, const Shape& s, std::int32_t n, bool desc,
                            " keys into shared memory, two a thread" +
                            (kv ? ", each tagged with its index in the input (equal keys keep their order by it)" : "") +
                            ".";
-    case Kind::Store: return "Each block writes its tile back to global memory.";
+    case Kind::Store:
+      return "Each block writes its tile back to global memory.";
     case Kind::Shared:
     case Kind::Global: {
       const std::string where = p.kind == Kind::Shared ? "in shared memory, __syncthreads() apart"
@@ -55,8 +57,8 @@ std::string pass_prose(const Pass& p, const Shape& s, std::int32_t n, bool desc,
                                                    " and the other way, so pairs of runs form the bitonic sequences of "
                                                    "the next stage";
       return "Stage size " + size + ", stride " + stride + ": each thread compares the keys at pos and pos + " +
-             stride + " " + where + " and swaps them if they are out of the direction dir; when the stride reaches 1, " +
-             goal + ".";
+             stride + " " + where +
+             " and swaps them if they are out of the direction dir; when the stride reaches 1, " + goal + ".";
     }
   }
   return "";
@@ -85,8 +87,9 @@ Result plan_bitonic_sort(const StepConfig& cfg, Trace& t) {
     Step* step = nullptr;
     switch (p.kind) {
       case Kind::Pad:
-        step = &plan::add_step(t, "pad: keys[i] = pad for i = " + std::to_string(cfg.n) + ".." + std::to_string(s.N - 1),
-                               "pad", code.line("pad"), plan::div_up(s.N - cfg.n, 256), 256, s.N - cfg.n, 1);
+        step =
+            &plan::add_step(t, "pad: keys[i] = pad for i = " + std::to_string(cfg.n) + ".." + std::to_string(s.N - 1),
+                            "pad", code.line("pad"), plan::div_up(s.N - cfg.n, 256), 256, s.N - cfg.n, 1);
         break;
       case Kind::Load:
         step = &plan::add_step(t,
@@ -232,11 +235,16 @@ void cpu_bitonic_sort(const StepConfig& cfg, const std::vector<std::uint32_t>& i
   cpu::CpuRun run(t);
   const Shape s(cfg.n, cfg.block);
   const lab::bitonic::RowIds r(cfg.key_value);
-  Sort sort{run,           s,
-            r,             t.type,
-            cfg.descending, cfg.key_value,
-            run.row(kRowMain), cfg.key_value ? run.row(r.values) : nullptr,
-            run.row(r.shared), cfg.key_value ? run.row(r.shared_values) : nullptr};
+  Sort sort{run,
+            s,
+            r,
+            t.type,
+            cfg.descending,
+            cfg.key_value,
+            run.row(kRowMain),
+            cfg.key_value ? run.row(r.values) : nullptr,
+            run.row(r.shared),
+            cfg.key_value ? run.row(r.shared_values) : nullptr};
   std::copy(input.begin(), input.end(), sort.key);
   run.snapshot_initial();
   const std::uint32_t pad = lab::bitonic::pad_key(input, t.type, cfg.descending);
@@ -244,9 +252,12 @@ void cpu_bitonic_sort(const StepConfig& cfg, const std::vector<std::uint32_t>& i
   for (std::size_t st = 1; st < t.steps.size(); ++st) {
     run.begin(st);
     const Pass& p = passes[st - 1];
-    if (p.kind == Kind::Pad) sort.pad(cfg.n, pad, t.steps[st].launch);
-    else if (p.kind == Kind::Load || p.kind == Kind::Store) sort.move_tiles(p);
-    else sort.compare(p, t.steps[st].launch);
+    if (p.kind == Kind::Pad)
+      sort.pad(cfg.n, pad, t.steps[st].launch);
+    else if (p.kind == Kind::Load || p.kind == Kind::Store)
+      sort.move_tiles(p);
+    else
+      sort.compare(p, t.steps[st].launch);
     run.end();
   }
 }

@@ -60,7 +60,8 @@ Result plan_radix_digits(const StepConfig& cfg, Trace& t) {
   for (int p = 0; p < s.passes; ++p) {
     const int shift = p * s.D, hi = std::min(31, shift + s.D - 1);
     const std::string in = key_row_name(pass_src(s, p)), out = key_row_name(pass_dst(s, p));
-    const std::string dg = "digit " + std::to_string(p) + " (bits " + std::to_string(shift) + "-" + std::to_string(hi) + ")";
+    const std::string dg =
+        "digit " + std::to_string(p) + " (bits " + std::to_string(shift) + "-" + std::to_string(hi) + ")";
     const std::string load = ": s_digit[p] = (sortable(" + in + "[base + p]) >> " + std::to_string(shift) + ") & " +
                              std::to_string(s.R - 1) + ", p = tid + j * " + std::to_string(B);
     plan::add_step(t, dg + ", digit_histogram_kernel" + load, "digits", code.line("digits"), s.nb, B, s.nb * B, s.ept,
@@ -68,29 +69,35 @@ Result plan_radix_digits(const StepConfig& cfg, Trace& t) {
         .explain = "Pass " + std::to_string(p) + ": each block puts the " + std::to_string(s.R) +
                    "-way digit of each key of its tile of " + std::to_string(s.T) +
                    " into shared memory, the key made sortable as unsigned bits first (" + dir +
-                   "); positions past n get " + std::to_string(s.R) + ", a digit no key has. Passes run from the lowest "
+                   "); positions past n get " + std::to_string(s.R) +
+                   ", a digit no key has. Passes run from the lowest "
                    "digit up.";
     Step& h = plan::add_step(t,
-                             dg + ": counts[d * " + std::to_string(s.nb) + " + blockIdx.x] = keys of the tile with digit "
-                                  "d, d = tid + j * " + std::to_string(B) + " < " + std::to_string(s.R),
+                             dg + ": counts[d * " + std::to_string(s.nb) +
+                                 " + blockIdx.x] = keys of the tile with digit "
+                                 "d, d = tid + j * " +
+                                 std::to_string(B) + " < " + std::to_string(s.R),
                              "histogram", code.line("histogram"), s.nb, B, s.nb * std::min(B, s.R), per_thread,
                              r[kDigitsCounts]);
     h.barrier = true;
-    h.explain = "Thread d of each block counts the keys of its tile whose digit is d (no atomics: the lanes read the "
-                "tile's words together, one broadcast a word, which the counters leave out) and stores the count "
-                "digit-major: counts[d][block].";
+    h.explain =
+        "Thread d of each block counts the keys of its tile whose digit is d (no atomics: the lanes read the "
+        "tile's words together, one broadcast a word, which the counters leave out) and stores the count "
+        "digit-major: counts[d][block].";
     plan_scan(t, code, s.C, B, scan_rows, dg + ": offsets = scan(counts)");
     plan::add_step(t, dg + ", digit_scatter_kernel" + load, "digits", code.line("digits"), s.nb, B, s.nb * B, s.ept,
                    r[kDigitsDigit])
         .explain = "digit_scatter_kernel loads the tile's digits again, the same way, to rank each key in its tile.";
     Step& sc = plan::add_step(t,
-                              dg + ": rank = keys before p in the tile with its digit d; " + out +
-                                  "[offsets[d * " + std::to_string(s.nb) + " + blockIdx.x] + rank] = " + in + "[i]",
+                              dg + ": rank = keys before p in the tile with its digit d; " + out + "[offsets[d * " +
+                                  std::to_string(s.nb) + " + blockIdx.x] + rank] = " + in + "[i]",
                               "scatter", code.line("scatter"), s.nb, B, n, s.ept, r[pass_dst(s, p)]);
     sc.barrier = true;
-    sc.explain = "Each key moves to its (digit, block) offset plus its rank among the keys of its tile before it with the "
-                 "same digit" + std::string(cfg.key_value ? ", its value with it" : "") +
-                 ": a stable scatter, so the order the lower digits set is kept.";
+    sc.explain =
+        "Each key moves to its (digit, block) offset plus its rank among the keys of its tile before it with the "
+        "same digit" +
+        std::string(cfg.key_value ? ", its value with it" : "") +
+        ": a stable scatter, so the order the lower digits set is kept.";
   }
   return {};
 }

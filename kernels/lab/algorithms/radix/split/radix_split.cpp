@@ -99,15 +99,18 @@ Result plan_radix_split(const StepConfig& cfg, Trace& t) {
   Step& am = plan::add_step(t, "thread 0 of each block: atomicMax(out_max, s_max[0])" + found, "atomic max",
                             code.line("atomic max"), max_blocks, tree, max_blocks, 1, kSplitMax);
   am.barrier = true;
-  am.explain = "Thread 0 of each block folds its block's max into out_max with one atomicMax; the host reads it "
-               "back: bits = 32 - clz(max) passes" + std::string(i32 ? ", then one on the sign bit." : ".");
+  am.explain =
+      "Thread 0 of each block folds its block's max into out_max with one atomicMax; the host reads it "
+      "back: bits = 32 - clz(max) passes" +
+      std::string(i32 ? ", then one on the sign bit." : ".");
 
   for (const SplitPass& p : passes) {
     const std::string K = std::to_string(p.k), in = key_row_name(p.src), out = key_row_name(p.dst);
     const std::string bit = p.k == 31 && i32 ? "31 (the sign, flipped: negatives first)" : K;
     plan::add_step(t, "bit k = " + bit + ": b[i] = bit k of " + in + "[i], f[i] = b[i] ^ 1", "bits", code.line("bits"),
                    grid, B, n, 2, kSplitBit)
-        .explain = "Pass for bit k = " + K + ": each thread reads its key's bit b and writes f = !b, 1 for the keys "
+        .explain = "Pass for bit k = " + K +
+                   ": each thread reads its key's bit b and writes f = !b, 1 for the keys "
                    "that go first (the falses).";
     plan_scan(t, code, n, B, kScanRows, "bit " + K + ": fs = scan(f)");
     Step& sc = plan::add_step(t,
@@ -115,10 +118,12 @@ Result plan_radix_split(const StepConfig& cfg, Trace& t) {
                                   "[b[i] ? t : fs[i]] = " + in + "[i]",
                               "scatter", code.line("scatter"), grid, B, n, 1, p.dst);
     sc.also_lit = {code.line("total"), code.line("true")};
-    sc.explain = "Each thread adds the last flag to the last scanned value (total_falses, where the true keys start), "
-                 "computes t, its place if its bit is 1, and moves its key to fs[i] (bit 0) or t (bit 1) in " + out +
-                 ": the falses first, the trues after, each group in its input order, so the split is stable and the "
-                 "earlier bits' order survives.";
+    sc.explain =
+        "Each thread adds the last flag to the last scanned value (total_falses, where the true keys start), "
+        "computes t, its place if its bit is 1, and moves its key to fs[i] (bit 0) or t (bit 1) in " +
+        out +
+        ": the falses first, the trues after, each group in its input order, so the split is stable and the "
+        "earlier bits' order survives.";
   }
   return {};
 }
