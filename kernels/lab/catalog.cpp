@@ -443,7 +443,8 @@ static Algorithm radix_split() {
       .description("A max reduction finds the bits the keys need; per bit k: b = bit k, f = !b, fs = scan(f), t = i - "
                    "fs + total_falses, scatter to b ? t : fs. int32: a last pass on the flipped sign bit.")
       .options(kOptU32)
-      .max_n(1024)  // a barrier a step of the scan's trees: 32 passes at n = 1024 make a trace of ~55 MB
+      // A step a barrier of the scan's trees: 32 passes at n = 1024 make traces of 55 MB (100 MB in 1-thread blocks).
+      .max_n(1024)
       .stepped(steppers::plan_radix_split, steppers::cpu_radix_split, PRIMLAB_IF_CUDA(steppers::cuda_radix_split))
       .timed("sort_keys", key_types(), PRIMLAB_IF_CUDA(steppers::timed_bytes_radix_split),
              PRIMLAB_IF_CUDA(steppers::timed_radix_split));
@@ -462,7 +463,8 @@ static Algorithm radix_digits() {
                    "the input order of ties.")
       .options(kOptDigitBits | kOptFloat | kOptU32 | kOptDescending | kOptKeyValue)
       .block_pow2()
-      .max_n(2048)  // 16 two-bit passes of key-value pairs at n = 2048 make a trace of ~60 MB
+      // 16 two-bit passes of key-value pairs at n = 2048 make traces of 50-60 MB (115 MB in 1-thread blocks).
+      .max_n(2048)
       .stepped(steppers::plan_radix_digits, steppers::cpu_radix_digits, PRIMLAB_IF_CUDA(steppers::cuda_radix_digits));
 }
 
