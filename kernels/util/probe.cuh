@@ -7,6 +7,7 @@
 //
 // The calls, in a kernel (`probe` is the probe argument; the lab's listings hide these lines):
 //   probe.op(slot, kind, src_row, src, dst_row, dst)   one operation of this thread
+//   probe.compare_swap(slot, row, first, second, swapped)  a comparator of a sorting network
 //   probe.count(counter, amount)                       a counter of the step
 //   probe.branch(path)                                 warp-collective: the path each lane takes
 //   probe.shared_access(word)                          warp-collective: a shared-memory access
@@ -24,6 +25,7 @@ namespace primlab {
 
 struct NoProbe {
   template <class... A> __device__ __forceinline__ void op(const A&...) const {}
+  template <class... A> __device__ __forceinline__ void compare_swap(const A&...) const {}
   template <class... A> __device__ __forceinline__ void count(const A&...) const {}
   template <class... A> __device__ __forceinline__ void branch(const A&...) const {}
   template <class... A> __device__ __forceinline__ void shared_access(const A&...) const {}
