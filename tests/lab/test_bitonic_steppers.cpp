@@ -171,12 +171,14 @@ TEST(BitonicTrace, PaddingTilesAndComparatorDirections) {
   ASSERT_TRUE(ok(build_trace_cpu(row(), cfg, in, t)));
   EXPECT_EQ(t.width, 8);
   EXPECT_TRUE(t.network);
-  // Step 1 pads keys[6..7] with the largest key (the ascending order's last); it ends up at the end.
+  // Step 1 pads keys[6..7] with the key that sorts last (INT_MAX ascending); it ends up at the end,
+  // behind the real keys.
   ASSERT_EQ(t.steps[1].phase, "pad");
   EXPECT_EQ(t.row(0, kRowMain)[6], 0u);
-  EXPECT_EQ(t.row(1, kRowMain)[6], 5u);
-  EXPECT_EQ(t.row(1, kRowMain)[7], 5u);
-  EXPECT_EQ(t.row(t.steps.size() - 1, kRowMain)[7], 5u);
+  EXPECT_EQ(t.row(1, kRowMain)[6], 0x7fffffffu);
+  EXPECT_EQ(t.row(1, kRowMain)[7], 0x7fffffffu);
+  EXPECT_EQ(t.row(t.steps.size() - 1, kRowMain)[5], 5u);
+  EXPECT_EQ(t.row(t.steps.size() - 1, kRowMain)[7], 0x7fffffffu);
   EXPECT_EQ(t.steps[1].launch.threads, 256);
   EXPECT_EQ(t.steps[1].launch.active, 2);
   // Step 2 loads the tiles, steps 3-5 are sort_shared_kernel's passes, step 6 its store.

@@ -29,13 +29,13 @@ std::string pass_label(const Pass& p, const Shape& s, bool desc) {
          (p.size == s.N ? "" : ", else " + other);
 }
 
-std::string pass_prose(const Pass& p, const Shape& s, std::int32_t n, bool desc, bool kv) {
+std::string pass_prose(const Pass& p, const Shape& s, std::int32_t n, ElemType t, bool desc, bool kv) {
   const std::string size = std::to_string(p.size), stride = std::to_string(p.stride), L = std::to_string(s.L);
   const std::string dir = desc ? "descending" : "ascending";
   switch (p.kind) {
     case Kind::Pad:
       return "pad_kernel fills keys[" + std::to_string(n) + ".." + std::to_string(s.N - 1) +
-             "] with a key that comes last in the order (here the input's last key), so that the network sorts a "
+             "] with the key that sorts last (" + format_word(lab::bitonic::pad_key(t, desc), t) + "), so that the network sorts a "
              "power of two N = " +
              std::to_string(s.N) + " and the padding ends up behind the real keys.";
     case Kind::Load:
@@ -113,7 +113,7 @@ Result plan_bitonic_sort(const StepConfig& cfg, Trace& t) {
     }
     // A shared-memory kernel's passes and its store follow __syncthreads() in the same launch.
     step->barrier = p.kind == Kind::Shared || p.kind == Kind::Store;
-    step->explain = pass_prose(p, s, cfg.n, cfg.descending, cfg.key_value);
+    step->explain = pass_prose(p, s, cfg.n, cfg.type, cfg.descending, cfg.key_value);
   }
   t.network = true;
   return {};
@@ -247,7 +247,7 @@ void cpu_bitonic_sort(const StepConfig& cfg, const std::vector<std::uint32_t>& i
             cfg.key_value ? run.row(r.shared_values) : nullptr};
   std::copy(input.begin(), input.end(), sort.key);
   run.snapshot_initial();
-  const std::uint32_t pad = lab::bitonic::pad_key(input, t.type, cfg.descending);
+  const std::uint32_t pad = lab::bitonic::pad_key(t.type, cfg.descending);
   const std::vector<Pass> passes = lab::bitonic::schedule(s, cfg.n);
   for (std::size_t st = 1; st < t.steps.size(); ++st) {
     run.begin(st);

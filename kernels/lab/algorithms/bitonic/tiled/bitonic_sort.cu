@@ -25,16 +25,13 @@ namespace {
 
 template <class K, bool kDescending, bool kPairs>
 Status run_sort(stepped::StepRun& run, const lab::bitonic::RowIds& r, const std::uint32_t* d_in, std::uint32_t* d_out,
-                const Trace& t, std::uint32_t pad) {
-  K pad_key;
-  std::memcpy(&pad_key, &pad, sizeof pad_key);
+                const Trace& t) {
   // The workspace runs from the keys row to the index row (key-value) or is the keys row alone.
   const int last_row = kPairs ? r.values : kRowMain;
   const Workspace ws{run.row(kRowMain), std::size_t(last_row + 1) * std::size_t(t.width) * 4};
   return lab::bitonic::bitonic_sort<K, kDescending, kPairs>(
       reinterpret_cast<const K*>(d_in), reinterpret_cast<K*>(d_out),
-      kPairs ? reinterpret_cast<std::int32_t*>(d_out + t.n) : nullptr, t.n, t.block, ws, nullptr, pad_key,
-      run.probe());
+      kPairs ? reinterpret_cast<std::int32_t*>(d_out + t.n) : nullptr, t.n, t.block, ws, nullptr, run.probe());
 }
 
 }  // namespace
@@ -52,14 +49,13 @@ Result cuda_bitonic_sort(const StepConfig& cfg, const std::vector<std::uint32_t>
   DeviceBuffer<std::uint32_t> d_in(input.size()), d_out(2 * input.size());  // the keys, then the indices
   if (!PRIMLAB_STEPPED_CHECK(run, cudaMemcpy(d_in.get(), input.data(), d_in.bytes(), cudaMemcpyHostToDevice)))
     return run.finish(Status::Success);
-  const std::uint32_t pad = lab::bitonic::pad_key(input, t.type, cfg.descending);
   const Status s = stepped::on_elem_type(t.type, [&](auto x) {
     using K = decltype(x);
     if (cfg.key_value)
-      return cfg.descending ? run_sort<K, true, true>(run, r, d_in.get(), d_out.get(), t, pad)
-                            : run_sort<K, false, true>(run, r, d_in.get(), d_out.get(), t, pad);
-    return cfg.descending ? run_sort<K, true, false>(run, r, d_in.get(), d_out.get(), t, pad)
-                          : run_sort<K, false, false>(run, r, d_in.get(), d_out.get(), t, pad);
+      return cfg.descending ? run_sort<K, true, true>(run, r, d_in.get(), d_out.get(), t)
+                            : run_sort<K, false, true>(run, r, d_in.get(), d_out.get(), t);
+    return cfg.descending ? run_sort<K, true, false>(run, r, d_in.get(), d_out.get(), t)
+                          : run_sort<K, false, false>(run, r, d_in.get(), d_out.get(), t);
   });
   return run.finish(s);
 }

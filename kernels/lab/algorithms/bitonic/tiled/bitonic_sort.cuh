@@ -78,9 +78,9 @@ __device__ __forceinline__ bool comes_after(const Item<K, kPairs>& a, const Item
 }
 
 // The key that sorts last in the order (its order bits all ones ascending, all zeros descending):
-// the padding the timed form uses.
+// the padding. Floats: the NaN with the largest payload, +NaN ascending and -NaN descending.
 template <class K, bool kDescending>
-K last_key() {
+__host__ __device__ K last_key() {
   if constexpr (std::is_same_v<K, float>) {
     const std::uint32_t bits = kDescending ? 0xffffffffu : 0x7fffffffu;  // the NaNs with the largest payload
     float k;
@@ -116,12 +116,12 @@ __device__ __forceinline__ bool comparator(const Items<K, kPairs>& a, I i, I j, 
   return swap;
 }
 
-template <class K, class Probe>
-__global__ void pad_kernel(K* keys, std::int64_t n, std::int64_t N, K pad, Probe probe) {
+template <class K, bool kDescending, class Probe>
+__global__ void pad_kernel(K* keys, std::int64_t n, std::int64_t N, Probe probe) {
   const std::int64_t i = n + std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   probe.branch(i < N);
   if (i < N) {
-    keys[i] = pad;  // step: pad
+    keys[i] = last_key<K, kDescending>();  // step: pad
     probe.op(0, OpKind::Write, kKeys, -1, kKeys, i);
     probe.count(kGlobalWrite, sizeof(K));
   }
@@ -272,11 +272,11 @@ std::size_t bitonic_sort_workspace_bytes(std::int64_t n, int block) {
 
 // Sorts n keys of d_keys_in into d_keys_out; key-value sorts (kPairs) also write each sorted key's
 // index in the input to d_index_out (equal keys keep their input order). The workspace holds the
-// padded keys at its start and (key-value) the padded indices at its end. `pad` is the key the
-// padding gets: it must not come before any input key (the type's last key never does).
+// padded keys at its start and (key-value) the padded indices at its end. The padding is the key
+// that sorts last (last_key), behind every input key.
 template <class K, bool kDescending = false, bool kPairs = false, class Probe = NoProbe>
 Status bitonic_sort(const K* d_keys_in, K* d_keys_out, std::int32_t* d_index_out, std::int64_t n, int block,
-                    Workspace ws, cudaStream_t stream, K pad = last_key<K, kDescending>(), Probe probe = {}) {
+                    Workspace ws, cudaStream_t stream, Probe probe = {}) {
   if (n < 0 || !bitonic_valid_block(block)) return Status::InvalidArgument;
   if (n > std::numeric_limits<std::int32_t>::max()) return Status::Unsupported;
   if (n == 0) return Status::Success;
@@ -295,7 +295,7 @@ Status bitonic_sort(const K* d_keys_in, K* d_keys_out, std::int32_t* d_index_out
   PRIMLAB_CUDA_TRY(cudaMemcpyAsync(buf.key, d_keys_in, std::size_t(n) * sizeof(K), cudaMemcpyDeviceToDevice, stream));
   if (N > n) {
     probe.launch(stream);
-    pad_kernel<<<unsigned((N - n + 255) / 256), 256, 0, stream>>>(buf.key, n, N, pad, probe);
+    pad_kernel<K, kDescending><<<unsigned((N - n + 255) / 256), 256, 0, stream>>>(buf.key, n, N, probe);
     PRIMLAB_LAUNCH_TRY();
   }
   const unsigned tiles = unsigned(N / L);

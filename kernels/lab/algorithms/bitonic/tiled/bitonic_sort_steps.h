@@ -75,14 +75,13 @@ inline bool comes_after(std::uint32_t ka, std::uint32_t ia, std::uint32_t kb, st
   if (x != y) return desc ? x < y : x > y;
   return kv && ia > ib;
 }
-// The stepped form's padding key: the input's last key in the sort order (its max ascending, its min
-// descending), so that the bars keep the data's range. It never comes before a real key; with keys
-// alone a copy of the last key is indistinguishable from it, with an index it sorts behind it.
-inline std::uint32_t pad_key(const std::vector<std::uint32_t>& in, ElemType t, bool desc) {
-  std::uint32_t last = in.empty() ? 0u : in[0];
-  for (std::uint32_t k : in)
-    if (comes_after(k, 0, last, 0, t, desc, false)) last = k;
-  return last;
+// The padding: the key that sorts last (its order bits all ones ascending, all zeros descending),
+// as the kernel's last_key writes it: 0xffffffff, INT_MAX or +NaN ascending; 0, INT_MIN or -NaN
+// descending. Key-value sorts index it from n, so it sorts behind a real key equal to it.
+inline std::uint32_t pad_key(ElemType t, bool desc) {
+  if (t == ElemType::I32) return desc ? 0x80000000u : 0x7fffffffu;
+  if (t == ElemType::F32) return desc ? 0xffffffffu : 0x7fffffffu;
+  return desc ? 0u : 0xffffffffu;
 }
 // The comparator of thread g of a pass: its lower index pos, and dir (1: the sort's direction), as the
 // kernels compute them.
