@@ -6,7 +6,7 @@
 // same calls and writes the trace.
 //
 // The calls, in a kernel (`probe` is the probe argument; the lab's listings hide these lines):
-//   probe.op(slot, kind, src_row, src, dst_row, dst)   one operation of this thread
+//   probe.op(slot, kind, src_row, src, dst_row, dst)   one operation of this thread (src = dst = -1: none)
 //   probe.count(counter, amount)                       a counter of the step
 //   probe.branch(path)                                 warp-collective: the path each lane takes
 //   probe.shared_access(word)                          warp-collective: a shared-memory access
