@@ -7,6 +7,7 @@
 // thread, the shuffle touches almost no shared memory).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <limits>
@@ -169,7 +170,8 @@ TEST(ReduceTrace, FloatSpecialValues) {
 TEST(ReduceTrace, StepsOfReduce1AndItsSecondPass) {
   // n = 16, block 8: pass 1 = load, s = 1, 2, 4, write (2 partial sums in buf[0]); pass 2 runs the
   // same kernel, 8 threads, over the 2 partial sums and writes d_out.
-  Trace t = run("reduce1", make_input(InputKind::Sorted, 16, ElemType::I32, 1), 8);
+  const std::vector<std::uint32_t> in = make_input(InputKind::Sorted, 16, ElemType::I32, 1);
+  Trace t = run("reduce1", in, 8);
   ASSERT_EQ(t.steps.size(), 1u + 5 + 5);
   EXPECT_EQ(launch_steps(t), (std::vector<std::size_t>{1, 6}));
   EXPECT_EQ(t.steps[2].label, "s=1: if (tid % 2 == 0) sdata[tid] += sdata[tid+1]");
@@ -189,8 +191,8 @@ TEST(ReduceTrace, StepsOfReduce1AndItsSecondPass) {
   ASSERT_GE(buf1, 0);
   EXPECT_EQ(t.rows[std::size_t(buf0)].length, 2);
   EXPECT_EQ(t.rows[std::size_t(buf1)].length, 0);
-  EXPECT_EQ(t.row(5, std::size_t(buf0))[0], 0u + 1 + 2 + 3 + 4 + 5 + 6 + 7);
-  EXPECT_EQ(t.row(5, std::size_t(buf0))[1], 8u + 9 + 10 + 11 + 12 + 13 + 14 + 15);
+  EXPECT_EQ(t.row(5, std::size_t(buf0))[0], std::accumulate(in.begin(), in.begin() + 8, 0u));
+  EXPECT_EQ(t.row(5, std::size_t(buf0))[1], std::accumulate(in.begin() + 8, in.end(), 0u));
   for (const Step& s : t.steps) EXPECT_GE(s.code_line, s.phase == "input" ? -1 : 0);
 }
 
@@ -351,9 +353,10 @@ TEST(ReduceCounters, Reduce5UnrolledLinesAreWarpSynchronous) {
   EXPECT_EQ(t.steps[1].counters.shared_accesses, 2 * 128);
 }
 
-// Kernel 6 loads and adds as reduce5 does: the same values at every step, the same adds and global
-// bytes; its warp_line reads both words each line where reduce5 keeps v in a register. Each tree
-// step highlights its own `if (blockSize >= 2s)` line.
+// Kernel 6 loads and adds as reduce5 does: the same values in every array at every step, the same
+// adds and global bytes; its warp_line reads both words each line where reduce5 keeps v in a
+// register, and from 64 threads it pads nothing (the touch flags differ there). Each tree step
+// highlights its own `if (blockSize >= 2s)` line.
 TEST(ReduceCounters, Reduce6AddsAsReduce5DoesOnItsUnrolledLines) {
   const Algorithm& r6 = *find_algorithm("reduce6");
   // Not blocks of one thread: the lecture's loop takes two threads from its second pass on, reduce6's
@@ -364,7 +367,11 @@ TEST(ReduceCounters, Reduce6AddsAsReduce5DoesOnItsUnrolledLines) {
     const Trace t5 = run("reduce5", in, block), t6 = run("reduce6", in, block);
     ASSERT_EQ(t5.steps.size(), t6.steps.size());
     ASSERT_EQ(t5.rows.size(), t6.rows.size());
-    EXPECT_EQ(t5.values, t6.values);
+    for (std::size_t k = 0; k < t6.steps.size(); ++k)
+      for (std::size_t r = 0; r < t6.rows.size(); ++r)
+        if (r != kRowTouch && r != kRowOwner)
+          ASSERT_TRUE(std::equal(t5.row(k, r), t5.row(k, r) + t5.width, t6.row(k, r)))
+              << "step " << k << " row " << t6.rows[r].name;
     for (std::size_t k = 1; k < t6.steps.size(); ++k) {
       const Step& s = t6.steps[k];
       EXPECT_EQ(t5.steps[k].counters.adds, s.counters.adds) << s.label;
@@ -401,7 +408,9 @@ TEST(ReduceCounters, Reduce7SumsManyElementsAThreadBeforeTheTree) {
   ASSERT_EQ(loop.also_lit.size(), 1u);
   EXPECT_NE(t.code[std::size_t(loop.also_lit[0])].find("sdata[tid] = sum"), std::string::npos);
   const Totals r6 = totals("reduce6", n, block), r7 = totals("reduce7", n, block);
-  EXPECT_LT(3 * r7.shared, r6.shared);
+  // A block of either makes the same shared accesses (its store, its tree); reduce6 runs 8 + 1
+  // blocks, reduce7 2 + 1.
+  EXPECT_EQ(3 * r7.shared, r6.shared);
   EXPECT_EQ(r7.conflict, 1);
 }
 
