@@ -221,7 +221,6 @@ __device__ inline bool RecordingProbe::current(int r, std::int32_t i, std::uint3
 // the line with its indices set to -1 where c fails.
 __device__ inline void RecordingProbe::record(int slot, OpKind k, int src_row, std::int32_t src, int dst_row,
                                               std::int32_t dst, bool swapped, int line) {
-  // An op naming no element is a lane that did not run the recorded statement (its `if` failed).
   if (src < 0 && dst < 0) return;
   const StepSlot& ss = slots[step];
   if (slot < 0 || slot >= ss.ops_per_thread) {
