@@ -142,7 +142,7 @@ static Algorithm scan_naive_shared() {
 }
 
 // [SECTION] Reductions: the lecture's reduce1..reduce5 (seed 004), the warp-shuffle reduction and
-// Harris's kernels 6 and 7, each with a second pass over the blocks' partial sums.
+// Harris's kernels 6 and 7, each launched again over the blocks' partial sums until one block is left.
 namespace steppers {
 PlanFn plan_reduce1;
 CpuFn cpu_reduce1;
@@ -249,7 +249,7 @@ static Algorithm reduce6() {
   return Row("reduce6", "reduce")
       .title("reduce6: completely unrolled")
       .description("reduce5 with every level unrolled by the block size, a template parameter (the host switches "
-                   "over the powers of two): the same loads, adds and shared accesses, fewer instructions.")
+                   "over the powers of two): the same loads and adds, fewer instructions.")
       .options(kOptFloat | kOptU32)
       .block_pow2()
       .stepped(steppers::plan_reduce6, steppers::cpu_reduce6, PRIMLAB_IF_CUDA(steppers::cuda_reduce6))

@@ -6,7 +6,7 @@
 // same calls and writes the trace.
 //
 // The calls, in a kernel (`probe` is the probe argument; the lab's listings hide these lines):
-//   probe.op(slot, kind, src_row, src, dst_row, dst)   one operation of this thread
+//   probe.op(slot, kind, src_row, src, dst_row, dst)   one operation of this thread (src = dst = -1: none)
 //   probe.compare_swap(slot, row, first, second, swapped)  a comparator of a sorting network
 //   probe.count(counter, amount)                       a counter of the step
 //   probe.branch(path)                                 warp-collective: the path each lane takes
@@ -23,16 +23,18 @@
 
 namespace primlab {
 
+// The arguments are taken by value: a reference to a loop variable changed one kernel's register
+// allocation.
 struct NoProbe {
-  template <class... A> __device__ __forceinline__ void op(const A&...) const {}
-  template <class... A> __device__ __forceinline__ void compare_swap(const A&...) const {}
-  template <class... A> __device__ __forceinline__ void count(const A&...) const {}
-  template <class... A> __device__ __forceinline__ void branch(const A&...) const {}
-  template <class... A> __device__ __forceinline__ void shared_access(const A&...) const {}
-  template <class... A> __device__ __forceinline__ void match(const A&...) const {}
-  template <class... A> __device__ __forceinline__ void on_chip(const A&...) const {}
-  template <class... A> __device__ __forceinline__ void value(const A&...) const {}
-  template <class... A> __device__ __forceinline__ void event(const A&...) const {}
+  template <class... A> __device__ __forceinline__ void op(A...) const {}
+  template <class... A> __device__ __forceinline__ void compare_swap(A...) const {}
+  template <class... A> __device__ __forceinline__ void count(A...) const {}
+  template <class... A> __device__ __forceinline__ void branch(A...) const {}
+  template <class... A> __device__ __forceinline__ void shared_access(A...) const {}
+  template <class... A> __device__ __forceinline__ void match(A...) const {}
+  template <class... A> __device__ __forceinline__ void on_chip(A...) const {}
+  template <class... A> __device__ __forceinline__ void value(A...) const {}
+  template <class... A> __device__ __forceinline__ void event(A...) const {}
   __device__ __forceinline__ void barrier() const {}
   __device__ __forceinline__ void warp_barrier() const {}
   __host__ void launch(cudaStream_t) const {}

@@ -233,9 +233,12 @@ __device__ inline bool RecordingProbe::current(int r, std::int32_t i, std::uint3
 }
 
 // Writes the op slot, marks touch flags and owners on rows in element space, copies the words
-// the op wrote into the rest of the launch's snapshots, and notes the source line.
+// the op wrote into the rest of the launch's snapshots, and notes the source line. An op whose
+// src and dst are both -1 records nothing, so a one-line `if (c) x += y;` records its op after
+// the line with its indices set to -1 where c fails.
 __device__ inline void RecordingProbe::record(int slot, OpKind k, int src_row, std::int32_t src, int dst_row,
                                               std::int32_t dst, bool swapped, int line) {
+  if (src < 0 && dst < 0) return;
   const StepSlot& ss = slots[step];
   if (slot < 0 || slot >= ss.ops_per_thread) {
     atomicOr(status, kOpSlot);
