@@ -30,7 +30,7 @@ __device__ __forceinline__ void count_key(Bits b, int begin_bit, int passes, std
   for (int p = 0; p < kMaxPasses; ++p) {
     if (p < passes) {
       const std::uint32_t d = digit_of(b, begin_bit + kRadixBits * p, p == passes - 1 ? last_mask : 0xffu);  // step: hist count
-      atomicAdd(&s_hist[p * kRadix + d], 1u);                                                                  // step: hist count
+      atomicAdd(&s_hist[p * kRadix + d], 1u);  // step: hist count
     }
   }
 }

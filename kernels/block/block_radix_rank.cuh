@@ -53,30 +53,30 @@ class BlockRadixRank {
   template <class Probe>
   __device__ __forceinline__ void count_digits(const Bits (&k)[ITEMS], Probe& probe) {
     const int lane = static_cast<int>(threadIdx.x) & 31, warp = static_cast<int>(threadIdx.x) >> 5;  // step: load (count)
-    wh_ = s_counts_ + warp * kRadix;                                                                    // step: load (count)
-    lt_ = lanemask_lt();                                                                                // step: load (count)
-    wm_ = s_masks_ + warp * kRadix;                                                                     // step: load (count)
-    one_digit_ = warp_has_one_digit(k, d0_);                                                            // step: load (count)
-    few_digits_ = !one_digit_ && distinct_digits(digit_of(k[0], shift_, mask_)) <= kFewDigits;         // step: load (count)
-    if (one_digit_) {                                                                                   // step: load (count)
-      if (lane == 0) atomicAdd(&wh_[d0_], 32u * ITEMS);                                                 // step: load (count)
+    wh_ = s_counts_ + warp * kRadix;  // step: load (count)
+    lt_ = lanemask_lt();  // step: load (count)
+    wm_ = s_masks_ + warp * kRadix;  // step: load (count)
+    one_digit_ = warp_has_one_digit(k, d0_);  // step: load (count)
+    few_digits_ = !one_digit_ && distinct_digits(digit_of(k[0], shift_, mask_)) <= kFewDigits;  // step: load (count)
+    if (one_digit_) {  // step: load (count)
+      if (lane == 0) atomicAdd(&wh_[d0_], 32u * ITEMS);  // step: load (count)
       probe.event(OnesweepEvent::kCount, 0, lane == 0 ? int(d0_) : -1, 32u * ITEMS, 0u);
-    } else if (few_digits_) {                                                                           // step: load (count)
+    } else if (few_digits_) {  // step: load (count)
 #pragma unroll  // step: load (count)
-      for (int i = 0; i < ITEMS; ++i) {                                                                 // step: load (count)
-        const std::uint32_t d = digit_of(k[i], shift_, mask_);                                          // step: load (count)
-        const std::uint32_t peers = __match_any_sync(0xffffffffu, d);                                   // step: load (count)
-        if (lane == __ffs(peers) - 1) atomicAdd(&wh_[d], static_cast<std::uint32_t>(__popc(peers)));    // step: load (count)
+      for (int i = 0; i < ITEMS; ++i) {  // step: load (count)
+        const std::uint32_t d = digit_of(k[i], shift_, mask_);  // step: load (count)
+        const std::uint32_t peers = __match_any_sync(0xffffffffu, d);  // step: load (count)
+        if (lane == __ffs(peers) - 1) atomicAdd(&wh_[d], static_cast<std::uint32_t>(__popc(peers)));  // step: load (count)
         probe.event(OnesweepEvent::kCount, i, lane == __ffs(peers) - 1 ? int(d) : -1,
                     static_cast<std::uint32_t>(__popc(peers)), peers);
-      }                                                                                                 // step: load (count)
-    } else {                                                                                            // step: load (count)
+      }  // step: load (count)
+    } else {  // step: load (count)
 #pragma unroll  // step: load (count)
-      for (int i = 0; i < ITEMS; ++i) {                                                                 // step: load (count)
-        atomicAdd(&wh_[digit_of(k[i], shift_, mask_)], 1u);                                             // step: load (count)
+      for (int i = 0; i < ITEMS; ++i) {  // step: load (count)
+        atomicAdd(&wh_[digit_of(k[i], shift_, mask_)], 1u);  // step: load (count)
         probe.event(OnesweepEvent::kCount, i, int(digit_of(k[i], shift_, mask_)), 1u, 0u);
-      }                                                                                                 // step: load (count)
-    }                                                                                                   // step: load (count)
+      }  // step: load (count)
+    }  // step: load (count)
   }
 
   // Step 2, thread d < 256 only.

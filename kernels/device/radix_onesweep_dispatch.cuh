@@ -168,7 +168,8 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
     a.out0 = p == passes - 1 ? codec.dec0 : Bits(0);
     a.out1 = p == passes - 1 ? codec.dec1 : Bits(0);
     a.offsets_out = p == 0 ? offsets_out : nullptr;
-    PRIMLAB_TRY(chained_launch(chained, kernel, static_cast<unsigned>(tiles), C::kThreads, C::kSmem, stream, a, NoProbe{}));
+    PRIMLAB_TRY(
+        chained_launch(chained, kernel, static_cast<unsigned>(tiles), C::kThreads, C::kSmem, stream, a, NoProbe{}));
     src_k = dst_k;
     src_v = dst_v;
   }

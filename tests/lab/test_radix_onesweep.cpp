@@ -116,15 +116,18 @@ TEST(RadixOnesweep, RowsHoldWhatTheKernelsLeave) {
   const auto exchange = final_row(t, kOsExchange, sh.width());
   for (std::int32_t i = 0; i < sh.width(); ++i) {
     ASSERT_LT(rank[std::size_t(i)], std::uint32_t(sh.tile));
-    EXPECT_EQ(exchange[std::size_t((i / sh.tile) * sh.tile + std::int32_t(rank[std::size_t(i)]))], keys[std::size_t(i)]);
+    const std::int32_t to = (i / sh.tile) * sh.tile + std::int32_t(rank[std::size_t(i)]);
+    EXPECT_EQ(exchange[std::size_t(to)], keys[std::size_t(i)]);
   }
   for (std::int32_t tile = 0; tile < sh.tiles; ++tile)
     for (std::int32_t j = 1; j < sh.tile; ++j)
-      EXPECT_LE(sh.digit(exchange[std::size_t(tile * sh.tile + j - 1)]), sh.digit(exchange[std::size_t(tile * sh.tile + j)]));
+      EXPECT_LE(sh.digit(exchange[std::size_t(tile * sh.tile + j - 1)]),
+                sh.digit(exchange[std::size_t(tile * sh.tile + j)]));
 }
 
 TEST(RadixOnesweep, StepsFollowTheHostCodeAndTheKernelsBarriers) {
-  const Trace t = build(config(1000, 32, 16, 0, ElemType::I32, false), make_input(InputKind::Random, 1000, ElemType::I32, 1));
+  const Trace t =
+      build(config(1000, 32, 16, 0, ElemType::I32, false), make_input(InputKind::Random, 1000, ElemType::I32, 1));
   const std::vector<std::string> phases = {"input", "hist clear", "hist count", "hist merge", "clear", "load",
                                            "publish", "starts", "rank", "look-back", "scatter"};
   ASSERT_EQ(t.steps.size(), phases.size());
@@ -142,7 +145,8 @@ TEST(RadixOnesweep, StepsFollowTheHostCodeAndTheKernelsBarriers) {
   EXPECT_EQ(t.steps[4].launch.blocks, 16);  // 1000 keys in tiles of 64
   EXPECT_EQ(t.steps[4].launch.threads, 32);
   // Past 2048 keys the dispatch's formula gives the histogram a second block.
-  const Trace big = build(config(3000, 64, 16, 0, ElemType::I32, false), make_input(InputKind::Random, 3000, ElemType::I32, 1));
+  const Trace big =
+      build(config(3000, 64, 16, 0, ElemType::I32, false), make_input(InputKind::Random, 3000, ElemType::I32, 1));
   EXPECT_EQ(big.steps[1].launch.blocks, 2);
   EXPECT_EQ(big.steps[4].launch.blocks, 24);
 }
@@ -164,7 +168,8 @@ TEST(RadixOnesweep, CountersOfTheHistogramAndTheScatter) {
 
 TEST(RadixOnesweep, FixedOrderLookBackAddsTheLeftNeighboursInclusivePrefix) {
   const std::int32_t n = 640, block = 32;  // 10 tiles
-  const Trace t = build(config(n, block, 16, 0, ElemType::I32, false), make_input(InputKind::Random, n, ElemType::I32, 3));
+  const Trace t =
+      build(config(n, block, 16, 0, ElemType::I32, false), make_input(InputKind::Random, n, ElemType::I32, 3));
   const OnesweepShape sh = onesweep_shape(n, block, 16, 0);
   const Step& look = t.steps[9];
   ASSERT_EQ(look.phase, "look-back");
@@ -196,7 +201,8 @@ TEST(RadixOnesweep, FixedOrderLookBackAddsTheLeftNeighboursInclusivePrefix) {
   const auto last = final_row(t, kOsEvent, sh.tiles * sh.slots());
   for (std::int32_t i = 0; i < sh.tiles * sh.slots(); ++i) {
     EXPECT_EQ(published[i], std::uint32_t(i));
-    EXPECT_EQ(last[std::size_t(i)], i < sh.slots() ? std::uint32_t(i) : std::uint32_t(sh.tiles * sh.slots() - sh.slots() + i));
+    const std::int32_t inclusive_at = i < sh.slots() ? i : sh.tiles * sh.slots() - sh.slots() + i;
+    EXPECT_EQ(last[std::size_t(i)], std::uint32_t(inclusive_at));
   }
   EXPECT_EQ(t.row(6, kOsFlag)[sh.slot(1, 0)], 1u);  // an aggregate after the publish step
   EXPECT_EQ(t.row(6, kOsFlag)[sh.slot(0, 0)], 2u);
@@ -240,7 +246,8 @@ TEST(RadixOnesweep, FloatKeysShowTheFlip) {
     const OsCodec c = os_codec(ElemType::F32, desc);
     const auto k = final_row(t, kOsKey, n);
     for (std::int32_t i = 0; i < n; ++i) {
-      const std::uint32_t flipped = in[std::size_t(i)] & 0x80000000u ? ~in[std::size_t(i)] : in[std::size_t(i)] | 0x80000000u;
+      const std::uint32_t x = in[std::size_t(i)];
+      const std::uint32_t flipped = x & 0x80000000u ? ~x : x | 0x80000000u;
       EXPECT_EQ(k[std::size_t(i)], desc ? ~flipped : flipped) << i;
       EXPECT_EQ(os_flip(k[std::size_t(i)], c.dec0, c.dec1), in[std::size_t(i)]) << "the store unflips " << i;
     }

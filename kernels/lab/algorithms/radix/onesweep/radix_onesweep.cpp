@@ -61,7 +61,8 @@ Keys load_keys(const OnesweepShape& sh, const OsCodec& c, const std::vector<std:
           one &= d == d0;
           if (i == 0 && std::find(first.begin(), first.end(), d) == first.end()) first.push_back(d);
         }
-      ks.path[std::size_t(t * sh.warps + w)] = one ? kOneDigit : int(first.size()) <= kOsFewDigits ? kFewDigits : kMasks;
+      ks.path[std::size_t(t * sh.warps + w)] =
+          one ? kOneDigit : int(first.size()) <= kOsFewDigits ? kFewDigits : kMasks;
     }
   return ks;
 }
@@ -117,13 +118,14 @@ Result plan_radix_onesweep(const StepConfig& cfg, Trace& t) {
   plan::add_row(t, "hist (digits of all keys)", RowKind::Values, S, ElemType::U32, false);
   plan::add_row(t, "s_hist (each histogram block's, shared)", RowKind::Values, HB * S, ElemType::U32, false);
   plan::add_row(t, "s_warp counters [tile][warp][digit] (shared)", RowKind::Values, T * W * S, ElemType::U32, false);
-  plan::add_row(t, "look-back flag [tile][digit]: 0 none, 1 aggregate, 2 inclusive", RowKind::Index, T * S,
-                ElemType::I32, false);
-  plan::add_row(t, "look-back value: the tile's count, or the inclusive prefix", RowKind::Values, T * S,
+  plan::add_row(t, "status flag [tile][digit] (look-back words): 0 none, 1 aggregate, 2 inclusive prefix",
+                RowKind::Index, T * S, ElemType::I32, false);
+  plan::add_row(t, "status value: the tile's count of the digit, or its inclusive prefix", RowKind::Values, T * S,
                 ElemType::U32, false);
   plan::add_row(t, "s_base [tile][digit] (output start - tile start, shared)", RowKind::Values, T * S, ElemType::I32,
                 false);
-  plan::add_row(t, "look-back word published at event", RowKind::Index, T * S, ElemType::I32, false);
+  plan::add_row(t, "published at event (the status word's last store, in run order)", RowKind::Index, T * S,
+                ElemType::I32, false);
   plan::initial_step(t, kOsIn);
 
   auto step = [&](const std::string& label, const std::string& phase, std::int32_t blocks, std::int32_t threads,
@@ -162,16 +164,17 @@ Result plan_radix_onesweep(const StepConfig& cfg, Trace& t) {
        "clear", T, B, T * B, W + 2, kOsCounts, false)
       .explain = "The pass: one block a tile of " + str(sh.tile) + " keys (" + str(B) + " threads x " + str(kOsItems) +
                  " keys), " + str(T) + (T == 1 ? " tile" : " tiles") + ". Each block clears its counters, " + str(W) +
-                 (W == 1 ? " row" : " rows") + " of 256 (a row a warp, a word a digit), and the peer masks, which share "
-                 "the exchange buffer s_keys. The row shows the " + str(S) + " digits of each warp that the block's " +
-                 str(B) + " threads own: one thread per digit.";
+                 (W == 1 ? " row" : " rows") +
+                 " of 256 (a row a warp, a word a digit), and the peer masks, which share the exchange buffer s_keys. "
+                 "The row shows the " + str(S) + " digits of each warp that the block's " + str(B) +
+                 " threads own: one thread per digit.";
   step("load k[i] = keys_in[tile * " + str(sh.tile) + " + warp * " + str(32 * kOsItems) + " + i * 32 + lane]" +
            (flips ? " flipped" : "") + ", padding ~0; count_digits: atomicAdd(&wh[digit], ...)" + paths_text(sh, cfg),
        "load", T, B, T * B, 2 * kOsItems, kOsCounts, true)
       .explain = "Each warp loads " + str(32 * kOsItems) + " keys warp-striped (lane l holds keys l and l + 32)" +
                  (flips ? ", flipped to radix bits" : "") +
-                 "; keys past n are padding ~0, whose digit is the largest, so they rank last. Then each warp counts its "
-                 "digits into its row: a warp whose keys all share one digit adds " + str(32 * kOsItems) +
+                 "; keys past n are padding ~0, whose digit is the largest, so they rank last. Then each warp counts "
+                 "its digits into its row: a warp whose keys all share one digit adds " + str(32 * kOsItems) +
                  " at once (lane 0); a warp whose first keys hold at most " + str(kOsFewDigits) +
                  " digits groups equal digits with __match_any_sync (peers) and each group's first lane adds the "
                  "group; any other warp does one shared atomicAdd a key.";
@@ -429,7 +432,8 @@ void PassRun::load_count() {
           const bool adds = path == kMasks || __builtin_ctz(peers) == l;  // few digits: the group's first lane
           a[l] = adds ? w * kOsRadix + d : -1;
           if (!adds) continue;
-          set_counter(t, w, d, counts[std::size_t(counter(t, w, d))] + (path == kMasks ? 1u : std::uint32_t(__builtin_popcount(peers))));
+          const std::uint32_t amount = path == kMasks ? 1u : std::uint32_t(__builtin_popcount(peers));
+          set_counter(t, w, d, counts[std::size_t(counter(t, w, d))] + amount);
           run.op(thread(t, w, l), kOsItems + i, OpKind::Atomic, kOsKey, sh.key_index(t, w, i, l), kOsCounts,
                  counter(t, w, d));
           run.count().atomics += 1;
@@ -602,8 +606,8 @@ void PassRun::look_back() {
             }
           if (inclusive) {
             for (int w = folded; w < std::min(kOsWindow, left); ++w)
-              run.op(thread(t, d / 32, d % 32), kOsItems + ops++, OpKind::Read, kOsValue, slot(nearest - w, d), kOsValue,
-                     slot(nearest - w, d));
+              run.op(thread(t, d / 32, d % 32), kOsItems + ops++, OpKind::Read, kOsValue, slot(nearest - w, d),
+                     kOsValue, slot(nearest - w, d));
             break;
           }
           nearest -= folded;

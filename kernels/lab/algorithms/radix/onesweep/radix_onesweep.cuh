@@ -56,8 +56,9 @@ Status radix_onesweep_pass(const K* d_keys_in, K* d_keys_out, std::int64_t n, in
   const unsigned hist_blocks = unsigned((n + kChunk - 1) / kChunk);
   PRIMLAB_CUDA_TRY(cudaMemsetAsync(d_hist, 0, THREADS * sizeof(std::uint32_t), stream));
   probe.launch(stream);
-  detail::onesweep::histogram_kernel<Bits, kOsHistThreads, kOsHistItems, Probe><<<hist_blocks, kOsHistThreads, 0, stream>>>(
-      keys_in, n, shift, 1, mask, codec.enc0, codec.enc1, d_hist, detail::onesweep::ZeroFirst{}, probe);
+  detail::onesweep::histogram_kernel<Bits, kOsHistThreads, kOsHistItems, Probe>
+      <<<hist_blocks, kOsHistThreads, 0, stream>>>(keys_in, n, shift, 1, mask, codec.enc0, codec.enc1, d_hist,
+                                                   detail::onesweep::ZeroFirst{}, probe);
   PRIMLAB_LAUNCH_TRY();
   // The pass: flip on load, unflip on store (it is the sort's first and last pass).
   PRIMLAB_CUDA_TRY(cudaMemsetAsync(d_status, 0, std::size_t(tiles) * detail::kRadix * sizeof(std::uint32_t), stream));

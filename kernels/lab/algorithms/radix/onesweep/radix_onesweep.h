@@ -75,7 +75,9 @@ inline OsCodec os_codec(ElemType t, bool descending) {
   }
   return c;
 }
-PRIMLAB_ONESWEEP_HD inline std::uint32_t os_flip(std::uint32_t b, std::uint32_t x0, std::uint32_t x1) { return b ^ ((b >> 31) ? x1 : x0); }
+PRIMLAB_ONESWEEP_HD inline std::uint32_t os_flip(std::uint32_t b, std::uint32_t x0, std::uint32_t x1) {
+  return b ^ ((b >> 31) ? x1 : x0);
+}
 
 struct OnesweepShape {
   std::int32_t n = 0, block = 0;  // keys, threads of a pass block (B)

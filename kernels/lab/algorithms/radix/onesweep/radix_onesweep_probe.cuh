@@ -113,10 +113,12 @@ struct OnesweepProbe : stepped::RecordingProbe {
       for (int e = 0; e < int(b); ++e) {
         std::int32_t d = -1;
         std::uint32_t key = 0;
-        if (a >= 0 && current(row_of(kOsIn), std::int32_t(a) + e, key)) d = std::int32_t(sh.digit(os_flip(key, enc0, enc1)));
+        if (a >= 0 && current(row_of(kOsIn), std::int32_t(a) + e, key))
+          d = std::int32_t(sh.digit(os_flip(key, enc0, enc1)));
         shared_access(d);
         if (d < 0) continue;
-        const int slot = group < kOsHistItems ? group * kOsHistVec + e : kOsHistItems * kOsHistVec + (group - kOsHistItems);
+        const int slot =
+            group < kOsHistItems ? group * kOsHistVec + e : kOsHistItems * kOsHistVec + (group - kOsHistItems);
         record(slot, OpKind::Atomic, kOsIn, std::int32_t(a) + e, kOsSHist, t * sh.slots() + d, false, at.line);
         count(kAtomics, 1);
         count(kGlobalRead, 4);
