@@ -40,6 +40,8 @@ struct Config<Bits, VBits, PAIRS, Shape<THREADS, ITEMS, MIN_BLOCKS, WINDOW, FEW_
   static constexpr int kWindow = WINDOW > 0 ? WINDOW : kTuned.window;
   static constexpr int kFewDigits = FEW_DIGITS >= 0 ? FEW_DIGITS : RadixSortTuning::kFewDigits;
   static constexpr std::size_t kSmem = pass_smem_bytes<kThreads, kItems, Bits, VBits, PAIRS>();
+  // The passes take 8-bit digits, and the pass kernel has one thread per digit.
+  static_assert(kThreads >= kRadix, "a pass block has a thread for each of the 256 digits");
 };
 
 // Tiles of a shape with min_blocks blocks per SM that are resident at once.
