@@ -187,7 +187,8 @@ Result plan_radix_onesweep(const StepConfig& cfg, Trace& t) {
                  "published). It reads the digit's count over all keys (gcount = hist[d]), and each warp scans total "
                  "and gcount with shuffles; lane 31 stores the warp's sums for the block." +
                  std::string(kOrderNote) + " The event numbers say in which order the words were published.";
-  step("starts: tile_excl = the digits before d in the tile, glob_excl = in all keys; counters[w][d] += tile_excl",
+  step("starts: tile_excl = the tile's keys with a digit below d, glob_excl = all keys with a digit below d; "
+       "counters[w][d] += tile_excl",
        "starts", T, B, T * B, W, kOsCounts, true)
       .explain = "The scans finish: each thread adds the sums of the warps before its own, which gives tile_excl, "
                  "where digit d starts in the tile, and glob_excl, where it starts in the whole output. "
