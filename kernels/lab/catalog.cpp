@@ -471,6 +471,32 @@ static Algorithm radix_digits() {
       .stepped(steppers::plan_radix_digits, steppers::cpu_radix_digits, PRIMLAB_IF_CUDA(steppers::cuda_radix_digits));
 }
 
+// One digit pass of the library's own Onesweep sort (agent/radix_histogram.cuh,
+// agent/radix_onesweep.cuh, block/block_radix_rank.cuh) on tiles of 2 keys a thread: the digit is
+// bits [digit_start, digit_start + log2 bins), one thread per digit. The look-back's race decides
+// which words each tile reads: the final keys, counts and prefixes agree, the look-back's ops and
+// the order of publication may not.
+namespace steppers {
+PlanFn plan_radix_onesweep;
+CpuFn cpu_radix_onesweep;
+CudaFn cuda_radix_onesweep;
+}  // namespace steppers
+static Algorithm radix_onesweep() {
+  return Row("radix-onesweep", "radix sort")
+      .title("Onesweep digit pass (the library's kernels)")
+      .description("The library's upfront histogram and pass kernel on tiles of 2 keys a thread: each tile ranks its "
+                   "keys by warp match and shared counters, publishes its digit counts, looks back over its "
+                   "predecessors' to the nearest inclusive prefix, and scatters in digit runs. The GPU trace shows "
+                   "the tiles' real race.")
+      .options(kOptBins | kOptDigitStart | kOptFloat | kOptU32 | kOptDescending)
+      .blocks(32, 64)
+      .block_pow2()
+      .bins(32, true)
+      .bins_label("digits")
+      .nondeterministic()
+      .stepped(steppers::plan_radix_onesweep, steppers::cpu_radix_onesweep, PRIMLAB_IF_CUDA(steppers::cuda_radix_onesweep));
+}
+
 // [SECTION] Radix partition (seed 003): a histogram of a bit-field digit, a prefix scan into
 // partition offsets, and the reorder, with atomic offsets (the seed: not stable, not deterministic)
 // or stable (per-block histograms [digit][block], in-order block writes). Partitions = bins (2 to
@@ -530,7 +556,7 @@ const std::vector<Algorithm>& algorithms() {
       scan_naive(),       scan_naive_shared(), scan_blelloch(),    scan_shared(),      reduce1(),          reduce2(),
       reduce3(),          reduce4(),          reduce5(),          reduce6(),          reduce7(),
       reduce_shuffle(),   compact(),          histogram_atomic(), histogram_shared(), histogram_tagged(), histogram_tagged_bytes(),
-      histogram_per_thread(), bitonic_sort(),     radix_split(),      radix_digits(),     partition_atomic(), partition_stable(),
+      histogram_per_thread(), bitonic_sort(),     radix_split(),      radix_digits(),     radix_onesweep(),   partition_atomic(), partition_stable(),
       distributed_sort(),
   };
   return rows;
