@@ -86,7 +86,7 @@ TEST(Listings, MarkersAreWellFormed) {
     for (const std::string& line : l.lines) {
       EXPECT_EQ(line.find("// step:"), std::string::npos) << l.name << ": " << line;
       EXPECT_EQ(line.find("// listing:"), std::string::npos) << l.name << ": " << line;
-      for (const char* record : {"ctx.op(", "ctx.count("})
+      for (const char* record : {"probe.op(", "probe.count(", "probe.barrier("})
         EXPECT_EQ(line.find(record), std::string::npos) << l.name << ": a trace-recording line is shown: " << line;
     }
   }
