@@ -40,7 +40,8 @@ void StepSession::accept(TraceRequest&& req, Trace&& meta, std::string used_back
   choice.cfg.n = req.cfg.n;
   last_good_ = choice;
   message = std::move(note);
-  go(same ? transport.step : 0);  // a shorter trace clamps the step
+  if (same) transport.refit(last_step());  // a shorter trace clamps the step, a longer one gives it back
+  else go(0);
 }
 
 void StepSession::set_host_values(std::vector<std::uint32_t> values, std::vector<Op> ops) {

@@ -40,7 +40,8 @@ class StepSession {
   // Checks `choice` and fills `out`. On failure behaves as reject().
   bool check(TraceRequest& out);
   // Takes the trace built for `req`; `note` becomes the message (empty when all went as asked). A
-  // new algorithm or input starts at step 0.
+  // new algorithm or input starts at step 0; otherwise the step the user chose is kept where the
+  // trace is long enough (Transport::refit), and the last step stays the last.
   void accept(TraceRequest&& req, Trace&& meta, std::string used_backend, std::string note, bool host_values);
   // Sets `message`, restores the last choice that built a trace but keeps the typed list as the
   // user wrote it, keeps the trace; returns false.

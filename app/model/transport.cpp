@@ -5,10 +5,16 @@
 
 namespace primlab::ui {
 
-void Transport::go(int to, int last) { step = std::clamp(to, 0, std::max(0, last)); }
+void Transport::go(int to, int last) {
+  step = std::clamp(to, 0, std::max(0, last));
+  wanted = step;
+  wants_last = step >= last;
+}
+
+void Transport::refit(int last) { step = wants_last ? std::max(0, last) : std::clamp(wanted, 0, std::max(0, last)); }
 
 void Transport::toggle_play(int last) {
-  if (!playing && step >= last) step = 0;
+  if (!playing && step >= last) go(0, last);
   playing = !playing;
   accum = 0;
 }
@@ -24,7 +30,7 @@ void Transport::tick(double dt, int last) {
       playing = false;
       break;
     }
-    ++step;
+    go(step + 1, last);
   }
 }
 

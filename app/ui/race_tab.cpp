@@ -181,6 +181,8 @@ void race_panes(RaceState& r, ViewPrograms& programs) {
 bool start_race(RaceState& r, const std::string& algo_a, const std::string& algo_b, const RaceFixed* pick) {
   StepChoice& a = r.a.session.choice;
   StepChoice& b = r.b.session.choice;
+  // The same two algorithms with other options or blocks keep the step (the last stays the last).
+  const bool same = r.started && !pick && r.a.session.trace().algo == algo_a && r.b.session.trace().algo == algo_b;
   r.started = true;
   a.algo = algo_a;
   b.algo = algo_b;
@@ -190,7 +192,8 @@ bool start_race(RaceState& r, const std::string& algo_a, const std::string& algo
   if (pick && !pick_race_size(a, b, *pick) && !pick->n && a.input != InputKind::Typed) a.cfg.n = kRaceDefaultN;
   share_input(a, b);
   const bool ok = rebuild(r.a) & rebuild(r.b);
-  r.transport.step = 0;
+  if (same) r.transport.refit(race_last_step(r));
+  else r.transport.go(0, race_last_step(r));
   sync_race(r);
   return ok;
 }

@@ -61,3 +61,39 @@ TEST(StepSession, NewAlgorithmOrInputStartsAtStepZero) {
 }
 
 }  // namespace
+
+namespace {
+
+// Dragging the block slider rebuilds the trace at every size it passes: a size whose trace is
+// shorter clamps the step, and the next, longer trace shows the step the user chose again. The
+// last step stays the last, so that "total so far" stays the total.
+TEST(StepSession, BlockSizesDraggedThroughKeepTheChosenStep) {
+  constexpr std::int32_t kLong = 4, kShort = 16;  // reduce1 at n = 256: 17 and 13 steps
+  StepSession s;
+  s.choice.algo = "reduce1";
+  s.choice.cfg.n = 256;
+  s.choice.cfg.block = kShort;
+  ASSERT_TRUE(build(s));
+  const int short_last = s.last_step();
+  s.choice.cfg.block = kLong;
+  ASSERT_TRUE(build(s));
+  const int long_last = s.last_step();
+  ASSERT_LT(short_last, long_last - 1) << "the test needs a shorter trace";
+  s.go(long_last);
+  for (std::int32_t block : {kShort, kLong}) {
+    s.choice.cfg.block = block;
+    ASSERT_TRUE(build(s));
+    EXPECT_EQ(s.transport.step, s.last_step()) << "block " << block;
+  }
+  // A step in the middle comes back where the trace is long enough again.
+  const int mid = long_last - 1;
+  s.go(mid);
+  s.choice.cfg.block = kShort;
+  ASSERT_TRUE(build(s));
+  EXPECT_EQ(s.transport.step, short_last);
+  s.choice.cfg.block = kLong;
+  ASSERT_TRUE(build(s));
+  EXPECT_EQ(s.transport.step, mid);
+}
+
+}  // namespace
