@@ -2,6 +2,7 @@
 #include "ui/choice_widgets.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // TempInputText: the block slider's typed size
 #include <imgui_stdlib.h>
 
 #include <algorithm>
@@ -71,26 +72,55 @@ bool bins_choice(StepConfig& cfg, const Algorithm& a) {
 }
 }  // namespace
 
-bool block_choice(StepChoice& c, const Algorithm& a) {
-  bool changed = false;
-  if (a.block_pow2) {
-    int lg = 0;
-    while ((1 << (lg + 1)) <= c.cfg.block) ++lg;
-    char label[32];
-    std::snprintf(label, sizeof label, "%d threads", 1 << lg);
-    const int lo = int(std::log2(double(a.min_block))), hi = int(std::log2(double(a.max_block)));
-    if (ImGui::SliderInt("Block size", &lg, lo, hi, label)) {
-      c.cfg.block = 1 << lg;
-      changed = true;
-    }
-  } else {
-    int b = c.cfg.block;
-    if (ImGui::InputInt("Block size", &b, 1, 32, ImGuiInputTextFlags_EnterReturnsTrue) || (b != c.cfg.block && ImGui::IsItemDeactivatedAfterEdit())) {
-      c.cfg.block = b;
-      changed = true;
-    }
+namespace {
+
+// A power-of-two block size on a slider of its exponent. Ctrl+click types a block size into the
+// slider's frame (ImGui's own Ctrl+click would take the exponent: 32 would be 2^32, clamped);
+// Enter takes it, and a size the algorithm does not take is refused with the reason.
+bool block_slider(StepChoice& c, const Algorithm& a) {
+  const char* name = "Block size";
+  const ImGuiID id = ImGui::GetCurrentWindow()->GetID(name);
+  const ImVec2 pos = ImGui::GetCursorScreenPos();
+  const ImRect frame(pos, ImVec2(pos.x + ImGui::CalcItemWidth(), pos.y + ImGui::GetFrameHeight()));
+  const ImGuiIO& io = ImGui::GetIO();
+  static char typed[16];
+  const bool start = io.KeyCtrl && io.MouseClicked[0] && ImGui::IsWindowHovered() &&
+                     ImGui::IsMouseHoveringRect(frame.Min, frame.Max);
+  if (start) std::snprintf(typed, sizeof typed, "%d", c.cfg.block);
+  if (start || ImGui::TempInputIsActive(id)) {
+    const bool entered = ImGui::TempInputText(frame, id, name, typed, sizeof typed,
+                                              ImGuiInputTextFlags_CharsDecimal | ImGuiInputTextFlags_AutoSelectAll |
+                                                  ImGuiInputTextFlags_EnterReturnsTrue);
+    note_item("block slider");
+    int b = 0;
+    if (!entered || std::sscanf(typed, "%d", &b) != 1 || b == c.cfg.block) return false;
+    c.cfg.block = b;
+    return true;
   }
-  return changed;
+  int lg = 0;
+  while ((1 << (lg + 1)) <= c.cfg.block) ++lg;
+  char label[32];
+  std::snprintf(label, sizeof label, "%d %s", 1 << lg, lg == 0 ? "thread" : "threads");
+  const int lo = int(std::log2(double(a.min_block))), hi = int(std::log2(double(a.max_block)));
+  const bool moved = ImGui::SliderInt(name, &lg, lo, hi, label, ImGuiSliderFlags_NoInput);
+  note_item("block slider");
+  if (ImGui::IsItemHovered() && !ImGui::IsItemActive()) ImGui::SetTooltip("threads per block; Ctrl+click to type a size");
+  if (!moved) return false;
+  c.cfg.block = 1 << lg;
+  return true;
+}
+
+}  // namespace
+
+bool block_choice(StepChoice& c, const Algorithm& a) {
+  if (a.block_pow2) return block_slider(c, a);
+  int b = c.cfg.block;
+  if (ImGui::InputInt("Block size", &b, 1, 32, ImGuiInputTextFlags_EnterReturnsTrue) ||
+      (b != c.cfg.block && ImGui::IsItemDeactivatedAfterEdit())) {
+    c.cfg.block = b;
+    return true;
+  }
+  return false;
 }
 
 bool options(StepChoice& c, const Algorithm& a) {

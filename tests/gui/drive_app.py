@@ -130,4 +130,57 @@ finally:
         app.wait(10)
     except subprocess.TimeoutExpired:
         app.kill()
+
+# The block slider of a reduction: Ctrl+click types a block size (not the slider's exponent), and
+# dragging it through sizes with shorter traces keeps the last step at the last step.
+app = subprocess.Popen([APP, "--algo", "reduce1", "--n", "256", "--block", "8", "--state-file", STATE], env=env)
+try:
+    s = wait_for(lambda s: s["step"]["algo"] == "reduce1" and "block slider" in s["items"], 30.0)
+    check(s is not None and "block slider" in s["items"], "the reduction's Step tab comes up with its block slider")
+    slider = s["items"]["block slider"]
+    xdo("mousemove", str(int(slider[0] + 2)), str(int((slider[1] + slider[3]) / 2)))
+    time.sleep(0.2)
+    xdo("keydown", "ctrl")
+    time.sleep(0.1)
+    xdo("mousedown", "1")
+    time.sleep(0.1)
+    xdo("mouseup", "1")
+    time.sleep(0.1)
+    xdo("keyup", "ctrl")
+    time.sleep(0.3)
+    xdo("type", "32")
+    xdo("keydown", "Return")  # held for a few frames: ImGui 1.86 reads Enter as a key held at a frame
+    time.sleep(0.15)
+    xdo("keyup", "Return")
+    s = wait_for(lambda s: s["step"]["block"] == 32, 4.0)
+    check(s["step"]["block"] == 32, f"Ctrl+click on the block slider and typing 32 gives block 32 (block {s['step']['block']})")
+
+    # End, then drag the slider from 1 thread to its other end: every size on the way rebuilds the
+    # trace, some shorter, and the step stays the last.
+    click(s["items"]["tab step"])
+    time.sleep(0.5)
+    press("End", lambda s: s["step"]["step"] == s["step"]["last_step"], "End goes to the last step")
+    y = str(int((slider[1] + slider[3]) / 2))
+    xdo("mousemove", str(int(slider[0] + 2)), y)
+    time.sleep(0.2)
+    xdo("mousedown", "1")
+    steps_seen = []
+    for k in range(1, 21):
+        xdo("mousemove", str(int(slider[0] + (slider[2] - slider[0]) * k / 20)), y)
+        time.sleep(0.15)
+        s = state()
+        steps_seen.append((s["step"]["block"], s["step"]["step"], s["step"]["last_step"]))
+    xdo("mouseup", "1")
+    s = wait_for(lambda s: True, 1.0)
+    blocks = sorted({b for b, _, _ in steps_seen})
+    check(len(blocks) >= 4, f"the drag went through block sizes {blocks}")
+    off = [(b, st, last) for b, st, last in steps_seen if st != last]
+    check(not off, "the step stayed the last one through every block size" + (f": (block, step, last) {off}" if off else ""))
+    check(s["step"]["step"] == s["step"]["last_step"], f"after the drag the step is the last ({s['step']['step']} of {s['step']['last_step']})")
+finally:
+    app.terminate()
+    try:
+        app.wait(10)
+    except subprocess.TimeoutExpired:
+        app.kill()
 sys.exit(failures)
