@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
@@ -86,6 +87,20 @@ const Preset* find_preset(const std::string& name) {
   for (const Preset& p : presets())
     if (p.name == name) return &p;
   return nullptr;
+}
+
+std::vector<PresetGroup> presets_by_family() {
+  std::vector<PresetGroup> groups;
+  for (const Algorithm& a : algorithms())
+    if (std::none_of(groups.begin(), groups.end(), [&](const PresetGroup& g) { return g.family == a.family; }))
+      groups.push_back({a.family, {}});
+  for (const Preset& p : presets())
+    if (const Algorithm* a = find_algorithm(p.options.algo))
+      for (PresetGroup& g : groups)
+        if (g.family == a->family) g.presets.push_back(&p);
+  groups.erase(std::remove_if(groups.begin(), groups.end(), [](const PresetGroup& g) { return g.presets.empty(); }),
+               groups.end());
+  return groups;
 }
 
 }  // namespace primlab::ui

@@ -65,6 +65,7 @@ Result resolve_step_options(const StepOptions& given, StepChoice& out) {
   }
   const StepOptions& o = preset ? preset->options : given;
   StepChoice c;
+  if (preset) c.preset = preset->name;
   const Algorithm* a = find_algorithm(o.algo);
   if (!a) return Result::failure("unknown algorithm '" + o.algo + "' (trace --list names them)");
   c.algo = o.algo;

@@ -22,6 +22,7 @@ struct StepChoice {
   std::uint32_t seed = 1;
   std::string typed = "3 1 7 0 4 1 6 3";
   bool prefer_cuda = true;
+  std::string preset;  // the preset this choice was loaded from, until the user changes it ("": none)
 };
 
 // The input words for a choice, or a failure with a one-line message.

@@ -96,7 +96,7 @@ void write_state(const AppState& s, const std::string& path) {
     return json{{"algo", ss.trace().algo},   {"block", ss.trace().block},      {"step", ss.transport.step},
                 {"last_step", ss.last_step()}, {"playing", ss.transport.playing}, {"typed", ss.choice.typed},
                 {"input", input_kind_name(ss.choice.input)}, {"message", ss.message}, {"code", code(p.code)},
-                {"n", ss.trace().n}, {"banks_open", p.banks_open}};
+                {"n", ss.trace().n}, {"banks_open", p.banks_open}, {"preset", ss.choice.preset}};
   };
   const char* tabs[] = {"step", "race", "perf"};
   json differs = json::array();  // the whole traces' figures that differ by more than 10 %

@@ -11,6 +11,7 @@
 
 #include "model/presets.h"
 #include "ui/item_rects.h"
+#include "ui/widgets.h"
 
 namespace primlab::ui {
 
@@ -187,11 +188,21 @@ bool input_controls(StepChoice& c) {
 
 bool preset_combo(StepChoice& c, std::string& message) {
   bool changed = false;
-  if (ImGui::BeginCombo("Preset", "load an example...")) {
-    for (const Preset& p : presets()) {
-      if (ImGui::Selectable(p.name.c_str())) {
+  // The presets under their families' names; the one loaded is named in the combo, its narrative
+  // under it, until the user changes the choice.
+  const char* preview = c.preset.empty() ? "load an example..." : c.preset.c_str();
+  const bool open = ImGui::BeginCombo("Preset", preview, ImGuiComboFlags_HeightLargest);
+  if (!open) note_item("preset combo");  // (when open, the last item is the popup's)
+  if (open) {
+    for (const PresetGroup& g : presets_by_family()) {
+      ImGui::TextDisabled("%s", g.family.c_str());
+      for (const Preset* p : g.presets) {
+        const bool picked = ImGui::Selectable(("  " + p->name).c_str(), c.preset == p->name);
+        note_item(("preset " + p->name).c_str());
+        if (ImGui::IsItemHovered() && !p->description.empty()) ImGui::SetTooltip("%s", p->description.c_str());
+        if (!picked) continue;
         StepOptions o;
-        o.preset = p.name;
+        o.preset = p->name;
         StepChoice loaded;
         if (Result r = resolve_step_options(o, loaded); r.ok()) {
           loaded.prefer_cuda = c.prefer_cuda;
@@ -201,9 +212,13 @@ bool preset_combo(StepChoice& c, std::string& message) {
           message = r.message();
         }
       }
-      if (ImGui::IsItemHovered() && !p.description.empty()) ImGui::SetTooltip("%s", p.description.c_str());
     }
     ImGui::EndCombo();
+  }
+  if (const Preset* p = c.preset.empty() ? nullptr : find_preset(c.preset); p && !p->description.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kHighlight);
+    ImGui::TextWrapped("%s", p->description.c_str());
+    ImGui::PopStyleColor();
   }
   return changed;
 }

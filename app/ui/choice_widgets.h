@@ -15,8 +15,9 @@ bool options(StepChoice& c, const Algorithm& a);
 bool block_choice(StepChoice& c, const Algorithm& a);
 // The input kind, n and seed, or a typed list.
 bool input_controls(StepChoice& c);
-// Loads a named example (assets/presets.json); its description shows as a tooltip. A preset that
-// does not resolve leaves the choice and sets `message`.
+// Loads a named example (assets/presets.json), listed by family with its description as a
+// tooltip; the loaded one's name stays in the combo and its description under it while
+// c.preset names it. A preset that does not resolve leaves the choice and sets `message`.
 bool preset_combo(StepChoice& c, std::string& message);
 
 }  // namespace primlab::ui

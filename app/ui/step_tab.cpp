@@ -21,8 +21,8 @@ namespace {
 void controls_panel(StepPane& pane) {
   StepSession& ss = pane.session;
   StepChoice& c = ss.choice;
-  bool changed = preset_combo(c, ss.message);
-  changed |= algorithm_combo(c);
+  const bool loaded = preset_combo(c, ss.message);
+  bool changed = algorithm_combo(c);
   const Algorithm* a = find_algorithm(c.algo);
   if (!a) return;
   ImGui::PushStyleColor(ImGuiCol_Text, kDim);
@@ -33,7 +33,8 @@ void controls_panel(StepPane& pane) {
   changed |= block_choice(c, *a);
   ImGui::Separator();
   changed |= input_controls(c);
-  if (changed) rebuild(pane);
+  if (changed) c.preset.clear();  // no longer the preset's choice
+  if (changed || loaded) rebuild(pane);
   if (!ss.message.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, kError);
     ImGui::TextWrapped("%s", ss.message.c_str());

@@ -2,6 +2,7 @@
 // not a random input.
 #include <gtest/gtest.h>
 
+#include "model/presets.h"
 #include "model/step_choice.h"
 
 using namespace primlab;
@@ -32,4 +33,43 @@ TEST(StepOptions, DefaultBinsFitTheAlgorithmGivenBinsAreChecked) {
   const Result r = ui::resolve_step_options(o, c);
   EXPECT_FALSE(r.ok());
   EXPECT_NE(r.message().find("GPUs"), std::string::npos) << r.message();
+}
+
+// A preset's choice carries its name, so that the Step tab can say which example is loaded; a
+// choice without one names none.
+TEST(StepOptions, APresetsChoiceCarriesItsName) {
+  ui::StepOptions o;
+  ui::StepChoice c;
+  o.preset = "blelloch-8";
+  ASSERT_TRUE(ui::resolve_step_options(o, c).ok());
+  EXPECT_EQ(c.preset, "blelloch-8");
+  o.preset.clear();
+  ASSERT_TRUE(ui::resolve_step_options(o, c).ok());
+  EXPECT_EQ(c.preset, "");
+}
+
+// The preset menu groups the presets by their algorithm's family, in the catalog's order of
+// families: every preset once, in its family's group, in the file's order.
+TEST(Presets, GroupedByFamilyInCatalogOrder) {
+  const std::vector<ui::PresetGroup> groups = ui::presets_by_family();
+  std::vector<std::string> families;
+  for (const Algorithm& a : algorithms())
+    if (families.empty() || families.back() != a.family) families.push_back(a.family);
+  std::size_t seen = 0, at = 0;
+  for (const ui::PresetGroup& g : groups) {
+    ASSERT_FALSE(g.presets.empty()) << g.family;
+    while (at < families.size() && families[at] != g.family) ++at;
+    ASSERT_LT(at, families.size()) << g.family << " out of the catalog's order";
+    const ui::Preset* before = nullptr;  // a family's presets in the file's order (blelloch-8 first)
+    for (const ui::Preset* p : g.presets) {
+      const Algorithm* a = find_algorithm(p->options.algo);
+      ASSERT_NE(a, nullptr) << p->name;
+      EXPECT_EQ(g.family, a->family) << p->name;
+      if (before) EXPECT_LT(before, p) << p->name;
+      before = p;
+    }
+    seen += g.presets.size();
+  }
+  EXPECT_EQ(seen, ui::presets().size());
+  EXPECT_GT(groups.size(), 5u);
 }

@@ -177,6 +177,22 @@ try:
     off = [(b, st, last) for b, st, last in steps_seen if st != last]
     check(not off, "the step stayed the last one through every block size" + (f": (block, step, last) {off}" if off else ""))
     check(s["step"]["step"] == s["step"]["last_step"], f"after the drag the step is the last ({s['step']['step']} of {s['step']['last_step']})")
+
+    # A preset from the menu (grouped by family): its name stays in the combo until the choice changes.
+    click(s["items"]["preset combo"])
+    s = wait_for(lambda s: "preset lecture-reduce1" in s["items"], 4.0)
+    time.sleep(0.4)  # a popup's first frame only measures it: its items' places come after
+    s = state()
+    check("preset lecture-reduce1" in s["items"], "the preset menu opens and lists lecture-reduce1")
+    click(s["items"]["preset lecture-reduce1"])
+    s = wait_for(lambda s: s["step"]["preset"] == "lecture-reduce1", 4.0)
+    check(s["step"]["preset"] == "lecture-reduce1" and s["step"]["n"] == 256 and s["step"]["block"] == 64,
+          f"picking lecture-reduce1 loads it and names it (preset '{s['step']['preset']}', n {s['step']['n']}, "
+          f"block {s['step']['block']})")
+    slider = s["items"]["block slider"]
+    click([slider[0], slider[1], slider[0] + 6, slider[3]])  # the slider's left end: 1 thread
+    s = wait_for(lambda s: s["step"]["block"] != 64, 4.0)
+    check(s["step"]["preset"] == "", f"another block size is no longer the preset (preset '{s['step']['preset']}')")
 finally:
     app.terminate()
     try:
