@@ -1,0 +1,108 @@
+// The app's texts laid out at the screens the issue names (1024x768, render's 1280x800, 1366x768):
+// none overlaps another, leaves the frame or is cut (ui/labels.h records every text the view, the
+// strips, the headers, the legends, the counter tables and the bank panel draw), on the Step tab
+// with and without the bank panel and on the Race, drawn headless as `render` draws them. And the
+// race `render --race` starts: --block sets both sides.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "model/presets.h"
+#include "render_test_util.h"
+#include "ui/labels.h"
+
+using namespace primlab;
+using namespace primlab::testing;
+
+namespace {
+
+struct Screen {
+  int w, h;
+};
+constexpr Screen kScreens[] = {{1024, 768}, {1280, 800}, {1366, 768}};
+
+// What is wrong with the last frame's texts, one line each ("" when nothing is).
+std::string text_problems(int w, int h) {
+  std::ostringstream out;
+  const std::vector<ui::TextLabel>& l = ui::labels();
+  auto name = [](const ui::TextLabel& t) {
+    std::ostringstream s;
+    s << "'" << t.text << "' [" << t.x0 << "," << t.y0 << " " << t.x1 << "," << t.y1 << "]";
+    return s.str();
+  };
+  constexpr float kSlack = 0.5f;
+  for (const ui::TextLabel& t : l)
+    if (t.x0 < -kSlack || t.y0 < -kSlack || t.x1 > float(w) + kSlack || t.y1 > float(h) + kSlack)
+      out << "leaves the frame: " << name(t) << "\n";
+  for (const ui::TextLabel& t : ui::clipped_labels()) out << "cut: " << name(t) << "\n";
+  for (std::size_t i = 0; i < l.size(); ++i)
+    for (std::size_t j = i + 1; j < l.size(); ++j)
+      if (std::min(l[i].x1, l[j].x1) - std::max(l[i].x0, l[j].x0) > kSlack &&
+          std::min(l[i].y1, l[j].y1) - std::max(l[i].y0, l[j].y0) > kSlack)
+        out << "overlap: " << name(l[i]) << " and " << name(l[j]) << "\n";
+  return out.str();
+}
+
+ui::AppState& preset_app(const std::string& preset, int step) {
+  static ui::AppState* s = nullptr;
+  delete s;
+  s = new ui::AppState;
+  ui::StepOptions o;
+  o.preset = preset;
+  EXPECT_TRUE(ui::resolve_step_options(o, s->step.session.choice).ok());
+  EXPECT_TRUE(ui::init_app(*s)) << s->view.error;
+  s->step.session.go(step);
+  return *s;
+}
+
+TEST(Layout, StepTabTextsFitWithAndWithoutTheBankPanel) {
+  ASSERT_TRUE(headless_gl().ok());
+  for (const char* preset : {"shared-scan-bank-conflicts", "lecture-reduce1", "blelloch-8", "distributed-zipf"})
+    for (bool banks : {false, true})
+      for (const Screen& sc : kScreens) {
+        ui::AppState& s = preset_app(preset, 3);
+        s.step.banks_open = banks;
+        ui::render_app(s, sc.w, sc.h, 3);
+        EXPECT_FALSE(ui::labels().empty());
+        EXPECT_EQ(text_problems(sc.w, sc.h), "") << preset << (banks ? " with the bank panel" : "") << " at " << sc.w
+                                                 << "x" << sc.h;
+      }
+}
+
+TEST(Layout, RaceTextsFit) {
+  ASSERT_TRUE(headless_gl().ok());
+  for (const auto& [a, b] : std::vector<std::pair<std::string, std::string>>{
+           {"reduce1", "reduce3"}, {"scan-naive", "scan-blelloch"}, {"radix-split", "radix-digits"}})
+    for (const Screen& sc : kScreens) {
+      ui::AppState& s = app_for("scan-blelloch", 16, 8);
+      ui::StepOptions none;
+      ASSERT_TRUE(ui::start_race_from(s.race, s.step.session.choice, none, a, b)) << ui::race_error(s.race);
+      s.request_tab = ui::kRaceTab;
+      ui::render_app(s, sc.w, sc.h, 3);
+      EXPECT_EQ(text_problems(sc.w, sc.h), "") << a << " vs " << b << " at " << sc.w << "x" << sc.h;
+    }
+}
+
+// `render --race reduce1,reduce3 --n 256 --block 64` set block 64 on A only.
+TEST(Layout, RaceFromTheCommandLineTakesTheBlockOnBothSides) {
+  ASSERT_TRUE(headless_gl().ok());
+  ui::AppState& s = app_for("scan-blelloch", 16, 8);
+  ui::StepOptions given;
+  given.n = "256";
+  given.block = "64";
+  given.n_given = given.block_given = true;
+  ui::StepChoice c;
+  ASSERT_TRUE(ui::resolve_step_options(given, c).ok());
+  ASSERT_TRUE(ui::start_race_from(s.race, c, given, "reduce1", "reduce3"));
+  EXPECT_EQ(s.race.a.session.trace().block, 64);
+  EXPECT_EQ(s.race.b.session.trace().block, 64);
+  EXPECT_EQ(s.race.a.session.trace().n, 256);
+  EXPECT_EQ(s.race.b.session.trace().n, 256);
+  // Each side keeps its own block afterwards.
+  s.race.b.session.choice.cfg.block = 128;
+  ASSERT_TRUE(ui::start_race(s.race, "reduce1", "reduce3"));
+  EXPECT_EQ(s.race.a.session.trace().block, 64);
+  EXPECT_EQ(s.race.b.session.trace().block, 128);
+}
+
+}  // namespace
