@@ -16,11 +16,19 @@ Record& record() {
   return r;
 }
 
-// Records text whose whole extent is [a, b], seen through `clip` (x0, y0, x1, y1): not at all when
-// the clip hides it, as cut when it hides part of it. Half a pixel of slack absorbs rounding.
+// Records text whose whole extent is [a, b], seen through `clip` (x0, y0, x1, y1): as cut when the
+// clip hides part of it; not at all when it hides all of it inside the window (a scrolling child's
+// text scrolled away), but as text that leaves the window when it was laid out past the window's
+// edge (a layout taller than the window: it cannot be scrolled to). Half a pixel of slack absorbs
+// rounding.
 void note(ImVec2 a, ImVec2 b, const ImVec4& clip, const std::string& s) {
-  if (s.empty() || b.x <= clip.x || b.y <= clip.y || a.x >= clip.z || a.y >= clip.w) return;
+  if (s.empty()) return;
   TextLabel l{a.x, a.y, b.x, b.y, s};
+  if (b.x <= clip.x || b.y <= clip.y || a.x >= clip.z || a.y >= clip.w) {
+    const ImVec2 screen = ImGui::GetIO().DisplaySize;
+    if (b.x > screen.x || b.y > screen.y || a.x < 0 || a.y < 0) record().shown.push_back(std::move(l));
+    return;
+  }
   constexpr float kSlack = 0.5f;
   if (a.x < clip.x - kSlack || a.y < clip.y - kSlack || b.x > clip.z + kSlack || b.y > clip.w + kSlack)
     record().cut.push_back(l);

@@ -40,8 +40,8 @@ std::string fit_text(const std::string& text, float width, const std::vector<std
 // [SECTION] The frame's record
 // Clears the record; draw_frame() calls it first.
 void begin_labels();
-// The texts recorded since begin_labels() that are at least partly visible, and those of them that
-// an edge cuts.
+// The texts recorded since begin_labels() that are at least partly visible or laid out past the
+// window's edge, and those of them that an edge cuts.
 const std::vector<TextLabel>& labels();
 const std::vector<TextLabel>& clipped_labels();
 
