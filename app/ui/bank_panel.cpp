@@ -22,6 +22,8 @@ const ImU32 kHitFree = IM_COL32(70, 190, 90, 255);
 const ImU32 kHitConflict = IM_COL32(235, 80, 60, 255);
 const ImU32 kHitBroadcast = IM_COL32(80, 150, 240, 255);
 const ImU32 kGrid = IM_COL32(20, 22, 26, 255);
+// The lanes' rows shrink to this height in a short panel (their numbers then every 8 lanes).
+constexpr float kMinLaneH = 3.f;
 
 // The wavefront (1-based) that serves a lane: its word's rank among the distinct words of its
 // bank, in lane order (the order is a convention; the count of wavefronts is the degree).
@@ -125,8 +127,9 @@ void bank_header(ImDrawList* dl, const Grid& g, const BankView& v, float y_numbe
 // The lanes x banks grid: a cell where a lane's word lies in a bank, numbered with its wavefront
 // when the bank is in conflict.
 void lanes_grid(ImDrawList* dl, const Grid& g, const BankView& v, const Trace& t) {
+  const int label_every = 4 * int(std::ceil(ImGui::GetFontSize() / (4.f * g.ch)));  // lane numbers a line apart
   for (int l = 0; l < 32; ++l) {
-    if (l % 4 == 0)
+    if (l % label_every == 0)
       draw_text(dl, ImVec2(g.origin.x - 22, g.origin.y + l * g.ch - 3), ImGui::GetColorU32(kDim), std::to_string(l));
     const LaneHit& h = v.lanes[std::size_t(l)];
     for (int b = 0; b < kBanks; ++b) {
@@ -222,8 +225,8 @@ void bank_grids(const Trace& t, const BankView& v) {
   const float avail_w = ImGui::GetContentRegionAvail().x;
   const float cw = cell_width(avail_w);
   const float head = (2.2f + (staggered_degrees(v, cw) ? 2.f : 1.f)) * line;
-  const float grid_h = std::max(32.f * 4.f, ImGui::GetContentRegionAvail().y - head - 4.f);
-  const float ch_lanes = std::floor(std::clamp(grid_h / 32.f, 4.f, line));
+  const float grid_h = std::max(32.f * kMinLaneH, ImGui::GetContentRegionAvail().y - head - 4.f);
+  const float ch_lanes = std::floor(std::clamp(grid_h / 32.f, kMinLaneH, line));
   const float ch_mem = std::max(1.f, std::floor(std::clamp(grid_h / float(std::max(rows, 1)), 1.f, line)));
   const ImVec2 top = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -248,7 +251,7 @@ float bank_panel_height(const Trace& t, int step, float width) {
   return panel_height(t, step, width, ImGui::GetTextLineHeight());
 }
 
-float bank_panel_min_height(const Trace& t, int step, float width) { return panel_height(t, step, width, 4.f); }
+float bank_panel_min_height(const Trace& t, int step, float width) { return panel_height(t, step, width, kMinLaneH); }
 
 void bank_panel(const Trace& t, int step) {
   const Step& st = t.steps[std::size_t(step)];

@@ -76,17 +76,28 @@ void step_header(const StepSession& ss) {
 }
 
 // [SECTION] Bottom: the code listing beside the counters, which get the width and height they take.
-float counters_height(const StepSession& ss, float width) {
-  const ImVec2 table = counters_table_size({{"", &ss.trace(), ss.transport.step}});
-  const float launch = ImGui::CalcTextSize("launch: 0 blocks", nullptr, false, width).y * 2;  // wraps to 2 lines at most
-  return table.y + launch + 2 * ImGui::GetStyle().ItemSpacing.y + 2 * ImGui::GetStyle().WindowPadding.y;
+// "launch: 8 blocks x 8 threads, 64 active" (of blocks x threads launched: idle threads are a counter).
+std::string launch_text(const LaunchShape& l) {
+  auto many = [](long long k, const char* one, const char* more) { return std::to_string(k) + " " + (k == 1 ? one : more); };
+  return "launch: " + many(l.blocks, "block", "blocks") + " x " + many(l.threads, "thread", "threads") + ", " +
+         std::to_string(l.active) + " active";
+}
+
+// The counters' width, and their height with the launch line above them wrapped to that width.
+ImVec2 counters_size(const StepSession& ss) {
+  const Trace& t = ss.trace();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const ImVec2 table = counters_table_size({{"", &t, ss.transport.step}});
+  const std::string launch = launch_text(t.steps[std::size_t(ss.transport.step)].launch);
+  const float launch_h = ImGui::CalcTextSize(launch.c_str(), nullptr, false, table.x).y;
+  return ImVec2(table.x + 2 * style.WindowPadding.x, table.y + launch_h + 2 * style.ItemSpacing.y + 2 * style.WindowPadding.y);
 }
 
 void step_bottom(StepPane& pane, float height) {
   StepSession& ss = pane.session;
   const Trace& t = ss.trace();
   const Step& st = t.steps[std::size_t(ss.transport.step)];
-  const float counters_w = counters_table_size({{"", &t, ss.transport.step}}).x + 2 * ImGui::GetStyle().WindowPadding.x;
+  const float counters_w = counters_size(ss).x;
   if (!ImGui::BeginTable("bottom", 2, ImGuiTableFlags_BordersInnerV)) return;
   ImGui::TableSetupColumn("code", ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableSetupColumn("counters", ImGuiTableColumnFlags_WidthFixed, counters_w);
@@ -95,11 +106,7 @@ void step_bottom(StepPane& pane, float height) {
   pane.code = code_panel("code", t, ss.transport.step, ImVec2(0, height));
   ImGui::TableNextColumn();
   ImGui::BeginChild("counters", ImVec2(0, height), false, ImGuiWindowFlags_NoScrollbar);
-  const LaunchShape& launch = st.launch;
-  auto many = [](long long k, const char* one, const char* more) { return std::to_string(k) + " " + (k == 1 ? one : more); };
-  text_wrapped(ImGui::GetStyleColorVec4(ImGuiCol_Text),
-               "launch: " + many(launch.blocks, "block", "blocks") + " x " + many(launch.threads, "thread", "threads") +
-                   ", " + std::to_string(launch.active) + " of " + std::to_string(launch.launched()) + " active");
+  text_wrapped(ImGui::GetStyleColorVec4(ImGuiCol_Text), launch_text(st.launch));
   counters_table("counters", {{"", &t, ss.transport.step}});
   ImGui::EndChild();
   ImGui::EndTable();
@@ -127,9 +134,9 @@ void draw_step_tab(StepPane& pane, ViewPrograms& programs) {
   note_item("banks header");
   const ImGuiStyle& style = ImGui::GetStyle();
   const float avail = ImGui::GetContentRegionAvail().y, width = ImGui::GetContentRegionAvail().x;
-  const float bottom_h = std::max(counters_height(ss, 300.f), std::min(260.f, avail * 0.34f));
+  const float bottom_h = std::max(counters_size(ss).y, std::min(260.f, avail * 0.34f));
   if (pane.banks_open) {
-    const float min_view = 120.f, room = avail - bottom_h - min_view - 2 * style.ItemSpacing.y;
+    const float min_view = 110.f, room = avail - bottom_h - min_view - 2 * style.ItemSpacing.y;
     const float bank_h = std::clamp(room, bank_panel_min_height(t, ss.transport.step, width),
                                     bank_panel_height(t, ss.transport.step, width));
     ImGui::BeginChild("banks", ImVec2(0, bank_h), false, ImGuiWindowFlags_NoScrollbar);

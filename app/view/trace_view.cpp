@@ -30,7 +30,7 @@ ViewLayout layout_view(const Trace& meta, int step, Rect rect, const ViewOptions
   const float name_w = opt.name_w > 0 ? std::min(opt.name_w, rect.w * 0.5f) : std::min(120.f, rect.w * 0.2f);
   // Only a row in element space has a window to show (bins and block sums are always whole).
   const bool elements = meta.rows.empty() || meta.rows[std::size_t(focus)].element_space;
-  const bool overview = elements && (meta.width >= kOverviewFrom || !whole_row(opt.window, meta.width));
+  bool overview = elements && (meta.width >= kOverviewFrom || !whole_row(opt.window, meta.width));
   std::vector<std::size_t> strip_rows;
   for (std::size_t r = 0; r < meta.rows.size(); ++r)
     if (int(r) != focus && r != kRowTouch && r != kRowOwner) strip_rows.push_back(r);
@@ -42,6 +42,9 @@ ViewLayout layout_view(const Trace& meta, int step, Rect rect, const ViewOptions
     return rect.h - top - z.arc_room - kLabelH - 6.f - float(k) * (z.strip_h + z.strip_gap) - kBottom - net_h;
   };
   const Spacing z = bars_h(kRoomy, strip_rows.size()) >= kMinBars ? kRoomy : kTight;
+  // A view too short for the bars beside the overview leaves the overview out (the wheel still
+  // zooms).
+  if (overview && bars_h(z, 0) < kMinBars) overview = false;
   std::size_t shown = strip_rows.size();
   // Strips left out: the last ones, and one more slot for the line that says so (where there is
   // room for it).

@@ -69,6 +69,20 @@ TEST(Layout, StepTabTextsFitWithAndWithoutTheBankPanel) {
       }
 }
 
+// Every row of the catalog at its last step (every strip filled), on the smallest screen, with the
+// bank panel open where the row uses shared memory.
+TEST(Layout, EveryAlgorithmsTextsFitOnTheSmallestScreen) {
+  ASSERT_TRUE(headless_gl().ok());
+  for (const Algorithm& a : algorithms())
+    for (bool banks : {false, true}) {
+      ui::AppState& s = app_for(a.name, std::min(64, a.max_n), std::clamp(8, a.min_block, a.max_block));
+      s.step.session.go(1 << 20);
+      s.step.banks_open = banks;
+      ui::render_app(s, 1024, 768, 3);
+      EXPECT_EQ(text_problems(1024, 768), "") << a.name << (banks ? " with the bank panel" : "");
+    }
+}
+
 TEST(Layout, RaceTextsFit) {
   ASSERT_TRUE(headless_gl().ok());
   for (const auto& [a, b] : std::vector<std::pair<std::string, std::string>>{
