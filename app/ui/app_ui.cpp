@@ -110,7 +110,8 @@ void write_state(const AppState& s, const std::string& path) {
     for (const TextLabel& l : v) out.push_back(json::array({l.x0, l.y0, l.x1, l.y1, l.text}));
     return out;
   };
-  const json j = {{"tab", tabs[s.tab]},
+  const json j = {{"frame", ImGui::GetFrameCount()},  // the tests wait for frames, not for time
+                  {"tab", tabs[s.tab]},
                   {"items", rects},
                   {"size", {ImGui::GetIO().DisplaySize.x, ImGui::GetIO().DisplaySize.y}},
                   {"labels", texts(labels())},

@@ -72,6 +72,12 @@ void text_wrapped(const ImVec4& colour, const std::string& s) {
   note(ImGui::GetItemRectMin(), ImGui::GetItemRectMax(), current_clip(), s);
 }
 
+void note_drawn_text(ImVec2 min, ImVec2 max, const std::string& s, const ImVec4* clip) {
+  ImVec4 c = current_clip();
+  if (clip) c = ImVec4(std::max(c.x, clip->x), std::max(c.y, clip->y), std::min(c.z, clip->z), std::min(c.w, clip->w));
+  note(min, max, c, s);
+}
+
 void note_text(ImVec2 pos, const std::string& s) {
   const ImVec2 size = ImGui::CalcTextSize(s.c_str());
   note(pos, ImVec2(pos.x + size.x, pos.y + size.y), current_clip(), s);

@@ -32,6 +32,9 @@ void table_headers();
 // Records the last item as the text `s` whose top left is at `pos` (for text a widget drew by its
 // own means).
 void note_text(ImVec2 pos, const std::string& s);
+// Records text drawn by other means (the GL view's value labels) over [min, max], seen through the
+// current clip rectangle and `clip` when given.
+void note_drawn_text(ImVec2 min, ImVec2 max, const std::string& s, const ImVec4* clip = nullptr);
 
 // `text` if it fits in `width` pixels, else the first of `shorter` (in order) that fits, else the
 // last of them cut with "..." (so that what is drawn is what is recorded).

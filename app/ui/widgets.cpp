@@ -334,6 +334,11 @@ void trace_image(ViewPrograms& programs, StepPane& pane, ImVec2 size) {
   const float elem_px = l.bars.w / opt.window.count;
   const view::RowRange range = view::bar_range(pane.buffers, std::size_t(st.focus_row), opt);
   view_texts(dl, origin, t, st, l, opt, range, ImVec2(float(w), float(h)));
+  // The value labels the shaders drew, clipped as their scissor clips them to the bars' columns.
+  const ImVec4 columns(origin.x + l.bars.x, origin.y, origin.x + l.bars.x + l.bars.w, origin.y + float(h));
+  for (const view::ValueLabel& v : view::value_labels(t, step, l, opt, pane.buffers))
+    note_drawn_text(ImVec2(origin.x + v.box.x, origin.y + v.box.y),
+                    ImVec2(origin.x + v.box.x + v.box.w, origin.y + v.box.y + v.box.h), v.text, &columns);
 
   // Zoom (wheel, around the mouse), pan (drag on the bars, or click and drag on the overview) and
   // reset (double-click).

@@ -111,7 +111,8 @@ void TraceBuffers::prepare_step(const Trace& meta, int step) {
     ops = read_ops.data();
   }
   step_ranges_ = view::step_ranges(meta, values);
-  const std::vector<LabelTexel> labels = step_labels(meta, values);
+  step_labels_ = step_labels(meta, values);
+  const std::vector<LabelTexel>& labels = step_labels_;
   const std::vector<std::uint32_t> touch = step_touch(meta, values, ops, slots);
   glBindBuffer(GL_TEXTURE_BUFFER, labels_buf_);
   if (!labels.empty()) glBufferSubData(GL_TEXTURE_BUFFER, 0, GLsizeiptr(labels.size() * sizeof(LabelTexel)), labels.data());

@@ -47,6 +47,9 @@ class TraceBuffers {
   GLuint touch_texture() const { return touch_tex_; }
   // The label buffer's texels (rows x width), read back (for tests).
   std::vector<std::array<std::uint32_t, 4>> read_labels() const;
+  // The prepared step's labels as uploaded (rows x width texels), kept on the host so that the UI
+  // can say where the view's value labels are (value_labels(), trace_view.h).
+  const std::vector<std::array<std::uint32_t, 4>>& step_label_texels() const { return step_labels_; }
 
  private:
   void release();
@@ -54,6 +57,7 @@ class TraceBuffers {
   std::size_t words_ = 0, slots_ = 0;
   int prepared_step_ = -1;
   std::vector<RowRange> step_ranges_;
+  std::vector<std::array<std::uint32_t, 4>> step_labels_;
 };
 
 // Ranges of each row of one step (`values`: that step's rows x width words); non-finite values

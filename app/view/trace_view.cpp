@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "view/palette.h"
+#include "view/step_labels.h"
 
 namespace primlab::view {
 
@@ -76,6 +77,37 @@ ViewLayout layout_view(const Trace& meta, int step, Rect rect, const ViewOptions
   }
   l.bottom = y;
   return l;
+}
+
+std::vector<ValueLabel> value_labels(const Trace& meta, int step, const ViewLayout& l, const ViewOptions& opt,
+                                     const TraceBuffers& buf) {
+  std::vector<ValueLabel> out;
+  const auto& texels = buf.step_label_texels();
+  if (!opt.labels || meta.steps.empty() || texels.size() < meta.step_words()) return out;
+  const ViewWindow win = clamp_window(opt.window, meta.width);
+  const int first = int(win.first);
+  const int visible = int(std::min<float>(float(meta.width - first), std::ceil(win.count) + 1.f));
+  // As labels.vert places a cell and labels.frag fits a 3x5 font scaled by a whole s into it.
+  auto row_labels = [&](std::size_t r, float y0, float h) {
+    const RowInfo& ri = meta.rows[r];
+    const float cw = ri.element_space ? l.bars.w / win.count : l.bars.w / float(std::max(ri.length, 1));
+    const int from = ri.element_space ? first : 0, count = ri.element_space ? visible : ri.length;
+    for (int i = from; i < from + count && i < meta.width; ++i) {
+      const std::string text = unpack_label(texels[r * std::size_t(meta.width) + std::size_t(i)]);
+      if (text.empty()) continue;
+      const float len = float(text.size());
+      const float s = std::floor(std::min(h / 7.f, (cw - 1.f) / (4.f * len)));
+      if (s < 1.f) continue;
+      const float w = (4.f * len - 1.f) * s, gh = 5.f * s;
+      const float x0 = l.bars.x + (float(i) - float(ri.element_space ? win.first : 0.f)) * cw;
+      const float x = std::floor(x0 + 0.5f * (cw - w) + 0.5f), y = std::floor(y0 + 0.5f * (h - gh) + 0.5f);
+      out.push_back({Rect{x, y, w, gh}, text});
+    }
+  };
+  row_labels(std::size_t(meta.steps[std::size_t(step)].focus_row), l.label_y, l.label_h);
+  for (std::size_t r = 0; r < meta.rows.size() && r < 16; ++r)
+    if (l.row_y[r] >= 0) row_labels(r, l.row_y[r], l.strip_h);
+  return out;
 }
 
 RowRange bar_range(const TraceBuffers& buf, std::size_t row, const ViewOptions& opt) {

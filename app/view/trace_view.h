@@ -47,6 +47,18 @@ struct ViewLayout {
 // nothing lies below the rect.
 ViewLayout layout_view(const Trace& meta, int step, Rect rect, const ViewOptions& opt);
 
+// A value label as the view draws it (shaders/labels.*): its glyphs' box in the view's pixels and
+// its text. Only labels that fit their cell are drawn.
+struct ValueLabel {
+  Rect box;
+  std::string text;
+};
+// The value labels `draw` draws for layout `l` (under the bars and in the strips, the visible
+// window's), from the prepared step's label texels (TraceBuffers::step_label_texels): the host's
+// copy of labels.vert and labels.frag's fitting and placing.
+std::vector<ValueLabel> value_labels(const Trace& meta, int step, const ViewLayout& l, const ViewOptions& opt,
+                                     const TraceBuffers& buf);
+
 // The value range the bars of row `row` are scaled to at a prepared step (see
 // TraceBuffers::prepare_step): this step's or the whole trace's, as the options say.
 RowRange bar_range(const TraceBuffers& buf, std::size_t row, const ViewOptions& opt);

@@ -45,14 +45,30 @@ def xdo(*args):
     subprocess.run(["xdotool", *args], check=True)
 
 
+def frames(k=2):
+    """Waits until the window has drawn k more frames (ImGui 1.86 reads the mouse buttons and the
+    keys held at a frame: a press and release between two frames is lost, and a loaded machine
+    draws slowly)."""
+    s = state()
+    if s is not None and "frame" in s:
+        wait_for(lambda t: t["frame"] >= s["frame"] + k, 5.0)
+    else:
+        time.sleep(0.1 * k)
+
+
+def hold(down, up, *args):
+    """xdotool `down` ARGS, a few frames, then `up` ARGS."""
+    xdo(down, *args)
+    frames()
+    xdo(up, *args)
+
+
 def click(rect):
     """Moves to the middle of rect, then presses and releases the button a few frames apart."""
     x0, y0, x1, y1 = rect
     xdo("mousemove", str(int((x0 + x1) / 2)), str(int((y0 + y1) / 2)))
-    time.sleep(0.2)
-    xdo("mousedown", "1")
-    time.sleep(0.1)
-    xdo("mouseup", "1")
+    frames()
+    hold("mousedown", "mouseup", "1")
 
 
 def press(key, pred, what):
@@ -115,10 +131,10 @@ try:
     time.sleep(0.5)
     s = state()  # the input box's place on the Step tab (the Race tab has one too)
     click(s["items"]["typed list"])
-    time.sleep(0.5)
-    xdo("key", "End")
+    frames()
+    hold("keydown", "keyup", "End")  # ImGui reads a text field's keys as held at a frame
     xdo("type", " 9 x")
-    time.sleep(0.3)
+    frames()
     click(s["items"]["apply list"])
     s = wait_for(lambda s: s["step"]["message"] != "")
     check(s["step"]["message"] != "", f"a bad list is refused: '{s['step']['message']}'")
@@ -139,19 +155,16 @@ try:
     check(s is not None and "block slider" in s["items"], "the reduction's Step tab comes up with its block slider")
     slider = s["items"]["block slider"]
     xdo("mousemove", str(int(slider[0] + 2)), str(int((slider[1] + slider[3]) / 2)))
-    time.sleep(0.2)
+    frames()
     xdo("keydown", "ctrl")
-    time.sleep(0.1)
-    xdo("mousedown", "1")
-    time.sleep(0.1)
-    xdo("mouseup", "1")
-    time.sleep(0.1)
+    frames()
+    hold("mousedown", "mouseup", "1")
+    frames()
     xdo("keyup", "ctrl")
-    time.sleep(0.3)
+    frames()
     xdo("type", "32")
-    xdo("keydown", "Return")  # held for a few frames: ImGui 1.86 reads Enter as a key held at a frame
-    time.sleep(0.15)
-    xdo("keyup", "Return")
+    frames()
+    hold("keydown", "keyup", "Return")  # held for frames: ImGui 1.86 reads Enter as a key held at a frame
     s = wait_for(lambda s: s["step"]["block"] == 32, 4.0)
     check(s["step"]["block"] == 32, f"Ctrl+click on the block slider and typing 32 gives block 32 (block {s['step']['block']})")
 
@@ -162,12 +175,13 @@ try:
     press("End", lambda s: s["step"]["step"] == s["step"]["last_step"], "End goes to the last step")
     y = str(int((slider[1] + slider[3]) / 2))
     xdo("mousemove", str(int(slider[0] + 2)), y)
-    time.sleep(0.2)
+    frames()
     xdo("mousedown", "1")
+    frames()
     steps_seen = []
     for k in range(1, 21):
         xdo("mousemove", str(int(slider[0] + (slider[2] - slider[0]) * k / 20)), y)
-        time.sleep(0.15)
+        frames()
         s = state()
         steps_seen.append((s["step"]["block"], s["step"]["step"], s["step"]["last_step"]))
     xdo("mouseup", "1")
@@ -181,7 +195,7 @@ try:
     # A preset from the menu (grouped by family): its name stays in the combo until the choice changes.
     click(s["items"]["preset combo"])
     s = wait_for(lambda s: "preset lecture-reduce1" in s["items"], 4.0)
-    time.sleep(0.4)  # a popup's first frame only measures it: its items' places come after
+    frames(3)  # a popup's first frame only measures it: its items' places come after
     s = state()
     check("preset lecture-reduce1" in s["items"], "the preset menu opens and lists lecture-reduce1")
     click(s["items"]["preset lecture-reduce1"])

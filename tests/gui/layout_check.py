@@ -35,18 +35,18 @@ app = App(EXE, ["--preset", "shared-scan-bank-conflicts", "--step", "3"])
 try:
     s = app.settled(lambda s: s["tab"] == "step" and s["step"]["step"] == 3, 1.0)
     frame_ok(s, "step tab")
-    click(s["items"]["banks header"])
+    click(s["items"]["banks header"], app)
     s = app.settled(lambda s: s["step"]["banks_open"])
     check(s is not None and s["step"]["banks_open"], "a click opens the bank panel")
     frame_ok(s, "step tab with banks")
-    click(s["items"]["tab step"])  # the keyboard to the window, no control touched
+    click(s["items"]["tab step"], app)  # the keyboard to the window, no control touched
     xdo("key", "End")
     s = app.settled(lambda s: s["step"]["step"] == s["step"]["last_step"])
     frame_ok(s, "step tab with banks at the last step")
-    click(s["items"]["tab race"])
+    click(s["items"]["tab race"], app)
     s = app.settled(lambda s: s["tab"] == "race")
     frame_ok(s, "race tab")
-    click(s["items"]["tab perf"])
+    click(s["items"]["tab perf"], app)
     s = app.settled(lambda s: s["tab"] == "perf")
     frame_ok(s, "performance tab")
 finally:

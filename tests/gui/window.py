@@ -23,21 +23,16 @@ def xdo(*args):
     subprocess.run(["xdotool", *args], check=True)
 
 
-def click(rect, modifiers=None):
-    """Moves to the middle of rect, then presses and releases the button a few frames apart
-    (holding `modifiers`, e.g. "ctrl", meanwhile)."""
+def click(rect, app=None):
+    """Moves to the middle of rect, then presses and releases the button a few frames apart (of
+    `app`'s frames when given: ImGui 1.86 loses a press and release between two frames)."""
     x0, y0, x1, y1 = rect
+    wait = app.frames if app else (lambda k=2: time.sleep(0.15 * k))
     xdo("mousemove", str(int((x0 + x1) / 2)), str(int((y0 + y1) / 2)))
-    time.sleep(0.2)
-    if modifiers:
-        xdo("keydown", modifiers)
-        time.sleep(0.1)
+    wait()
     xdo("mousedown", "1")
-    time.sleep(0.1)
+    wait()
     xdo("mouseup", "1")
-    if modifiers:
-        time.sleep(0.1)
-        xdo("keyup", modifiers)
 
 
 def screenshot(path):
@@ -76,11 +71,20 @@ class App:
             time.sleep(0.05)
         return s
 
+    def frames(self, k=2):
+        """Waits until the window has drawn k more frames."""
+        s = self.state()
+        if s is not None and "frame" in s:
+            self.wait_for(lambda t: t["frame"] >= s["frame"] + k, 5.0)
+        else:
+            time.sleep(0.1 * k)
+
     def settled(self, pred=lambda s: True, frames=0.4):
         """The state once pred holds and a few more frames have been drawn (layouts settle over
         two or three frames)."""
-        s = self.wait_for(pred)
+        self.wait_for(pred)
         time.sleep(frames)
+        self.frames(3)
         return self.wait_for(pred, 2.0)
 
     def close(self):

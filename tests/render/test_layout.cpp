@@ -97,6 +97,30 @@ TEST(Layout, RaceTextsFit) {
     }
 }
 
+// The value labels the labels list reports are where the shaders draw them: every box holds ink,
+// and the label band under the bars has no ink outside the boxes.
+TEST(Layout, ValueLabelsAreWhereTheShadersDrawThem) {
+  ASSERT_TRUE(headless_gl().ok());
+  constexpr int kW = 900, kH = 420;
+  for (int width : {kW, kW - 37}) {  // cells at whole and at fractional pixels
+    ui::AppState& s = preset_app("blelloch-8", 3);
+    const auto px = ui::render_step_view(s, width, kH);
+    const Trace& t = s.step.session.trace();
+    const view::ViewLayout l = view::layout_view(t, 3, {0, 0, float(width), float(kH)}, s.step.options);
+    const std::vector<view::ValueLabel> labels = view::value_labels(t, 3, l, s.step.options, s.step.buffers);
+    const Rgb ink{235, 235, 242}, strip_ink{13, 13, 26};
+    std::size_t in_boxes = 0, under_bars = 0;
+    for (const view::ValueLabel& v : labels) {
+      const bool bars = v.box.y >= l.label_y && v.box.y < l.label_y + l.label_h;
+      const std::size_t n = count_in(px, width, v.box, bars ? ink : strip_ink, 8);
+      EXPECT_GT(n, 0u) << "'" << v.text << "' at " << v.box.x << "," << v.box.y;
+      if (bars) in_boxes += n, ++under_bars;
+    }
+    EXPECT_EQ(under_bars, std::size_t(t.width)) << "every bar of blelloch-8 has its label";
+    EXPECT_EQ(count_in(px, width, {l.bars.x, l.label_y, l.bars.w, l.label_h}, ink, 8), in_boxes);
+  }
+}
+
 // `render --race reduce1,reduce3 --n 256 --block 64` set block 64 on A only.
 TEST(Layout, RaceFromTheCommandLineTakesTheBlockOnBothSides) {
   ASSERT_TRUE(headless_gl().ok());
