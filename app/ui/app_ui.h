@@ -39,9 +39,11 @@ void handle_keys(AppState& s);
 // tab plays.
 double idle_wait_seconds(const AppState& s);
 
-// Writes what the frame showed as JSON (the tab, each transport's step, the code panels' visible
-// and lit lines, the typed list and the message) to `path`, replacing it whole: the GUI tests
-// read it while they drive the window.
+// Writes what the frame showed as JSON (the frame's number, the tab, the window's size, each
+// transport's step, the code panels' visible and lit lines, the typed list, the preset and the
+// message, the race's figures that differ, whether a sweep runs, the places of the widgets that
+// note_item names, and every text the frame laid out: "labels" and "clipped", ui/labels.h) to
+// `path`, replacing it whole: the GUI tests read it while they drive the window.
 void write_state(const AppState& s, const std::string& path);
 
 // Offscreen frames (a current GL context, the ImGui OpenGL3 backend initialised), RGBA top row
