@@ -83,6 +83,9 @@ void flow_items(const std::vector<FlowItem>& items) {
       if (ImGui::GetCursorScreenPos().x + ImGui::CalcTextSize(items[k].text.c_str()).x > right) ImGui::NewLine();
     }
     text(items[k].colour, items[k].text);
+    if (k == 0 && ImGui::IsItemHovered())
+      ImGui::SetTooltip("the whole traces' figures: work = adds + atomics, depth = steps, then the counters' totals;\n"
+                        "highlighted where A and B differ by more than 10 %% of the larger");
   }
 }
 
