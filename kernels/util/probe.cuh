@@ -15,7 +15,7 @@
 //   probe.on_chip(row, data, base, count)              shared memory or registers shown as a row
 //   probe.value(row, i, v)                             a value held in a register, shown in a row
 //   probe.barrier() / probe.warp_barrier()             after __syncthreads() / __syncwarp(): a step ends
-//   probe.event(what, a, b, value)                     what a library kernel did (ScanEvent below)
+//   probe.event(what, ...)                             what a library kernel did (ScanEvent, OnesweepEvent)
 // and in the host code, before each launch:
 //   probe.launch(stream)
 #pragma once
