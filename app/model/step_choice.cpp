@@ -82,7 +82,7 @@ void add_step_options(CLI::App& app, StepOptions& o) {
   app.add_option("--predicate", o.predicate, "compaction: 0 non-zero, 1 even, 2 greater than --threshold")
       ->check(CLI::Range(0, 2));
   app.add_option("--threshold", o.threshold, "compaction threshold (an int32)");
-  app.add_option("--variant", o.variant, "algorithm sub-variant (--list: the algorithms that have them)")
+  app.add_option("--variant", o.variant, "algorithm sub-variant (--list names each algorithm's)")
       ->check(CLI::Range(0, widest_variant()));
   app.add_flag("--descending", o.descending, "sort descending");
   app.add_flag("--kv", o.key_value, "key-value pairs");

@@ -1,6 +1,8 @@
 // The app's command-line checks: frame patterns, the backend, races, the step tools' --list.
 #include "tools/command_line.h"
 
+#include <cstring>
+
 #include "lab/catalog.h"
 #include "lab/run/backend.h"
 #include "model/presets.h"
@@ -9,8 +11,16 @@ namespace primlab::ui {
 
 std::vector<cli::ListSection> step_list() {
   cli::ListSection algos{"algorithms (--algo NAME, --race A,B)", {}};
-  for (const Algorithm& a : algorithms())
-    algos.rows.push_back({a.name, "[" + std::string(a.family) + "]", std::string(a.title) + ": " + a.description});
+  for (const Algorithm& a : algorithms()) {
+    std::string text = std::string(a.title) + ": " + a.description;
+    if ((a.options & kOptVariant) && a.variant_names) {
+      text += " --variant";
+      int k = 0;
+      for (const char* v = a.variant_names; *v; v += std::strlen(v) + 1, ++k)
+        text += (k ? "; " : " ") + std::to_string(k) + ": " + v;
+    }
+    algos.rows.push_back({a.name, "[" + std::string(a.family) + "]", text});
+  }
   cli::ListSection named{"presets (--preset NAME)", {}};
   for (const Preset& p : presets()) named.rows.push_back({p.name, p.description});
   return {algos, named};
