@@ -13,7 +13,7 @@ def overlap(a, b):
 def problems(state, limit=12):
     """One line per problem (at most `limit`, then a count), empty when the frame's texts are fine."""
     out = []
-    w, h = state["size"]
+    w, h = state["window"]
     labels = state["labels"]
     for l in labels:
         if l[0] < -SLACK or l[1] < -SLACK or l[2] > w + SLACK or l[3] > h + SLACK:

@@ -18,7 +18,7 @@ check = Checks()
 
 
 def frame_ok(s, what):
-    size = f"{s['size'][0]:.0f}x{s['size'][1]:.0f}" if s else "?"
+    size = f"{s['window'][0]:.0f}x{s['window'][1]:.0f}" if s else "?"
     if SHOTS:
         os.makedirs(SHOTS, exist_ok=True)
         screenshot(os.path.join(SHOTS, f"{size}-{what.replace(' ', '-')}.png"))
