@@ -139,10 +139,13 @@ Result resolve_step_options(const StepOptions& given, StepChoice& out) {
     return Result::failure("unknown --backend '" + o.backend + "' (auto, cpu or cuda)");
   }
   c.prefer_cuda = o.backend != "cpu";
-  if (!o.bins_given) {
+  // What the command line leaves at its default is fitted to the row (a distributed sort takes 2-8
+  // GPUs, the look-back scan blocks of 32 or 64); what it gives is checked as given.
+  if (!o.bins_given || !o.block_given) {
     StepConfig fitted = c.cfg;
     fit_config(*a, fitted);
-    c.cfg.bins = fitted.bins;
+    if (!o.bins_given) c.cfg.bins = fitted.bins;
+    if (!o.block_given) c.cfg.block = fitted.block;
   }
   std::vector<std::uint32_t> in;
   if (Result r = make_choice_input(c, in); !r.ok()) return r;

@@ -44,7 +44,7 @@ struct StepOptions {
   int digit_bits = 4, bins = 16, predicate = 0, threshold = 0, variant = 0, digit_start = 0;
   bool bins_given = false;  // else the default bins are fitted to the algorithm (a distributed sort takes 2-8 GPUs)
   bool n_given = false;     // else a race picks its size (model/race_choice.h)
-  bool block_given = false; // else a race picks its block
+  bool block_given = false; // else the default block is fitted to the algorithm, and a race picks its block
   bool descending = false, key_value = false;
 };
 

@@ -2,6 +2,10 @@
 // not a random input.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+
+#include "lab/catalog.h"
 #include "model/presets.h"
 #include "model/step_choice.h"
 
@@ -33,6 +37,31 @@ TEST(StepOptions, DefaultBinsFitTheAlgorithmGivenBinsAreChecked) {
   const Result r = ui::resolve_step_options(o, c);
   EXPECT_FALSE(r.ok());
   EXPECT_NE(r.message().find("GPUs"), std::string::npos) << r.message();
+}
+
+// `primlab --algo scan-lookback` opens: the default block 8 is fitted to the row's 32..64; a given
+// block the row cannot take stays a bad argument.
+TEST(StepOptions, DefaultBlockFitsTheAlgorithmGivenBlockIsChecked) {
+  for (const Algorithm& a : algorithms()) {
+    ui::StepOptions o;
+    ui::StepChoice c;
+    o.algo = a.name;
+    o.n = std::to_string(std::min(64, a.max_n));
+    const Result r = ui::resolve_step_options(o, c);
+    ASSERT_TRUE(r.ok()) << a.name << ": " << r.message();
+    EXPECT_GE(c.cfg.block, a.min_block) << a.name;
+    EXPECT_LE(c.cfg.block, a.max_block) << a.name;
+  }
+  ui::StepOptions o;
+  ui::StepChoice c;
+  o.algo = "scan-lookback";
+  ASSERT_TRUE(ui::resolve_step_options(o, c).ok());
+  EXPECT_EQ(c.cfg.block, 32);
+  o.block = "8";
+  o.block_given = true;
+  const Result r = ui::resolve_step_options(o, c);
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(r.message().find("block"), std::string::npos) << r.message();
 }
 
 // A preset's choice carries its name, so that the Step tab can say which example is loaded; a
