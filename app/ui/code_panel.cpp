@@ -2,9 +2,11 @@
 #include "ui/code_panel.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <string>
 
+#include "ui/labels.h"
 #include "ui/widgets.h"
 
 namespace primlab::ui {
@@ -27,7 +29,13 @@ CodeShown code_panel(const char* id, const Trace& t, int step, ImVec2 size) {
       const float w = std::max(ImGui::GetContentRegionAvail().x, ImGui::CalcTextSize(t.code[i].c_str()).x + 60.f);
       ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + w, p.y + line_h), IM_COL32(90, 70, 20, 255));
     }
-    ImGui::TextColored(lit ? kHighlight : ImVec4(0.8f, 0.82f, 0.86f, 1), "%3zu  %s", i + 1, t.code[i].c_str());
+    char number[16];
+    std::snprintf(number, sizeof number, "%3zu  ", i + 1);
+    const std::string line = number + t.code[i];
+    ImGui::PushStyleColor(ImGuiCol_Text, lit ? kHighlight : ImVec4(0.8f, 0.82f, 0.86f, 1));
+    ImGui::TextUnformatted(line.c_str());
+    ImGui::PopStyleColor();
+    note_visible_text(line);  // a text drawn over the listing overlaps it in the labels
     if (lit && follow && int(i) == shown.lit.front()) ImGui::SetScrollHereY(0.3f);
   }
   const float top = ImGui::GetScrollY(), height = ImGui::GetWindowHeight() - ImGui::GetStyle().ScrollbarSize;

@@ -78,6 +78,14 @@ void note_drawn_text(ImVec2 min, ImVec2 max, const std::string& s, const ImVec4*
   note(min, max, c, s);
 }
 
+void note_visible_text(const std::string& s) {
+  const ImVec4 c = current_clip();
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  const ImVec2 va(std::max(a.x, c.x), std::max(a.y, c.y)), vb(std::min(b.x, c.z), std::min(b.y, c.w));
+  if (s.empty() || vb.x <= va.x || vb.y <= va.y) return;
+  record().shown.push_back(TextLabel{va.x, va.y, vb.x, vb.y, s});
+}
+
 void note_text(ImVec2 pos, const std::string& s) {
   const ImVec2 size = ImGui::CalcTextSize(s.c_str());
   note(pos, ImVec2(pos.x + size.x, pos.y + size.y), current_clip(), s);

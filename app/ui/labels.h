@@ -1,10 +1,11 @@
 // Every text the app lays out itself goes through these functions: the view's row names, scale and
-// hints, the strips, the tab headers, the legends, the counter tables, the bank panel and the
-// Performance tab's plots and tables. Each records where its text lies, so that the --state-file
-// can list them ("labels": [x0, y0, x1, y1, text] in window pixels, the whole text as laid out)
-// and the GUI tests can fail when two overlap, one leaves the window or an edge cuts one
-// ("clipped": those that their window, table column or clip area cuts). Tooltips and the widgets'
-// own labels (buttons, sliders) are ImGui's and not recorded.
+// hints, the strips, the tab headers, the legends, the counter tables, the bank panel, the code
+// panels' visible lines and the Performance tab's plots and tables. Each records where its text
+// lies, so that the --state-file can list them ("labels": [x0, y0, x1, y1, text] in window pixels,
+// the whole text as laid out; a code line as far as its panel shows it) and the GUI tests can fail
+// when two overlap, one leaves the window or an edge cuts one ("clipped": those that their window,
+// table column or clip area cuts). Tooltips and the Step and Race tabs' widgets (buttons, sliders)
+// are ImGui's and not recorded; the Performance tab notes its widgets too (perf::note_text).
 #pragma once
 #include <imgui.h>
 
@@ -32,6 +33,9 @@ void table_headers();
 // Records the last item as the text `s` whose top left is at `pos` (for text a widget drew by its
 // own means).
 void note_text(ImVec2 pos, const std::string& s);
+// Records the last item, the text `s`, as far as the current clip rectangle shows it: a line of a
+// listing that scrolls, whose hidden part is scrolled away rather than cut (the code panels).
+void note_visible_text(const std::string& s);
 // Records text drawn by other means (the GL view's value labels) over [min, max], seen through the
 // current clip rectangle and `clip` when given.
 void note_drawn_text(ImVec2 min, ImVec2 max, const std::string& s, const ImVec4* clip = nullptr);

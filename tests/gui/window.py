@@ -35,6 +35,13 @@ def click(rect, app=None):
     xdo("mouseup", "1")
 
 
+def key(name, app):
+    """Presses and releases a key a few of `app`'s frames apart (a tap between two frames is lost)."""
+    xdo("keydown", name)
+    app.frames()
+    xdo("keyup", name)
+
+
 def screenshot(path):
     """The whole screen as a PNG (for a person to look at; needs xwd and ImageMagick)."""
     try:

@@ -1,8 +1,9 @@
 // The app's texts laid out at the screens the issue names (1024x768, render's 1280x800, 1366x768):
 // none overlaps another, leaves the frame or is cut (ui/labels.h records every text the view, the
-// strips, the headers, the legends, the counter tables and the bank panel draw), on the Step tab
-// with and without the bank panel and on the Race, drawn headless as `render` draws them. And the
-// race `render --race` starts: --block sets both sides.
+// strips, the headers, the legends, the counter tables, the bank panel and the code panels draw),
+// on the Step tab with and without the bank panel for every row of the catalog, and on the Race
+// for every row, drawn headless as `render` draws them. And the race `render --race` starts:
+// --block sets both sides.
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -40,7 +41,14 @@ std::string text_problems(int w, int h) {
       if (std::min(l[i].x1, l[j].x1) - std::max(l[i].x0, l[j].x0) > kSlack &&
           std::min(l[i].y1, l[j].y1) - std::max(l[i].y0, l[j].y0) > kSlack)
         out << "overlap: " << name(l[i]) << " and " << name(l[j]) << "\n";
-  return out.str();
+  // The first lines and a count, as tests/gui/label_check.py reports them.
+  std::istringstream all(out.str());
+  std::string line, head;
+  int lines = 0;
+  while (std::getline(all, line))
+    if (++lines <= 8) head += line + "\n";
+  if (lines > 8) head += "... and " + std::to_string(lines - 8) + " more\n";
+  return head;
 }
 
 ui::AppState& preset_app(const std::string& preset, int step) {
@@ -69,32 +77,68 @@ TEST(Layout, StepTabTextsFitWithAndWithoutTheBankPanel) {
       }
 }
 
-// Every row of the catalog at its last step (every strip filled), on the smallest screen, with the
-// bank panel open where the row uses shared memory.
-TEST(Layout, EveryAlgorithmsTextsFitOnTheSmallestScreen) {
+// What the frame of `s` drawn at w x h shows wrong ("" when nothing).
+std::string frame_problems(ui::AppState& s, int w, int h) {
+  ui::render_app(s, w, h, 2);
+  if (ui::labels().empty()) return "no text recorded";
+  return text_problems(w, h);
+}
+
+// Every row of the catalog at every step on the smallest screen, at n = 16 (one tile: the
+// explanations of a lone block) and n = 64, without and with the bank panel (the step's label and
+// explanation, the strips and the panel change from step to step), and at its first and last steps
+// on the other screens. The code panels' lines are labels too, so a text drawn over the listing
+// fails as an overlap.
+TEST(Layout, EveryAlgorithmsStepsFitOnEveryScreen) {
   ASSERT_TRUE(headless_gl().ok());
   for (const Algorithm& a : algorithms())
-    for (bool banks : {false, true}) {
-      ui::AppState& s = app_for(a.name, std::min(64, a.max_n), std::clamp(8, a.min_block, a.max_block));
-      s.step.session.go(1 << 20);
-      s.step.banks_open = banks;
-      ui::render_app(s, 1024, 768, 3);
-      EXPECT_EQ(text_problems(1024, 768), "") << a.name << (banks ? " with the bank panel" : "");
+    for (int n : {16, 64}) {
+      ui::AppState& s = app_for(a.name, std::min(n, a.max_n), std::clamp(8, a.min_block, a.max_block));
+      ASSERT_TRUE(s.step.session.has_trace()) << a.name;
+      const int last = s.step.session.last_step();
+      for (const Screen& sc : kScreens)
+        for (int step = 0; step <= last; ++step) {
+          if (sc.w != 1024 && (n != 64 || (step != 0 && step != last))) continue;
+          for (bool banks : {false, true}) {
+            s.step.session.go(step);
+            s.step.banks_open = banks;
+            EXPECT_EQ(frame_problems(s, sc.w, sc.h), "")
+                << a.name << " n=" << n << " step " << step << "/" << last << (banks ? " with the bank panel" : "")
+                << " at " << sc.w << "x" << sc.h;
+          }
+        }
     }
 }
 
-TEST(Layout, RaceTextsFit) {
+// Every row of the catalog in the Race on the smallest screen, against the next row of its family
+// (the last against the first; a family of one against itself), opened as `--race A,B` opens it
+// (at a size where the two differ): its first steps, the middle and the last. A's strips must not
+// run into B's header, nor B's into the code panels.
+TEST(Layout, EveryAlgorithmRacesOnTheSmallestScreen) {
   ASSERT_TRUE(headless_gl().ok());
-  for (const auto& [a, b] : std::vector<std::pair<std::string, std::string>>{
-           {"reduce1", "reduce3"}, {"scan-naive", "scan-blelloch"}, {"radix-split", "radix-digits"}})
-    for (const Screen& sc : kScreens) {
-      ui::AppState& s = app_for("scan-blelloch", 16, 8);
-      ui::StepOptions none;
-      ASSERT_TRUE(ui::start_race_from(s.race, s.step.session.choice, none, a, b)) << ui::race_error(s.race);
-      s.request_tab = ui::kRaceTab;
-      ui::render_app(s, sc.w, sc.h, 3);
-      EXPECT_EQ(text_problems(sc.w, sc.h), "") << a << " vs " << b << " at " << sc.w << "x" << sc.h;
+  const std::vector<Algorithm>& all = algorithms();
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    std::size_t j = i;
+    for (std::size_t k = 1; k <= all.size(); ++k) {
+      const std::size_t next = (i + k) % all.size();
+      if (std::string(all[next].family) == all[i].family) {
+        j = next;
+        break;
+      }
     }
+    ui::AppState& s = app_for("scan-blelloch", 16, 8);
+    ui::StepOptions none;
+    ASSERT_TRUE(ui::start_race_from(s.race, s.step.session.choice, none, all[i].name, all[j].name))
+        << all[i].name << " vs " << all[j].name << ": " << ui::race_error(s.race);
+    s.request_tab = ui::kRaceTab;
+    const int last = ui::race_last_step(s.race);
+    for (int step : {0, 1, 2, last / 2, last - 1, last}) {
+      if (step < 0 || step > last) continue;
+      s.race.transport.go(step, last);
+      EXPECT_EQ(frame_problems(s, 1024, 768), "")
+          << all[i].name << " vs " << all[j].name << " step " << step << "/" << last;
+    }
+  }
 }
 
 // The value labels the labels list reports are where the shaders draw them: every box holds ink,
