@@ -96,7 +96,7 @@ void explanation(const std::string& explain, float limit) {
   for (int k = 0; k + 1 < room; ++k) text(colour, lines[std::size_t(k)]);
   std::string rest = lines[std::size_t(room - 1)];
   for (std::size_t k = std::size_t(room); k < lines.size(); ++k) rest += " " + lines[k];
-  text(colour, fit_text(rest + " ", width - 1.f));
+  text(colour, fit_text(rest, width - 1.f));
   ImGui::EndGroup();
   if (ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
