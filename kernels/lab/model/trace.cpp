@@ -66,8 +66,9 @@ Counters Trace::totals(std::size_t upto_step) const {
 }
 
 namespace {
-// The run of lines next to `line` that carry its tag (a gap of untagged lines ends it: compaction
-// joins two listings, which may reuse a tag name).
+// The lines around `line` that carry its tag, reaching over untagged lines (the `} else {` or
+// `if (...) {` between two statements of one step) up to a line of another tag (compaction joins
+// two listings, which may reuse a tag name).
 void add_tag_span(const Trace& t, int line, std::vector<int>& v) {
   if (line < 0 || line >= int(t.code.size())) return;
   if (std::size_t(line) >= t.code_tags.size() || t.code_tags[std::size_t(line)].empty()) {
@@ -75,11 +76,13 @@ void add_tag_span(const Trace& t, int line, std::vector<int>& v) {
     return;
   }
   const std::string& tag = t.code_tags[std::size_t(line)];
-  auto tagged = [&](int i) { return i >= 0 && i < int(t.code_tags.size()) && t.code_tags[std::size_t(i)] == tag; };
-  int first = line, last = line;
-  while (tagged(first - 1)) --first;
-  while (tagged(last + 1)) ++last;
-  for (int i = first; i <= last; ++i) v.push_back(i);
+  const int lines = int(std::min(t.code.size(), t.code_tags.size()));
+  for (int dir : {-1, 1})
+    for (int i = dir < 0 ? line : line + 1; i >= 0 && i < lines; i += dir) {
+      const std::string& here = t.code_tags[std::size_t(i)];
+      if (here == tag) v.push_back(i);
+      else if (!here.empty()) break;
+    }
 }
 }  // namespace
 

@@ -161,9 +161,11 @@ struct RecordingProbe {
 };
 
 // [SECTION] The recording probe's device calls
-// The heavy ones are calls, not inlined at every probe call of a kernel: a stepped kernel runs on
-// a few hundred elements, and the inlined copies made the stepped forms several times slower to
-// compile (radix_onesweep.cu for sm_90: 128 s inlined, 38 s as calls; the timed forms have no probe).
+// record, current and snapshot are calls, not inlined at every probe call of a kernel: a stepped
+// kernel runs on a few hundred elements, and the inlined copies made the stepped forms several times
+// slower to compile (the timed forms have no probe). The warp-collective calls (branch,
+// shared_access, match) and end_step stay inline: __activemask() names the lanes that arrive
+// together, and a call lets lanes that diverged inside it return apart.
 // The largest v over the lanes in `live`. sm_80 has a warp reduction for it; older GPUs decide
 // the answer bit by bit with one ballot per bit, which gives the same value.
 __device__ inline unsigned warp_max(unsigned live, unsigned v) {
@@ -181,7 +183,7 @@ __device__ inline unsigned warp_max(unsigned live, unsigned v) {
 
 // Warp-collective: every live lane of the warp calls it with the path it takes; a warp whose
 // lanes differ is counted divergent.
-__device__ __noinline__ inline void RecordingProbe::branch(bool path) const {
+__device__ inline void RecordingProbe::branch(bool path) const {
   const unsigned live = __activemask();
   const unsigned same = __match_any_sync(live, int(path));
   if ((threadIdx.x & 31) == __ffs(live) - 1 && same != live) count(kDivergent, 1);
@@ -190,7 +192,7 @@ __device__ __noinline__ inline void RecordingProbe::branch(bool path) const {
 // Warp-collective: every live lane calls it with the word address of its shared access, or -1.
 // Counts the accesses and the worst number of distinct words in one bank, and records the lanes'
 // addresses (StepRun::finish folds them into the step's accesses).
-__device__ __noinline__ inline void RecordingProbe::shared_access(std::int32_t word) const {
+__device__ inline void RecordingProbe::shared_access(std::int32_t word) const {
   const unsigned live = __activemask();
   const int lane = threadIdx.x & 31;
   const bool active = word >= 0;
@@ -283,7 +285,7 @@ __device__ __noinline__ inline void RecordingProbe::snapshot(int rank, int threa
     }
 }
 
-__device__ __noinline__ inline void RecordingProbe::end_step(bool leader) {
+__device__ inline void RecordingProbe::end_step(bool leader) {
   if (leader) {
     if (blockIdx.x == 0 && (gridDim.x != unsigned(slots[step].blocks) || blockDim.x != unsigned(slots[step].threads)))
       atomicOr(status, kShape);

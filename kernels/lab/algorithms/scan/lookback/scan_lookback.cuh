@@ -54,7 +54,7 @@ struct LookbackProbe : stepped::RecordingProbe {
   }
 
   template <class V>
-  __device__ __noinline__ void event(ScanEvent e, std::int64_t a, std::int64_t b, V v, int line = __builtin_LINE()) {
+  __device__ void event(ScanEvent e, std::int64_t a, std::int64_t b, V v, int line = __builtin_LINE()) {
     const int lane = threadIdx.x & 31;
     const int warps = int(blockDim.x) / 32;
     const std::int32_t tile = std::int32_t(blockIdx.x);
