@@ -1,8 +1,9 @@
 // Distributed radix sort on G virtual GPUs (2 to 8, StepConfig::bins): the plan and the CPU
 // stepper. It steps the structure of a multi-GPU sort that partitions first (the library's
-// primlab/distributed.h on 5 to 8 ranks; on 2 to 4 the library sorts each shard first and merges
-// what arrives, as the partition and local-sort steps say) on one device; the CUDA stepper
-// (distributed_sort_traced.cu) runs each step as a kernel.
+// primlab/distributed.h on 4 ranks below 2^30 keys a rank and on 5 to 8; on 2 and 3, and on 4 from
+// 2^30, the library sorts each shard first and merges what arrives, as the partition and
+// local-sort steps say) on one device; the CUDA stepper (distributed_sort_traced.cu) runs each
+// step as a kernel.
 // The n keys are split into G contiguous shards (shard r = [r n / G, (r + 1) n / G)). Every GPU
 // counts the top digit of its shard; the counts are all-reduced into a global histogram; G - 1
 // splitters cut its prefix sum near s n / G. A cut that lands inside a bucket too far from both of
@@ -256,8 +257,9 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
   Step& part = plan::add_step(t, "partition: every GPU groups its keys by destination GPU (stable counting sort)",
                               "partition", code.line("partition"), G, S, n, 1, kPart);
   part.explain = "Each GPU sorts its shard by destination only: the keys for GPU 0 first, then GPU 1 and so on, each "
-                 "group one contiguous run to send. primlab's library does this on 5 to 8 GPUs; on 2 to 4 it sorts "
-                 "each shard completely here, which leaves the groups in order too.";
+                 "group one contiguous run to send. primlab's library does this on 4 GPUs below 2^30 keys a GPU and "
+                 "on 5 to 8; on 2 and 3 GPUs, and on 4 from 2^30, it sorts each shard completely here, which leaves "
+                 "the groups in order too.";
   part.bands = m.shard;
   std::int64_t across = 0;
   for (int r = 0; r < G; ++r)
@@ -273,8 +275,10 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
                               code.line("sort"), G, R, n, 1, kSorted);
   sort.explain = "Each GPU sorts its own keys, stably (the library runs its one-GPU radix sort here; this step puts "
                  "each key at its rank among the keys its GPU received); no key moves between GPUs again. GPU s holds "
-                 "the sorted keys at global positions [edge s, edge s+1). On 2 to 4 GPUs the library sorted each "
-                 "shard before the exchange, so the runs a GPU receives are sorted already and it merges them instead.";
+                 "the sorted keys at global positions [edge s, edge s+1). The library cuts each GPU's range into a "
+                 "few pieces by key and sends them one after another, so that it sorts one piece while the next "
+                 "travels. Where it sorted each shard before the exchange, the runs a GPU receives are sorted "
+                 "already and it merges them instead.";
   sort.bands = m.edges;
   return {};
 }
