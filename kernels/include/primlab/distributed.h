@@ -81,7 +81,8 @@ struct DistributedOptions {
   DistributedScheme scheme = DistributedScheme::Auto;
   // Pieces every rank's range is cut into by key (1 to kDistributedMaxPieces): piece k is sorted
   // (PartitionFirst) or merged (SortFirst) while piece k + 1 travels. A rank whose keys are equal
-  // on the range gets one piece; up to 64 / G - 1 pieces on G ranks. 0: the tuned count.
+  // on the range gets one piece; past 15 ranks a call cuts fewer, (257 - G) / G, so that the
+  // pieces' bounds fit 256 key classes. 0: the tuned count.
   int pieces = 0;
 };
 constexpr int kDistributedMaxPieces = 16;
