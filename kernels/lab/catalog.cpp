@@ -23,6 +23,7 @@ class Row {
   Row& description(const char* d) { a_.description = d; return *this; }
   Row& options(unsigned o) { a_.options = o; return *this; }
   Row& block_pow2() { a_.block_pow2 = true; return *this; }
+  Row& max_n(std::int32_t n) { a_.max_n = n; return *this; }
   Row& blocks(std::int32_t lo, std::int32_t hi) {
     a_.min_block = lo;
     a_.max_block = hi;
@@ -112,12 +113,15 @@ TimedFn timed_scan_shared;
 static Algorithm scan_shared() {
   return Row("scan-shared", "scan")
       .title("Shared-memory scan (bank-conflict offsets)")
-      .description("Each block scans 2B elements in shared memory (GPU Gems 3 ch. 39), then block sums are scanned "
-                   "and added.")
+      .description("Each block scans 2B elements in shared memory (GPU Gems 3 ch. 39); the block sums are scanned by "
+                   "the same code one level down and added back.")
       .options(kOptInclusive | kOptFloat | kOptConflictOffsets | kOptVariant)
       .variants("offset i >> 5, scan the sums\0offset (i >> 5) + (i >> 10), scan the sums\0offset i >> 5, "
                 "kernStitch (seed 000)\0offset (i >> 5) + (i >> 10), kernStitch (seed 000)\0")
       .block_pow2()
+      // Tiles of at least 4: each level of the recursion keeps its block sums on a row of the trace,
+      // and 2-element tiles would need 12 levels for 4096 elements.
+      .blocks(2, 1024)
       .stepped(steppers::plan_scan_shared, steppers::cpu_scan_shared, PRIMLAB_IF_CUDA(steppers::cuda_scan_shared))
       .timed("scan_exclusive", numeric_types(), PRIMLAB_IF_CUDA(steppers::timed_bytes_scan_shared),
              PRIMLAB_IF_CUDA(steppers::timed_scan_shared));
@@ -138,7 +142,7 @@ static Algorithm scan_naive_shared() {
 }
 
 // [SECTION] Reductions: the lecture's reduce1..reduce5 (seed 004), the warp-shuffle reduction and
-// Harris's kernels 6 and 7, each with a second pass over the blocks' partial sums.
+// Harris's kernels 6 and 7, each launched again over the blocks' partial sums until one block is left.
 namespace steppers {
 PlanFn plan_reduce1;
 CpuFn cpu_reduce1;
@@ -245,7 +249,7 @@ static Algorithm reduce6() {
   return Row("reduce6", "reduce")
       .title("reduce6: completely unrolled")
       .description("reduce5 with every level unrolled by the block size, a template parameter (the host switches "
-                   "over the powers of two): the same loads, adds and shared accesses, fewer instructions.")
+                   "over the powers of two): the same loads and adds, fewer instructions.")
       .options(kOptFloat | kOptU32)
       .block_pow2()
       .stepped(steppers::plan_reduce6, steppers::cpu_reduce6, PRIMLAB_IF_CUDA(steppers::cuda_reduce6))
@@ -418,9 +422,9 @@ TimedFn timed_bitonic_sort;
 static Algorithm bitonic_sort() {
   return Row("bitonic-sort", "bitonic")
       .title("Bitonic sort (sorting network)")
-      .description("log W (log W + 1) / 2 compare-swap passes: tiles of 2B in shared memory, strides >= 2B as "
-                   "global passes; n padded with sentinels; key-value ties keep input order; floats: -NaN first, "
-                   "+NaN last.")
+      .description("log N (log N + 1) / 2 compare-swap passes: tiles of L = 2B in shared memory, strides >= L as "
+                   "global passes; n padded to a power of two N with a key that sorts last; key-value sorts carry "
+                   "each key's index (ties keep input order); floats: -NaN first, +NaN last.")
       .options(kOptFloat | kOptU32 | kOptDescending | kOptKeyValue)
       .block_pow2()
       .stepped(steppers::plan_bitonic_sort, steppers::cpu_bitonic_sort, PRIMLAB_IF_CUDA(steppers::cuda_bitonic_sort))
@@ -439,9 +443,11 @@ TimedFn timed_radix_split;
 static Algorithm radix_split() {
   return Row("radix-split", "radix sort")
       .title("Radix sort, 1-bit split")
-      .description("A max reduction finds the bits the keys need; per bit: b, e = !b, f = scan(e), t = i - f + "
-                   "totalFalses, scatter to b ? t : f. int32: last pass on the flipped sign bit.")
+      .description("A max reduction finds the bits the keys need; per bit k: b = bit k, f = !b, fs = scan(f), t = i - "
+                   "fs + total_falses, scatter to b ? t : fs. int32: a last pass on the flipped sign bit.")
       .options(kOptU32)
+      // A step a barrier of the scan's trees: 32 passes at n = 1024 make traces of 55 MB (100 MB in 1-thread blocks).
+      .max_n(1024)
       .stepped(steppers::plan_radix_split, steppers::cpu_radix_split, PRIMLAB_IF_CUDA(steppers::cuda_radix_split))
       .timed("sort_keys", key_types(), PRIMLAB_IF_CUDA(steppers::timed_bytes_radix_split),
              PRIMLAB_IF_CUDA(steppers::timed_radix_split));
@@ -456,10 +462,39 @@ static Algorithm radix_digits() {
   return Row("radix-digits", "radix sort")
       .title("Radix sort, multi-bit digits")
       .description("Per 2-8 bit digit: per-block histograms, scan of the counts (digit-major), stable scatter. Keys "
-                   "flipped first (floats: +NaN after +inf, -NaN before -inf); key-value keeps input order of ties.")
+                   "compared through their flipped bits (floats: +NaN after +inf, -NaN before -inf); key-value keeps "
+                   "the input order of ties.")
       .options(kOptDigitBits | kOptFloat | kOptU32 | kOptDescending | kOptKeyValue)
       .block_pow2()
+      // 16 two-bit passes of key-value pairs at n = 2048 make traces of 50-60 MB (115 MB in 1-thread blocks).
+      .max_n(2048)
       .stepped(steppers::plan_radix_digits, steppers::cpu_radix_digits, PRIMLAB_IF_CUDA(steppers::cuda_radix_digits));
+}
+
+// One digit pass of the library's own Onesweep sort (agent/radix_histogram.cuh,
+// agent/radix_onesweep.cuh, block/block_radix_rank.cuh) on tiles of 2 keys a thread: the digit is
+// bits [digit_start, digit_start + log2 bins), one thread per digit. The look-back's race decides
+// which words each tile reads: the final keys, counts and prefixes agree, the look-back's ops and
+// the order of publication may not.
+namespace steppers {
+PlanFn plan_radix_onesweep;
+CpuFn cpu_radix_onesweep;
+CudaFn cuda_radix_onesweep;
+}  // namespace steppers
+static Algorithm radix_onesweep() {
+  return Row("radix-onesweep", "radix sort")
+      .title("Onesweep digit pass (the library's kernels)")
+      .description("The library's upfront histogram and pass kernel on tiles of 2 keys a thread: each tile ranks its "
+                   "keys by warp match and shared counters, publishes its digit counts, looks back over its "
+                   "predecessors' to the nearest inclusive prefix, and scatters in digit runs. The GPU trace shows "
+                   "the tiles' real race.")
+      .options(kOptBins | kOptDigitStart | kOptFloat | kOptU32 | kOptDescending)
+      .blocks(32, 64)
+      .block_pow2()
+      .bins(32, true)
+      .bins_label("digits")
+      .nondeterministic()
+      .stepped(steppers::plan_radix_onesweep, steppers::cpu_radix_onesweep, PRIMLAB_IF_CUDA(steppers::cuda_radix_onesweep));
 }
 
 // [SECTION] Radix partition (seed 003): a histogram of a bit-field digit, a prefix scan into
@@ -497,8 +532,8 @@ static Algorithm partition_stable() {
       .stepped(steppers::plan_partition_stable, steppers::cpu_partition_stable, PRIMLAB_IF_CUDA(steppers::cuda_partition_stable));
 }
 
-// [SECTION] Distributed sort: G virtual GPUs on one device (the structure of the library's
-// multi-GPU sort: histograms, all-reduce, splitters, partition, all-to-all, local sorts).
+// [SECTION] Distributed sort: G virtual GPUs on one device (the library's partition-first
+// multi-GPU sort: rounds of histograms, all-reduce and splitters, partition, all-to-all, local sorts).
 namespace steppers {
 PlanFn plan_distributed_sort;
 CpuFn cpu_distributed_sort;
@@ -507,8 +542,8 @@ CudaFn cuda_distributed_sort;
 static Algorithm distributed_sort() {
   return Row("distributed-sort", "distributed")
       .title("Distributed radix sort (G virtual GPUs)")
-      .description("Per-GPU top-digit histograms, all-reduce, splitters refined by the next digit (equal keys split "
-                   "by position), partition by destination, all-to-all exchange, local sorts.")
+      .description("Rounds of per-GPU digit histograms and their all-reduce until the splitters balance the GPUs "
+                   "(equal keys split by position), partition by class, all-to-all exchange, local sorts.")
       .options(kOptBins | kOptDigitBits | kOptU32)
       .bins(8, false)
       .bins_label("GPUs")
@@ -521,7 +556,7 @@ const std::vector<Algorithm>& algorithms() {
       scan_naive(),       scan_naive_shared(), scan_blelloch(),    scan_shared(),      reduce1(),          reduce2(),
       reduce3(),          reduce4(),          reduce5(),          reduce6(),          reduce7(),
       reduce_shuffle(),   compact(),          histogram_atomic(), histogram_shared(), histogram_tagged(), histogram_tagged_bytes(),
-      histogram_per_thread(), bitonic_sort(),     radix_split(),      radix_digits(),     partition_atomic(), partition_stable(),
+      histogram_per_thread(), bitonic_sort(),     radix_split(),      radix_digits(),     radix_onesweep(),   partition_atomic(), partition_stable(),
       distributed_sort(),
   };
   return rows;

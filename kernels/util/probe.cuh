@@ -6,7 +6,8 @@
 // same calls and writes the trace.
 //
 // The calls, in a kernel (`probe` is the probe argument; the lab's listings hide these lines):
-//   probe.op(slot, kind, src_row, src, dst_row, dst)   one operation of this thread
+//   probe.op(slot, kind, src_row, src, dst_row, dst)   one operation of this thread (src = dst = -1: none)
+//   probe.compare_swap(slot, row, first, second, swapped)  a comparator of a sorting network
 //   probe.count(counter, amount)                       a counter of the step
 //   probe.branch(path)                                 warp-collective: the path each lane takes
 //   probe.shared_access(word)                          warp-collective: a shared-memory access
@@ -22,18 +23,46 @@
 
 namespace primlab {
 
+// The arguments are taken by value: a reference to a loop variable changed one kernel's register
+// allocation.
 struct NoProbe {
-  template <class... A> __device__ __forceinline__ void op(const A&...) const {}
-  template <class... A> __device__ __forceinline__ void count(const A&...) const {}
-  template <class... A> __device__ __forceinline__ void branch(const A&...) const {}
-  template <class... A> __device__ __forceinline__ void shared_access(const A&...) const {}
-  template <class... A> __device__ __forceinline__ void match(const A&...) const {}
-  template <class... A> __device__ __forceinline__ void on_chip(const A&...) const {}
-  template <class... A> __device__ __forceinline__ void value(const A&...) const {}
-  template <class... A> __device__ __forceinline__ void event(const A&...) const {}
+  template <class... A> __device__ __forceinline__ void op(A...) const {}
+  template <class... A> __device__ __forceinline__ void compare_swap(A...) const {}
+  template <class... A> __device__ __forceinline__ void count(A...) const {}
+  template <class... A> __device__ __forceinline__ void branch(A...) const {}
+  template <class... A> __device__ __forceinline__ void shared_access(A...) const {}
+  template <class... A> __device__ __forceinline__ void match(A...) const {}
+  template <class... A> __device__ __forceinline__ void on_chip(A...) const {}
+  template <class... A> __device__ __forceinline__ void value(A...) const {}
+  template <class... A> __device__ __forceinline__ void event(A...) const {}
   __device__ __forceinline__ void barrier() const {}
   __device__ __forceinline__ void warp_barrier() const {}
   __host__ void launch(cudaStream_t) const {}
+};
+
+// What the Onesweep digit pass tells its probe (agent/radix_histogram.cuh, agent/radix_onesweep.cuh,
+// block/block_radix_rank.cuh): probe.event(what, arguments as listed). The library names no lab
+// type, so the lab's probe for the pass (radix-onesweep) turns these into ops, rows and counters.
+// "Warp": every lane of the warp makes the call together.
+enum class OnesweepEvent : int {
+  kSharedCounts,  // (counts): the block's shared digit counters (s_hist; the ranking's [warp][digit] rows)
+  kHistClear,     // (i): s_hist[i] = 0. Warp
+  kHistKeys,      // (first, count, group): the lane counted keys first..first + count - 1 (none: first < 0). Warp
+  kHistMerge,     // (i, count): hist[i] += count where count != 0. Warp
+  kClear,         // (i, masks): the ranking's counter word i (masks: its peer-mask word i) = 0. Warp
+  kLoad,          // (k, first, valid): k[i] is the tile's key first + 32 i (padding from valid on)
+  kCount,         // (i, d, amount, peers): the lane added amount to its warp's count of digit d (d < 0: none). Warp
+  kColumn,        // (w, d, value, add): warp w's count of digit d = value (add: += value). Warp
+  kPublish,       // (tile, d, word): the look-back word of (tile, digit d) stored
+  kHistRead,      // (d, count): hist[d] read (d < 0: none)
+  kScanTotals,    // (w): warp w's two totals stored for the block's scan (w < 0: none). Warp
+  kScanRead,      // (w): the totals of warps 0..w - 1 read. Warp
+  kRankRun,       // (rank, d): the ranks of a warp whose keys all have digit d. Warp
+  kRankKey,       // (i, d, peers, rank, masks): key i's peers and rank (masks: matched in shared memory). Warp
+  kExchange,      // (k, rank): s_keys[rank[i]] = k[i]. Warp
+  kLookBack,      // (v, nearest, folded): v[w] read from tile nearest - w, the first `folded` of them added
+  kBase,          // (d, base): s_base[d] = base. Warp
+  kScatter,       // (j, key, g): the tile's key j (in digit order) stored at g where j is a real key. Warp
 };
 
 }  // namespace primlab

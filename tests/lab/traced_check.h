@@ -61,7 +61,11 @@ inline void expect_same_up_to_atomic_order(const primlab::Trace& cpu, const prim
 inline void expect_lit_lines_ran(const primlab::Trace& gpu) {
   for (std::size_t s = 1; s < gpu.steps.size(); ++s) {
     const primlab::Step& st = gpu.steps[s];
-    if (st.source_lines.empty()) continue;
+    bool has_ops = false;
+    for (std::int64_t k = 0; k < st.op_count() && !has_ops; ++k)
+      has_ops = primlab::kind_of(gpu.ops[std::size_t(st.op_begin + k)].kind) != primlab::OpKind::None;
+    EXPECT_TRUE(!has_ops || !st.source_lines.empty())
+        << "step " << s << " (" << st.label << ") recorded ops but no source line";
     const std::vector<int> lit = primlab::step_code_lines(gpu, s);
     for (std::int32_t src : st.source_lines) {
       bool listed = false, in_lit = false;

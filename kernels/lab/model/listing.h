@@ -8,9 +8,8 @@
 //                                several lines may carry one tag (a step that spans them)
 // A listing is its regions in the order of the files' paths, then of their lines. Each region is
 // shown with its indentation removed, after a line naming the file and line it starts at. The
-// markers and the statements that only record the trace are left out: the probe's calls
-// (`probe.op(...)`, `probe.barrier();`, kernels/util/probe.cuh), and in the traced kernels not yet
-// written once (`ctx.op(...)`, `p.ctx.count(...)`, `ctx.branch(...)`, `ctx.shared_access(...)`).
+// markers and the statements that only record the trace, the probe's calls (`probe.op(...)`,
+// `probe.barrier();`, kernels/util/probe.cuh), are left out.
 #pragma once
 #include <string>
 #include <vector>

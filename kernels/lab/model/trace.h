@@ -118,7 +118,7 @@ struct RowInfo {
 // One warp-wide shared-memory access as the banks see it: the 4-byte word address of each lane in
 // its block's shared memory (-1: the lane is inactive or absent), and how many warps of the step
 // made exactly this access. Both backends record every access they count (CpuRun::shared_access,
-// StepCtx::shared_access); a step keeps the distinct ones sorted by address, so the CPU and CUDA
+// RecordingProbe::shared_access); a step keeps the distinct ones sorted by address, so the CPU and CUDA
 // records compare bit for bit whatever order the warps ran in.
 struct WarpAccess {
   std::array<std::int32_t, 32> addr;

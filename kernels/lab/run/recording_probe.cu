@@ -8,8 +8,9 @@
 namespace primlab::stepped {
 namespace {
 
-// Warp accesses one run may record (8.25 MiB of addresses); a run that makes more fails the trace.
-constexpr unsigned kAccessCapacity = 1u << 16;
+// Warp accesses one run may record (33 MiB of addresses: a radix sort of 512 full-range keys in
+// one-thread blocks makes 214k); a run that makes more fails the trace.
+constexpr unsigned kAccessCapacity = 1u << 18;
 
 // Steps [first, last] start as a copy of step first - 1, with the live rows copied in again (the
 // host code may have changed them between launches), no touch flags, no owners and no ops.
@@ -96,13 +97,17 @@ StepRun::StepRun(Trace& t, DeviceTraceView out, std::initializer_list<int> on_ch
   for (int r : on_chip_rows) p.live_rows &= ~(1u << r);
   p.type = t.type;
   p.run = this;
-  for (int r = 0; r < kMaxRows; ++r) p.rows[r] = std::int8_t(r < int(t.rows.size()) ? r : -1);
+  for (int r = 0; r < kMaxRows; ++r) {
+    p.rows[r] = std::int8_t(r < int(t.rows.size()) ? r : -1);
+    p.at[r] = 0;
+  }
 }
 
 void StepRun::map_rows(std::initializer_list<int> rows) {
   int k = 0;
   for (int r : rows) probe_.rows[k++] = std::int8_t(r);
   for (; k < kMaxRows; ++k) probe_.rows[k] = -1;
+  for (int r = 0; r < kMaxRows; ++r) probe_.at[r] = 0;
 }
 
 bool StepRun::check(cudaError_t e, const char* file, int line) {

@@ -70,7 +70,8 @@ struct RecordingProbe {
   ElemType type = ElemType::I32;
   // [This launch, set by launch()]
   std::int32_t launch_index = -1, first = 0, last = 0;
-  std::int8_t rows[kMaxRows];               // the kernel's row r is the trace's rows[r] (-1: none)
+  std::int8_t rows[kMaxRows];               // the kernel's row r is the trace's rows[r] (-1: none),
+  std::int32_t at[kMaxRows];                // from its element at[r] (a kernel run on part of a row)
   StepRun* run = nullptr;                   // host only
   // [The thread's own]
   std::int32_t step = 0;
@@ -109,7 +110,7 @@ struct RecordingProbe {
   // [base, base + count) of the kernel's row `row`.
   template <class T>
   __device__ void on_chip(int row, const T* data, std::int32_t base, std::int32_t count) {
-    if (chips < kMaxOnChip) chip[chips++] = {data, row_of(row), base, count, int(sizeof(T))};
+    if (count > 0 && chips < kMaxOnChip) chip[chips++] = {data, row_of(row), base + at_of(row), count, int(sizeof(T))};
   }
   // Element i of the kernel's row `row` now holds v (a register's value).
   template <class T>
@@ -118,6 +119,7 @@ struct RecordingProbe {
     std::uint32_t w = 0;
     memcpy(&w, &v, sizeof(T));
     const int r = row_of(row);
+    if (i >= 0) i += at_of(row);
     if (r >= 0 && i >= 0 && i < width) fill(r, i, w);
   }
   // After __syncthreads(): snapshots the block's on-chip rows and ends the step.
@@ -141,6 +143,9 @@ struct RecordingProbe {
     const int r = kernel_row >= 0 && kernel_row < kMaxRows ? rows[kernel_row] : -1;
     if (r < 0) atomicOr(status, kRow);
     return r;
+  }
+  __device__ std::int32_t at_of(int kernel_row) const {
+    return kernel_row >= 0 && kernel_row < kMaxRows ? at[kernel_row] : 0;
   }
   __device__ std::uint32_t* snapshot_row(int s, int r) const { return values + s * step_words + std::int64_t(r) * width; }
   // Element i of trace row r holds w from this step to the end of the launch.
@@ -228,9 +233,12 @@ __device__ inline bool RecordingProbe::current(int r, std::int32_t i, std::uint3
 }
 
 // Writes the op slot, marks touch flags and owners on rows in element space, copies the words
-// the op wrote into the rest of the launch's snapshots, and notes the source line.
+// the op wrote into the rest of the launch's snapshots, and notes the source line. An op whose
+// src and dst are both -1 records nothing, so a one-line `if (c) x += y;` records its op after
+// the line with its indices set to -1 where c fails.
 __device__ inline void RecordingProbe::record(int slot, OpKind k, int src_row, std::int32_t src, int dst_row,
                                               std::int32_t dst, bool swapped, int line) {
+  if (src < 0 && dst < 0) return;
   const StepSlot& ss = slots[step];
   if (slot < 0 || slot >= ss.ops_per_thread) {
     atomicOr(status, kOpSlot);
@@ -238,6 +246,8 @@ __device__ inline void RecordingProbe::record(int slot, OpKind k, int src_row, s
   }
   const int sr = row_of(src_row), dr = row_of(dst_row);
   if (sr < 0 || dr < 0) return;
+  if (src >= 0) src += at_of(src_row);
+  if (dst >= 0) dst += at_of(dst_row);
   const std::int64_t thread = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (thread == 0 && (gridDim.x != unsigned(ss.blocks) || blockDim.x != unsigned(ss.threads))) atomicOr(status, kShape);
   const std::int32_t packed = pack_kind(k, sr, dr) | (swapped ? kOpSwapped : 0);
@@ -293,9 +303,11 @@ class StepRun {
   std::uint32_t* row(int r) { return state_.get() + std::size_t(r) * t_.width; }
   template <class T> T* row_as(int r) { return reinterpret_cast<T*>(row(r)); }
   // The probe to hand to the algorithm's host code. `rows` maps the kernel's row numbers to the
-  // trace's (identity where none is given); on_launch, if set, may change the map per launch.
+  // trace's (identity where none is given), `at` where in them each starts (0: at element 0);
+  // on_launch, if set, may change both per launch (a recursive host code whose levels run on
+  // parts of one row).
   RecordingProbe& probe() { return probe_; }
-  void map_rows(std::initializer_list<int> rows);
+  void map_rows(std::initializer_list<int> rows);  // and every row from element 0
   std::function<void(int launch, RecordingProbe&)> on_launch;
   // After the host code returns: the last launch's snapshot, the checks, counters and records
   // copied into the trace. `host_status` is what the host code returned.

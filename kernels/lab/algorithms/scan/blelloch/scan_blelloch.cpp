@@ -1,6 +1,7 @@
 // scan-blelloch: the plan (one step a launch of scan_blelloch.cuh's host code) and the CPU
 // reference, which runs the same launches warp by warp. The rows are the code's arrays: buf, the
 // input padded with zeros to a power of two m, and in.
+#include "lab/algorithms/scan/cpu_scan_steps.h"
 #include "lab/model/plan.h"
 #include "lab/run/cpu_run.h"
 #include "lab/run/steppers.h"
@@ -55,7 +56,8 @@ Result plan_scan_blelloch(const StepConfig& cfg, Trace& t) {
                  "add the left child's old sum into the right child. Each level doubles the threads.";
   }
   if (cfg.inclusive)
-    plan::add_step(t, "inclusive: buf[i] += in[i], i < n = " + std::to_string(n), "inclusive", code.line("inclusive"),
+    plan::add_step(t, "inclusive: out[i] += in[i] for i < n = " + std::to_string(n) + ", out = buf", "inclusive",
+                   code.line("inclusive"),
                    plan::div_up(n, B), B, n, 1)
         .explain = "Each element adds its own input to its exclusive sum: the inclusive scan.";
   return {};
@@ -73,50 +75,43 @@ void cpu_scan_blelloch(const StepConfig&, const std::vector<std::uint32_t>& inpu
     const Step& st = t.steps[s];
     Counters& c = run.count();
     const std::int32_t count = st.launch.active;
-    const std::int32_t d = st.phase == "up-sweep" || st.phase == "down-sweep" ? m / (2 * count) : 0;
-    cpu::for_each_warp(st.launch, [&](std::int32_t b, std::int32_t first, int lanes) {
-      int paths[32], root_paths[32], live = 0;
-      for (int l = 0; l < lanes; ++l) paths[l] = b * t.block + first + l < count;
-      run.branch(paths, lanes);
-      for (int l = 0; l < lanes; ++l) {
-        const std::int32_t k = b * t.block + first + l;
-        if (k >= count) continue;
-        if (st.phase == "copy") {
-          buf[k] = k < t.n ? in[k] : 0u;
-          run.op(k, 0, k < t.n ? OpKind::Move : OpKind::Write, kIn, k < t.n ? k : -1, kBuf, k);
-          c.global_read_bytes += k < t.n ? 4 : 0;
+    if (st.phase == "copy") {
+      scan::elementwise(run, st.launch, count, [&](std::int64_t i) {
+        buf[i] = i < t.n ? in[i] : 0u;
+        run.op(i, 0, i < t.n ? OpKind::Move : OpKind::Write, kIn, i < t.n ? std::int32_t(i) : -1, kBuf, std::int32_t(i));
+        c.global_read_bytes += i < t.n ? 4 : 0;
+        c.global_write_bytes += 4;
+      });
+    } else if (st.phase == "inclusive") {
+      scan::add_input(run, st.launch, t.n, t.type);
+    } else {
+      const std::int32_t d = m / (2 * count);
+      const bool root_level = st.phase == "down-sweep" && d == m / 2;
+      scan::elementwise(run, st.launch, count, [&](std::int64_t k) {
+        const std::int32_t right = std::int32_t((k + 1) * 2 * d - 1), left = right - d;
+        if (st.phase == "up-sweep") {
+          buf[right] = cpu::add_words(buf[right], buf[left], t.type);
+          run.op(k, 0, OpKind::Add, kBuf, left, kBuf, right);
           c.global_write_bytes += 4;
-          continue;
-        }
-        if (st.phase == "inclusive") {
-          buf[k] = cpu::add_words(buf[k], in[k], t.type);
-          run.op(k, 0, OpKind::Add, kIn, k, kBuf, k);
         } else {
-          const std::int32_t right = (k + 1) * 2 * d - 1, left = right - d;
-          if (st.phase == "up-sweep") {
-            buf[right] = cpu::add_words(buf[right], buf[left], t.type);
-            run.op(k, 0, OpKind::Add, kBuf, left, kBuf, right);
-          } else {
-            root_paths[live++] = d == m / 2 && k == 0;
-            if (d == m / 2 && k == 0) {
-              buf[right] = 0;
-              run.op(k, 2, OpKind::Write, kBuf, -1, kBuf, right);
-              c.global_write_bytes += 4;
-            }
-            const std::uint32_t old_left = buf[left];
-            buf[left] = buf[right];
-            buf[right] = cpu::add_words(buf[right], old_left, t.type);
-            run.op(k, 0, OpKind::Move, kBuf, right, kBuf, left);
-            run.op(k, 1, OpKind::Add, kBuf, left, kBuf, right);
+          if (root_level && k == 0) {
+            buf[right] = 0;
+            run.op(k, 2, OpKind::Write, kBuf, -1, kBuf, right);
             c.global_write_bytes += 4;
           }
+          const std::uint32_t old_left = buf[left];
+          buf[left] = buf[right];
+          buf[right] = cpu::add_words(buf[right], old_left, t.type);
+          run.op(k, 0, OpKind::Move, kBuf, right, kBuf, left);
+          run.op(k, 1, OpKind::Add, kBuf, left, kBuf, right);
+          c.global_write_bytes += 8;
         }
         c.global_read_bytes += 8;
-        c.global_write_bytes += 4;
         c.adds += 1;
-      }
-      if (st.phase == "down-sweep") run.branch(root_paths, live);
-    });
+      });
+      if (st.phase == "down-sweep")
+        scan::live_branch(run, st.launch, count, [&](std::int64_t k) { return root_level && k == 0; });
+    }
     run.end();
   }
 }

@@ -6,14 +6,15 @@
 #pragma once
 #include <cstdint>
 
+#include "lab/algorithms/scan/add_input.cuh"
 #include "lab/model/trace.h"
 #include "util/cuda_check.cuh"
 #include "util/probe.cuh"
 
 namespace primlab::lab {
 
-// The rows the probe names: the padded buffer the scan runs on, and the input.
-enum ScanBlellochRow : int { kBlellochBuf = kRowMain, kBlellochIn = kStdRows };
+// The rows the probe names: the padded buffer the scan runs on, and the input (add_input's rows).
+enum ScanBlellochRow : int { kBlellochBuf = kScanOut, kBlellochIn = kScanIn };
 
 inline std::int64_t scan_blelloch_width(std::int64_t n) {
   std::int64_t m = 2;
@@ -72,18 +73,6 @@ __global__ void down_sweep(T* buf, std::int64_t count, std::int64_t d, std::int6
   probe.count(kAdds, 1);
 }
 
-// The inclusive scan: each element adds its own input.
-template <class T, class Probe>
-__global__ void add_input(T* buf, const T* __restrict__ in, std::int64_t n, Probe probe) {
-  const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  probe.branch(i < n);
-  if (i >= n) return;
-  buf[i] += in[i];  // step: inclusive
-  probe.op(0, OpKind::Add, kBlellochIn, i, kBlellochBuf, i);
-  probe.count(kGlobalRead, 2 * sizeof(T));
-  probe.count(kGlobalWrite, sizeof(T));
-  probe.count(kAdds, 1);
-}
 // listing: end
 
 template <class T>
