@@ -246,7 +246,10 @@ Model model(const StepConfig& cfg, const std::vector<std::uint32_t>& input) {
   for (int g = 0; g < G; ++g) {
     const std::int32_t lo = m.shard[std::size_t(g)], hi = m.shard[std::size_t(g + 1)];
     std::vector<std::int32_t> first(std::size_t(m.classes.count), 0), next;
-    for (std::int32_t i = lo; i < hi; ++i) first[std::size_t(m.cls[std::size_t(i)] = class_of(m.classes, m.x[std::size_t(i)]))] += 1;
+    for (std::int32_t i = lo; i < hi; ++i) {
+      m.cls[std::size_t(i)] = class_of(m.classes, m.x[std::size_t(i)]);
+      first[std::size_t(m.cls[std::size_t(i)])] += 1;
+    }
     std::int32_t at = lo;
     for (std::int32_t& f : first) at += std::exchange(f, at);
     next = first;
@@ -356,7 +359,9 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
   plan::add_row(t, sort_first ? "part: each shard sorted, so in runs by destination and piece"
                               : "part: each shard by class, so by destination and piece",
                 RowKind::Values, n, cfg.type);
-  plan::add_row(t, "bytes[(r * " + std::to_string(G) + " + s) * " + std::to_string(P) + " + j]: bytes GPU r sends GPU s in piece j",
+  plan::add_row(t,
+                "bytes[(r * " + std::to_string(G) + " + s) * " + std::to_string(P) +
+                    " + j]: bytes GPU r sends GPU s in piece j",
                 RowKind::Values, G * G * P, ElemType::U32, false);
   plan::add_row(t, "recv: what GPU s received, piece by piece, each in sender order", RowKind::Values, n, cfg.type);
   plan::add_row(t, "out: each GPU's keys sorted", RowKind::Values, n, cfg.type);
