@@ -65,6 +65,13 @@ Counters Trace::totals(std::size_t upto_step) const {
   return c;
 }
 
+std::int32_t element_extent(const Trace& t) {
+  std::int32_t e = t.n;
+  for (const RowInfo& r : t.rows)
+    if (r.element_space) e = std::max(e, r.length);
+  return std::min(e, std::max(t.width, t.n));
+}
+
 namespace {
 // The run of lines next to `line` that carry its tag (a gap of untagged lines ends it: compaction
 // joins two listings, which may reuse a tag name).
@@ -159,7 +166,7 @@ std::string format_word(std::uint32_t w, ElemType t) {
     case ElemType::U32: std::snprintf(buf, sizeof buf, "%u", w); break;
     case ElemType::F32: {
       float f = word_to_float(w);
-      if (std::isnan(f)) return "nan";
+      if (std::isnan(f)) return std::signbit(f) ? "-nan" : "nan";
       if (std::isinf(f)) return f > 0 ? "inf" : "-inf";
       if (f == 0.0f && std::signbit(f)) return "-0";
       std::snprintf(buf, sizeof buf, "%g", double(f));
@@ -172,6 +179,10 @@ std::string format_word(std::uint32_t w, ElemType t) {
 std::string format_cell(std::uint32_t w, const RowInfo& row) {
   if (row.kind == RowKind::TagCount) return "t" + std::to_string(w >> 27) + "|" + std::to_string(w & 0x07FFFFFFu);
   return format_word(w, row.type);
+}
+
+std::string counted(std::int64_t count, const std::string& noun, const std::string& plural) {
+  return std::to_string(count) + " " + (count == 1 ? noun : plural.empty() ? noun + "s" : plural);
 }
 
 namespace {

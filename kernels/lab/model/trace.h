@@ -113,6 +113,9 @@ struct RowInfo {
   std::int32_t length = 0;       // meaningful prefix of the row (<= width)
   ElemType type = ElemType::I32; // how to read its words
   bool element_space = true;     // index i is element i (touch flags and ownership apply)
+  // Another form of the cells of row `cells_of` (-1: none), whose ops name that row: the tagged
+  // words (tag << 27) | count of a row of counts.
+  std::int32_t cells_of = -1;
 };
 
 // One warp-wide shared-memory access as the banks see it: the 4-byte word address of each lane in
@@ -189,6 +192,10 @@ struct Trace {
   Counters totals(std::size_t upto_step) const;  // sum of counters of steps [0, upto_step]
 };
 
+// The element rows' extent: n real elements, then the padding that a kernel's tile or power of two
+// adds (the longest element-space row; rows of other index spaces, such as bins, may be wider).
+std::int32_t element_extent(const Trace& t);
+
 // The listing lines step s highlights: its code line and its also_lit lines, each with the lines
 // next to it that carry the same `// step:` tag (a step that spans several statements), in order;
 // empty when the step has no line.
@@ -204,6 +211,9 @@ float word_to_float(std::uint32_t w);
 std::string format_word(std::uint32_t w, ElemType t);
 // A word of a row as `trace` prints it and the view labels it (format_word, or "t<tag>|<count>").
 std::string format_cell(std::uint32_t w, const RowInfo& row);
+// "1 thread", "2 threads": a count and its noun, plural unless the count is one (`plural` when the
+// noun does not take an s).
+std::string counted(std::int64_t count, const std::string& noun, const std::string& plural = "");
 
 // Ok when two traces are equal bit for bit, else fails with their first difference.
 Result compare_traces(const Trace& a, const Trace& b, bool compare_ops = true);

@@ -80,7 +80,7 @@ Result plan_bitonic_sort(const StepConfig& cfg, Trace& t) {
   if (cfg.key_value) plan::add_row(t, "s: shared index", RowKind::Index, s.N, ElemType::I32);
   plan::initial_step(t);
   if (s.N > cfg.n)
-    t.steps[0].label = "input: n = " + std::to_string(cfg.n) + " keys in a buffer of N = " + std::to_string(s.N);
+    t.steps[0].label = "input: n = " + counted(cfg.n, "key") + " in a buffer of N = " + std::to_string(s.N);
   for (const Pass& p : lab::bitonic::schedule(s, cfg.n)) {
     const std::string label = pass_label(p, s, cfg.descending);
     const std::string merge = p.merge ? " (merge)" : "";
