@@ -20,8 +20,9 @@ ui::AppState& app_at_step(const std::string& algo, int n, int block, int step) {
 TEST(Render, BlellochUpSweepShowsReadWrittenIdleAndPadding) {
   const Result gl = headless_gl();
   ASSERT_TRUE(gl.ok()) << gl.message();
-  // n = 6 pads to 8; step 2 is up-sweep d=2: x[3] += x[1], x[7] += x[5].
-  ui::AppState& s = app_at_step("scan-blelloch", 6, 4, 2);
+  // n = 6 pads to 8; step 3 is up-sweep d=2: x[3] += x[1], x[7] += x[5] (step 1 copies the input
+  // into buf, step 2 is d=1).
+  ui::AppState& s = app_at_step("scan-blelloch", 6, 4, 3);
   auto px = ui::render_step_view(s, 800, 400);
   EXPECT_GT(count_near(px, kWritten), 500u);  // bars 3 and 7 (7 is padding: drawn as padding)
   EXPECT_GT(count_near(px, kRead), 500u);     // bar 1

@@ -46,14 +46,15 @@ std::vector<std::string> main_row_labels(ui::AppState& s) {
 TEST(RenderView, LabelsInTheGlBufferAreWhatTracePrints) {
   ASSERT_TRUE(headless_gl().ok());
   ui::AppState& s = float_app("1e30 0.001 -0.0 inf nan 1e-30 -inf 2.5");
+  s.step.session.go(1);  // the copy of the input into buf
   ui::render_step_view(s, kW, kH);
   const std::vector<std::string> want = {"1e+30", "0.001", "-0", "inf", "nan", "1e-30", "-inf", "2.5"};
   EXPECT_EQ(main_row_labels(s), want);
   const Trace& t = s.step.session.trace();
-  for (int i = 0; i < t.n; ++i) EXPECT_EQ(want[std::size_t(i)], format_word(t.row(0, kRowMain)[i], ElemType::F32));
+  for (int i = 0; i < t.n; ++i) EXPECT_EQ(want[std::size_t(i)], format_word(t.row(1, kRowMain)[i], ElemType::F32));
   // Scrubbing rewrites the labels: after the first up-sweep level x[1] = 1e30 + 0.001, x[3] = -0 + inf,
   // x[5] = nan + 1e-30, x[7] = -inf + 2.5.
-  s.step.session.go(1);
+  s.step.session.go(2);
   ui::render_step_view(s, kW, kH);
   const std::vector<std::string> step1 = {"1e+30", "1e+30", "-0", "inf", "nan", "nan", "-inf", "-inf"};
   EXPECT_EQ(main_row_labels(s), step1);
@@ -122,17 +123,17 @@ TEST(RenderView, InfAndNaNBarsHaveTheirOwnColours) {
   EXPECT_GT(count_in(px, kW, {l.bars.x, l.bars.y + 2, cell, 4}, kIdle), std::size_t(cell * 2));
 }
 
-TEST(RenderView, PerStepScaleShowsStepZeroOfALargeScan) {
+TEST(RenderView, PerStepScaleShowsTheInputStepOfALargeScan) {
   ASSERT_TRUE(headless_gl().ok());
   ui::AppState& s = app_for("scan-blelloch", 4096, 256);
-  s.step.session.go(0);
+  s.step.session.go(1);  // the input copied into buf: every bar written
   const view::ViewLayout l = layout(s);
   const view::Rect low{l.bars.x, l.bars.y + l.bars.h * 0.75f, l.bars.w, l.bars.h * 0.25f - 1};
   const std::size_t area = std::size_t(low.w * low.h);
-  EXPECT_GT(count_in(ui::render_step_view(s, kW, kH), kW, low, kIdle), area * 6 / 10);
+  EXPECT_GT(count_in(ui::render_step_view(s, kW, kH), kW, low, kWritten), area * 6 / 10);
   // On the whole trace's scale (the sums reach ~18000) the inputs 0..9 are a line of one pixel.
   s.step.options.scale_per_step = false;
-  EXPECT_LT(count_in(ui::render_step_view(s, kW, kH), kW, low, kIdle), area / 10);
+  EXPECT_LT(count_in(ui::render_step_view(s, kW, kH), kW, low, kWritten), area / 10);
 }
 
 TEST(RenderView, BandsAndLinesOnlyWhereWideEnough) {
@@ -188,7 +189,7 @@ TEST(RenderView, ZoomWidensTheBarsAndTheOverviewMarksTheWindow) {
 TEST(RenderView, ArrowsOnlyWhereElementsAreWideEnough) {
   ASSERT_TRUE(headless_gl().ok());
   ui::AppState& s = app_for("scan-blelloch", 4096, 256);
-  s.step.session.go(1);  // up-sweep d=1: 2048 adds
+  s.step.session.go(2);  // up-sweep d=1: 2048 adds
   const Rgb add = to_rgb(view::op_colour(OpKind::Add));
   view::ViewLayout l = layout(s);
   const view::Rect arcs{l.bars.x, l.bars.y - 40, l.bars.w, l.bars.h + 40};
