@@ -72,6 +72,18 @@ std::int32_t element_extent(const Trace& t) {
   return std::min(e, std::max(t.width, t.n));
 }
 
+bool pads_by_key(const Trace& t, std::size_t row) {
+  if (!t.has_pad_key || row >= t.rows.size()) return false;
+  const RowInfo& r = t.rows[row];
+  return r.element_space && r.kind == RowKind::Values && r.type == t.type;
+}
+
+bool is_padding(const Trace& t, int step, std::size_t row, std::int32_t i, std::uint32_t word) {
+  if (row >= t.rows.size() || !t.rows[row].element_space) return false;
+  if (!t.has_pad_key || step < t.pad_step) return i >= t.n;
+  return pads_by_key(t, row) && !t.pad_key_in_input && word == t.pad_key;
+}
+
 namespace {
 // The run of lines next to `line` that carry its tag (a gap of untagged lines ends it: compaction
 // joins two listings, which may reuse a tag name).

@@ -32,7 +32,9 @@ std::string row_text(const Trace& t, std::size_t s, std::size_t r) {
   const RowInfo& info = t.rows[r];
   const std::uint32_t* v = t.row(s, r);
   std::ostringstream o;
-  const std::int32_t real = info.element_space ? std::min(t.n, info.length) : info.length;
+  // Padding by position is set off with '|'; a pad key that moves with the keys is not.
+  const bool by_position = !t.has_pad_key || std::int32_t(s) < t.pad_step;
+  const std::int32_t real = info.element_space && by_position ? std::min(t.n, info.length) : info.length;
   for (std::int32_t i = 0; i < info.length; ++i) {
     if (i == real) o << " |";
     if (i) o << ' ';
@@ -73,6 +75,11 @@ void write_trace_json(std::ostream& os, const Trace& t, const std::string& backe
   j["backend"] = backend;
   j["code"] = t.code;
   if (!t.shared_layout.empty()) j["shared_layout"] = t.shared_layout;
+  if (t.has_pad_key) {
+    j["pad_key"] = t.pad_key;
+    j["pad_step"] = t.pad_step;
+    j["pad_key_in_input"] = t.pad_key_in_input;
+  }
   json rows = json::array();
   for (const RowInfo& r : t.rows) {
     rows.push_back({{"name", r.name}, {"length", r.length}, {"type", elem_type_name(r.type)},
