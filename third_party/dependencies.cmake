@@ -1,9 +1,10 @@
 # Finds or generates primlab's dependencies from Debian's packages; no third-party source is copied here.
 # Each is looked up only when a part that needs it is built: the library alone needs only CUDA.
 #   lab (app, tests, bench): json - nlohmann-json3-dev;  Threads
+#   app and bench: CLI11 - libcli11-dev (every tool's command line, bench/cli/)
 #   app: imgui - libimgui-dev (core + GLFW and OpenGL3 backends in libimgui.a), through pkg-config
 #        glfw  - libglfw3-dev;  glad - python3-glad, run at configure time (an OpenGL 3.3 core loader)
-#        EGL   - libegl-dev (headless rendering);  stb - libstb-dev (PNG);  gif - libgif-dev;  CLI11
+#        EGL   - libegl-dev (headless rendering);  stb - libstb-dev (PNG);  gif - libgif-dev
 #   tests: gtest - libgtest-dev
 if(PRIMLAB_WITH_LAB)
   find_package(Threads REQUIRED)
@@ -12,6 +13,10 @@ endif()
 
 if(PRIMLAB_WITH_TESTS)
   find_package(GTest REQUIRED)
+endif()
+
+if(PRIMLAB_WITH_APP OR PRIMLAB_WITH_BENCH)
+  find_package(CLI11 REQUIRED)
 endif()
 
 if(NOT PRIMLAB_WITH_APP)
@@ -63,5 +68,4 @@ add_library(primlab_gif INTERFACE)
 target_include_directories(primlab_gif SYSTEM INTERFACE ${PRIMLAB_GIF_INCLUDE})
 target_link_libraries(primlab_gif INTERFACE ${PRIMLAB_GIF_LIB})
 
-find_package(CLI11 REQUIRED)
 find_package(glfw3 3.3 REQUIRED)

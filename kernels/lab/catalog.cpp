@@ -66,7 +66,8 @@ std::vector<std::string> key_types() { return {"u32"}; }                    // t
 
 }  // namespace
 
-// [SECTION] Scans: naive Hillis-Steele, work-efficient Blelloch, shared-memory with bank-conflict offsets.
+// [SECTION] Scans: naive Hillis-Steele, work-efficient Blelloch, shared-memory with bank-conflict
+// offsets, and the library's single-pass decoupled look-back.
 namespace steppers {
 PlanFn plan_scan_naive;
 CpuFn cpu_scan_naive;
@@ -139,6 +140,27 @@ static Algorithm scan_naive_shared() {
                    "last scanned + last input; the host scans the block sums and a second kernel adds them.")
       .options(kOptInclusive | kOptFloat | kOptU32)
       .stepped(steppers::plan_scan_naive_shared, steppers::cpu_scan_naive_shared, PRIMLAB_IF_CUDA(steppers::cuda_scan_naive_shared));
+}
+
+// The library's own single-pass scan (agent/scan_kernel.cuh, block/tile_state.cuh), stepped on
+// tiles of one item a lane. Integers only: the race decides the order of the adds, and float adds
+// would round differently from run to run.
+namespace steppers {
+PlanFn plan_scan_lookback;
+CpuFn cpu_scan_lookback;
+CudaFn cuda_scan_lookback;
+}  // namespace steppers
+static Algorithm scan_lookback() {
+  return Row("scan-lookback", "scan")
+      .title("Single-pass scan, decoupled look-back (the library's kernel)")
+      .description("The library's scan_kernel on tiles of 32 or 64 items: each tile publishes its aggregate, looks "
+                   "back over its predecessors' tile-state words to the nearest inclusive prefix, publishes its own. "
+                   "The GPU trace shows the tiles' real race.")
+      .options(kOptInclusive | kOptU32)
+      .blocks(32, 64)
+      .block_pow2()
+      .nondeterministic()
+      .stepped(steppers::plan_scan_lookback, steppers::cpu_scan_lookback, PRIMLAB_IF_CUDA(steppers::cuda_scan_lookback));
 }
 
 // [SECTION] Reductions: the lecture's reduce1..reduce5 (seed 004), the warp-shuffle reduction and
@@ -553,8 +575,9 @@ static Algorithm distributed_sort() {
 // [SECTION] The menu order, and the lookups.
 const std::vector<Algorithm>& algorithms() {
   static const std::vector<Algorithm> rows = {
-      scan_naive(),       scan_naive_shared(), scan_blelloch(),    scan_shared(),      reduce1(),          reduce2(),
-      reduce3(),          reduce4(),          reduce5(),          reduce6(),          reduce7(),
+      scan_naive(),       scan_naive_shared(), scan_blelloch(),    scan_shared(),      scan_lookback(),
+      reduce1(),          reduce2(),          reduce3(),          reduce4(),          reduce5(),          reduce6(),
+      reduce7(),
       reduce_shuffle(),   compact(),          histogram_atomic(), histogram_shared(), histogram_tagged(), histogram_tagged_bytes(),
       histogram_per_thread(), bitonic_sort(),     radix_split(),      radix_digits(),     radix_onesweep(),   partition_atomic(), partition_stable(),
       distributed_sort(),

@@ -15,13 +15,31 @@
 //   probe.on_chip(row, data, base, count)              shared memory or registers shown as a row
 //   probe.value(row, i, v)                             a value held in a register, shown in a row
 //   probe.barrier() / probe.warp_barrier()             after __syncthreads() / __syncwarp(): a step ends
-//   probe.event(what, ...)                             an algorithm's own event (a tile's status)
+//   probe.event(what, ...)                             what a library kernel did (ScanEvent, OnesweepEvent)
 // and in the host code, before each launch:
 //   probe.launch(stream)
 #pragma once
 #include <cuda_runtime_api.h>
 
 namespace primlab {
+
+// What the single-pass scan tells its probe (agent/scan_kernel.cuh, block/tile_state.cuh) with
+// probe.event(what, a, b, value). The library names no lab type (no trace rows, op kinds or
+// counters), so its kernels say what they did in these words, and the lab's probe for the scan
+// (scan-lookback) turns them into ops, rows and counters. `value` is the element's or the word's
+// value; a and b as listed.
+enum class ScanEvent : int {
+  kLoad,            // a = element, b = item: the thread loaded an input element into a register
+  kPrefix,          // a = element, b = row of items: the thread's prefix before its items from a on
+  kSharedRead,      // a = word, or -1 in a lane that reads none, b = 0: a read of the block's shared array
+  kSharedWrite,     // a = word, b = 0: a write of the block's shared array
+  kTilePublish,     // a = tile, b = status: the thread wrote the tile's state word
+  kTileRead,        // a = tile, b = status: the thread read a predecessor's state word
+  kLookBackPoll,    // a = the window's nearest tile, b = 0: every lane, after each poll of the window
+  kLookBackWindow,  // a = the window's nearest tile, b = the stopping lane or -1: warp-collective,
+                    // after each window; value = the prefix folded so far
+  kStore,           // a = element, b = item: the thread's output for an element (stored where a < n)
+};
 
 // The arguments are taken by value: a reference to a loop variable changed one kernel's register
 // allocation.

@@ -161,6 +161,9 @@ struct RecordingProbe {
 };
 
 // [SECTION] The recording probe's device calls
+// The heavy ones are calls, not inlined at every probe call of a kernel: a stepped kernel runs on
+// a few hundred elements, and the inlined copies made the stepped forms several times slower to
+// compile (radix_onesweep.cu for sm_90: 128 s inlined, 38 s as calls; the timed forms have no probe).
 // The largest v over the lanes in `live`. sm_80 has a warp reduction for it; older GPUs decide
 // the answer bit by bit with one ballot per bit, which gives the same value.
 __device__ inline unsigned warp_max(unsigned live, unsigned v) {
@@ -178,7 +181,7 @@ __device__ inline unsigned warp_max(unsigned live, unsigned v) {
 
 // Warp-collective: every live lane of the warp calls it with the path it takes; a warp whose
 // lanes differ is counted divergent.
-__device__ inline void RecordingProbe::branch(bool path) const {
+__device__ __noinline__ inline void RecordingProbe::branch(bool path) const {
   const unsigned live = __activemask();
   const unsigned same = __match_any_sync(live, int(path));
   if ((threadIdx.x & 31) == __ffs(live) - 1 && same != live) count(kDivergent, 1);
@@ -187,7 +190,7 @@ __device__ inline void RecordingProbe::branch(bool path) const {
 // Warp-collective: every live lane calls it with the word address of its shared access, or -1.
 // Counts the accesses and the worst number of distinct words in one bank, and records the lanes'
 // addresses (StepRun::finish folds them into the step's accesses).
-__device__ inline void RecordingProbe::shared_access(std::int32_t word) const {
+__device__ __noinline__ inline void RecordingProbe::shared_access(std::int32_t word) const {
   const unsigned live = __activemask();
   const int lane = threadIdx.x & 31;
   const bool active = word >= 0;
@@ -216,7 +219,7 @@ __device__ inline void RecordingProbe::shared_access(std::int32_t word) const {
   rec[1 + lane] = active ? word : -1;
 }
 
-__device__ inline bool RecordingProbe::current(int r, std::int32_t i, std::uint32_t& w) const {
+__device__ __noinline__ inline bool RecordingProbe::current(int r, std::int32_t i, std::uint32_t& w) const {
   for (int c = 0; c < chips; ++c)
     if (chip[c].row == r && i >= chip[c].base && i < chip[c].base + chip[c].count) {
       const std::int32_t k = i - chip[c].base;
@@ -236,7 +239,7 @@ __device__ inline bool RecordingProbe::current(int r, std::int32_t i, std::uint3
 // the op wrote into the rest of the launch's snapshots, and notes the source line. An op whose
 // src and dst are both -1 records nothing, so a one-line `if (c) x += y;` records its op after
 // the line with its indices set to -1 where c fails.
-__device__ inline void RecordingProbe::record(int slot, OpKind k, int src_row, std::int32_t src, int dst_row,
+__device__ __noinline__ inline void RecordingProbe::record(int slot, OpKind k, int src_row, std::int32_t src, int dst_row,
                                               std::int32_t dst, bool swapped, int line) {
   if (src < 0 && dst < 0) return;
   const StepSlot& ss = slots[step];
@@ -272,7 +275,7 @@ __device__ inline void RecordingProbe::record(int slot, OpKind k, int src_row, s
 
 // Copies this block's on-chip rows into the snapshots from this step to the launch's end;
 // `rank` of `threads` threads take part.
-__device__ inline void RecordingProbe::snapshot(int rank, int threads) const {
+__device__ __noinline__ inline void RecordingProbe::snapshot(int rank, int threads) const {
   for (int c = 0; c < chips; ++c)
     for (std::int32_t k = rank; k < chip[c].count; k += threads) {
       std::uint32_t w = 0;
@@ -280,7 +283,7 @@ __device__ inline void RecordingProbe::snapshot(int rank, int threads) const {
     }
 }
 
-__device__ inline void RecordingProbe::end_step(bool leader) {
+__device__ __noinline__ inline void RecordingProbe::end_step(bool leader) {
   if (leader) {
     if (blockIdx.x == 0 && (gridDim.x != unsigned(slots[step].blocks) || blockDim.x != unsigned(slots[step].threads)))
       atomicOr(status, kShape);

@@ -38,7 +38,7 @@ struct OnesweepProbe : stepped::RecordingProbe {
 
   // kSharedCounts: the block's counters become on-chip rows (the histogram's s_hist, or the digits
   // 0..block-1 of each warp's row of the ranking's counters).
-  __device__ void event(At, const std::uint32_t* counts) {
+  __device__ __noinline__ void event(At, const std::uint32_t* counts) {
     if (launch_index == 0) {
       on_chip(kOsSHist, counts, block() * sh.slots(), sh.slots());
       return;
@@ -47,7 +47,7 @@ struct OnesweepProbe : stepped::RecordingProbe {
   }
 
   // kHistClear (i), kScanTotals (w), kScanRead (w).
-  __device__ void event(At at, std::int64_t a) {
+  __device__ __noinline__ void event(At at, std::int64_t a) {
     converge();
     if (at.what == OnesweepEvent::kHistClear) {
       shared_access(std::int32_t(a));
@@ -66,7 +66,7 @@ struct OnesweepProbe : stepped::RecordingProbe {
   }
 
   // kHistMerge (i, count), kClear (i, masks), kHistRead (d, count), kBase (d, base).
-  __device__ void event(At at, std::int64_t a, std::int64_t b) {
+  __device__ __noinline__ void event(At at, std::int64_t a, std::int64_t b) {
     const std::int32_t t = block(), i = std::int32_t(a);
     switch (at.what) {
       case OnesweepEvent::kHistMerge:
@@ -105,7 +105,7 @@ struct OnesweepProbe : stepped::RecordingProbe {
   }
 
   // kHistKeys (first, count, group), kPublish (tile, d, word), kScatter (j, key, g).
-  __device__ void event(At at, std::int64_t a, std::int64_t b, std::int64_t c) {
+  __device__ __noinline__ void event(At at, std::int64_t a, std::int64_t b, std::int64_t c) {
     const std::int32_t t = block();
     if (at.what == OnesweepEvent::kHistKeys) {
       converge();
@@ -146,7 +146,7 @@ struct OnesweepProbe : stepped::RecordingProbe {
   }
 
   // kCount (i, d, amount, peers), kColumn (w, d, value, add).
-  __device__ void event(At at, std::int64_t a, std::int64_t b, std::int64_t, std::int64_t e) {
+  __device__ __noinline__ void event(At at, std::int64_t a, std::int64_t b, std::int64_t, std::int64_t e) {
     converge();
     const std::int32_t t = block();
     if (at.what == OnesweepEvent::kCount) {
@@ -168,7 +168,7 @@ struct OnesweepProbe : stepped::RecordingProbe {
   }
 
   // kRankKey (i, d, peers, rank, masks).
-  __device__ void event(At at, std::int64_t i, std::int64_t d, std::int64_t peers_word, std::int64_t rank,
+  __device__ __noinline__ void event(At at, std::int64_t i, std::int64_t d, std::int64_t peers_word, std::int64_t rank,
                         bool masks) {
     converge();
     const std::int32_t t = block(), idx = sh.key_index(t, warp(), int(i), lane());
@@ -193,7 +193,7 @@ struct OnesweepProbe : stepped::RecordingProbe {
 
   // kLoad (k, first, valid), kLookBack (v, nearest, folded).
   template <int N>
-  __device__ void event(At at, const std::uint32_t (&x)[N], std::int64_t a, std::int64_t b) {
+  __device__ __noinline__ void event(At at, const std::uint32_t (&x)[N], std::int64_t a, std::int64_t b) {
     const std::int32_t t = block();
     if (at.what == OnesweepEvent::kLoad) {
       for (int i = 0; i < N; ++i) {
@@ -218,7 +218,7 @@ struct OnesweepProbe : stepped::RecordingProbe {
 
   // kRankRun (rank, d).
   template <int N>
-  __device__ void event(At at, const std::uint32_t (&rank)[N], std::int64_t d) {
+  __device__ __noinline__ void event(At at, const std::uint32_t (&rank)[N], std::int64_t d) {
     converge();
     const std::int32_t t = block(), c = sh.counter(t, warp(), std::int32_t(d));
     shared_access(warp() * kOsRadix + std::int32_t(d));
@@ -231,7 +231,7 @@ struct OnesweepProbe : stepped::RecordingProbe {
 
   // kExchange (k, rank).
   template <int N>
-  __device__ void event(At at, const std::uint32_t (&k)[N], const std::uint32_t (&rank)[N]) {
+  __device__ __noinline__ void event(At at, const std::uint32_t (&k)[N], const std::uint32_t (&rank)[N]) {
     converge();
     const std::int32_t t = block();
     for (int i = 0; i < N; ++i) {
