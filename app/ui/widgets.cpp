@@ -237,20 +237,28 @@ void network_texts(ImDrawList* dl, ImVec2 origin, const Trace& t, int step, cons
   dl->AddTriangleFilled(ImVec2(ax - 3, bottom - 6), ImVec2(ax + 3, bottom - 6), ImVec2(ax, bottom), dim);
   const std::vector<view::NetworkPass> passes = view::network_passes(t, step, l.network);
   std::vector<std::pair<float, float>> taken;
-  auto put = [&](const view::NetworkPass& p, const std::string& s, ImU32 colour) {
+  const float room = l.network.x - 18;
+  // The first of `texts` that fits the name column, beside the pass's row where no other text is.
+  auto put = [&](const view::NetworkPass& p, const std::vector<std::string>& texts, ImU32 colour) {
     const float y = std::max(p.y + 0.5f * (p.h - line), l.network.y);
     for (const auto& [a, b] : taken)
       if (y < b && y + line > a) return;
     if (y + line > l.network.y + l.network.h + 2) return;
+    std::string s = texts.back();
+    for (const std::string& t : texts)
+      if (ImGui::CalcTextSize(t.c_str()).x <= room) {
+        s = t;
+        break;
+      }
     const ImVec4 clip(origin.x, origin.y + y, origin.x + l.network.x - 12, origin.y + y + line);
     dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(origin.x + 6, origin.y + y), colour, s.c_str(), nullptr,
                 0.f, &clip);
     taken.push_back({y, y + line});
   };
   for (const view::NetworkPass& p : passes)
-    if (p.current) put(p, "> " + p.stage + (p.pass.empty() ? "" : ", " + p.pass), ink);
+    if (p.current) put(p, {"> " + p.stage + (p.pass.empty() ? "" : ", " + p.pass), "> " + (p.pass.empty() ? p.stage : p.pass)}, ink);
   for (const view::NetworkPass& p : passes)
-    if (p.stage_start && !p.current) put(p, p.stage, dim);
+    if (p.stage_start && !p.current) put(p, {p.stage}, dim);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@ namespace primlab::view {
 namespace {
 // The overview strip is drawn when the row has this many elements, or when zoomed in.
 constexpr int kOverviewFrom = 64;
+constexpr float kOverviewHintH = 14.f;
 }  // namespace
 
 Axis element_axis(const Trace& meta) {
@@ -43,7 +44,8 @@ ViewLayout layout_view(const Trace& meta, int step, Rect rect, const ViewOptions
   l.window = clamp_window(opt.window, l.axis.units());
   // The overview of the whole focus row: for a long row, or one zoomed in.
   const bool overview = l.axis.cells() >= kOverviewFrom || !whole_row(opt.window, l.axis.units());
-  const float overview_h = overview ? 24.f : 0.f, top = rect.y + (overview ? overview_h + 6.f : 0.f);
+  // Under the overview, a line for its hint (drawn by the UI), then the arrows' room.
+  const float overview_h = overview ? 24.f : 0.f, top = rect.y + (overview ? overview_h + 6.f + kOverviewHintH : 0.f);
   l.strip_h = 20.f;
   int strips = 0;
   for (std::size_t r = kStdRows; r < meta.rows.size(); ++r) strips += int(r) != focus;
