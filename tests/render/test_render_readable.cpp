@@ -4,6 +4,7 @@
 // down-sweep's move and add as two arrows inside their room; the network panel's passes.
 #include <gtest/gtest.h>
 
+#include <cfloat>
 #include <cmath>
 #include <map>
 
@@ -121,6 +122,31 @@ TEST(RenderReadable, TaggedHistogramBarsAreCountsWrittenBinsRedLabelsWhenZoomed)
     if (v.row == words) EXPECT_GT(count_in(px, W, v.box, kInk, 8), 4u) << v.text;
   // The zoomed bars: bin 32 alone, the full height.
   EXPECT_EQ(view::cell_at(t, step, l, std::size_t(words), l.bars.x + 4.5f * l.bars.w / 8.f), 32);
+}
+
+TEST(RenderReadable, TheWheelZoomsTheBinsAroundTheMouse) {
+  ASSERT_TRUE(headless_gl().ok());
+  ui::AppState& s = typed_app("histogram-tagged-bytes", kLectureWords, 32, ElemType::U32);
+  const int step = step_of_phase(s.step.session.trace(), "count");
+  s.step.session.go(step);
+  ui::render_app(s, 1366, 768);
+  ui::StepPane& p = s.step;
+  const Trace& t = s.step.session.trace();
+  const view::Rect rect{0, 0, float(p.fb.width()), float(p.fb.height())};
+  const view::ViewLayout l = view::layout_view(t, step, rect, p.options);
+  ASSERT_FALSE(t.rows[std::size_t(t.steps[std::size_t(step)].focus_row)].element_space);
+  ImGuiIO& io = ImGui::GetIO();
+  // Over bin 32, the wheel three notches in: 256 * 0.8^3 bins across, bin 32 still under the mouse.
+  const float x = l.bars.x + 32.5f / 256.f * l.bars.w;
+  io.MousePos = ImVec2(p.image_x + x, p.image_y + l.bars.y + l.bars.h / 2);
+  ui::render_app(s, 1366, 768, 1);
+  io.MouseWheel = 3.f;
+  ui::render_app(s, 1366, 768, 1);
+  EXPECT_NEAR(p.options.window.count, 256.f * 0.512f, 0.5f);
+  const view::ViewLayout z = view::layout_view(t, step, rect, p.options);
+  EXPECT_EQ(view::cell_at(t, step, z, std::size_t(t.steps[std::size_t(step)].focus_row), x), 32);
+  io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+  ui::render_app(s, 1366, 768);
 }
 
 TEST(RenderReadable, PaddingIsSqueezedHatchedAndLeftOutOfTheLabels) {
