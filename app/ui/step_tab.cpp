@@ -72,7 +72,7 @@ void draw_step_tab(StepPane& pane, ViewPrograms& programs) {
       ImGui::Text("Step %d / %d:", ss.transport.step, int(t.steps.size()) - 1);
       flow_text(kHighlight, st.label);
       flow_text(kDim, "[" + t.title + ", n=" + std::to_string(t.n) +
-                          (t.width != t.n ? ", padded to " + std::to_string(t.width) : std::string()) + ", " +
+                          (element_extent(t) > t.n ? ", padded to " + std::to_string(element_extent(t)) : std::string()) + ", " +
                           elem_type_name(t.type) + "]");
       if (!st.explain.empty()) ImGui::TextWrapped("%s", st.explain.c_str());
       legend(&t);

@@ -601,8 +601,11 @@ Result validate(const Algorithm& a, const StepConfig& cfg) {
     return Result::failure("n must be between 1 and " + std::to_string(a.max_n) + " in step mode (got " +
                            std::to_string(cfg.n) + ")");
   if (cfg.block < a.min_block || cfg.block > a.max_block)
-    return Result::failure("block size must be between " + std::to_string(a.min_block) + " and " +
-                           std::to_string(a.max_block));
+    return Result::failure((a.min_block == a.max_block
+                                ? name + " runs blocks of exactly " + std::to_string(a.min_block) + " threads"
+                                : "block size must be between " + std::to_string(a.min_block) + " and " +
+                                      std::to_string(a.max_block)) +
+                           " (got " + std::to_string(cfg.block) + ")");
   if (a.block_pow2 && (cfg.block & (cfg.block - 1)) != 0)
     return Result::failure(name + " needs a power-of-two block size (got " + std::to_string(cfg.block) + ")");
   if ((a.options & kOptBins) && (cfg.bins < 2 || cfg.bins > a.max_bins || (a.bins_pow2 && (cfg.bins & (cfg.bins - 1)))))

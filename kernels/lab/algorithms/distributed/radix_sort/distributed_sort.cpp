@@ -367,7 +367,7 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
   plan::add_row(t, "out: each GPU's keys sorted", RowKind::Values, n, cfg.type);
   plan::initial_step(t, kDistKeys);
   Step& in = t.steps.back();
-  in.label = "input: " + std::to_string(n) + " keys in " + std::to_string(G) + " shards of about n/G = " +
+  in.label = "input: " + counted(n, "key") + " in " + std::to_string(G) + " shards of about n/G = " +
              fmt_balance(double(n) / G) + "; " + scheme + ", as primlab's library sorts on " + std::to_string(G) + " GPUs";
   in.explain = std::string(n < G ? "Fewer keys than GPUs: some GPUs hold no key; they still take part in every collective "
                                    "step. "
@@ -395,8 +395,11 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
     const RoundRun& rr = m.search[k];
     const std::string digit = digit_text(m, rr.round), round = std::to_string(k + 1);
     Step& hist = plan::add_step(
-        t, k == 0 ? "count_buckets, round 1: every GPU clears gpu_hist and counts the top digit " + digit + " of its shard"
-                  : "count_buckets, round " + round + ": every GPU counts " + digit + " of its keys in the " +
+        t, k == 0 && rr.round.bits == 0
+               ? std::string("count_buckets, round 1: every GPU clears gpu_hist and counts its keys in cell 0 (the keys "
+                             "are all equal: no digit bit)")
+           : k == 0 ? "count_buckets, round 1: every GPU clears gpu_hist and counts the top digit " + digit + " of its shard"
+                    : "count_buckets, round " + round + ": every GPU counts " + digit + " of its keys in the " +
                         std::to_string(rr.round.queries) + " bucket(s) that hold a cut",
         "histogram", code.line("histogram"), G, m.threads, rr.counted, m.rounds, kDistGpuHist);
     hist.bands = m.shard;
