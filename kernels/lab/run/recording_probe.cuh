@@ -154,8 +154,17 @@ struct RecordingProbe {
   }
   // The word element i of trace row r holds now, where this thread can read it.
   __device__ bool current(int r, std::int32_t i, std::uint32_t& w) const;
+  // Records an op; the lanes that came in together leave together (record_op is a call, and lanes
+  // that part inside a call need not meet again after it), so that the warp-collective calls that
+  // follow see the warp as the kernel left it.
   __device__ void record(int slot, OpKind k, int src_row, std::int32_t src, int dst_row, std::int32_t dst,
-                         bool swapped, int line);
+                         bool swapped, int line) {
+    const unsigned entered = __activemask();
+    record_op(slot, k, src_row, src, dst_row, dst, swapped, line);
+    __syncwarp(entered);
+  }
+  __device__ void record_op(int slot, OpKind k, int src_row, std::int32_t src, int dst_row, std::int32_t dst,
+                            bool swapped, int line);
   __device__ void snapshot(int rank, int threads) const;
   __device__ void end_step(bool leader);
 };
@@ -241,8 +250,8 @@ __device__ __noinline__ inline bool RecordingProbe::current(int r, std::int32_t 
 // the op wrote into the rest of the launch's snapshots, and notes the source line. An op whose
 // src and dst are both -1 records nothing, so a one-line `if (c) x += y;` records its op after
 // the line with its indices set to -1 where c fails.
-__device__ __noinline__ inline void RecordingProbe::record(int slot, OpKind k, int src_row, std::int32_t src, int dst_row,
-                                              std::int32_t dst, bool swapped, int line) {
+__device__ __noinline__ inline void RecordingProbe::record_op(int slot, OpKind k, int src_row, std::int32_t src,
+                                                              int dst_row, std::int32_t dst, bool swapped, int line) {
   if (src < 0 && dst < 0) return;
   const StepSlot& ss = slots[step];
   if (slot < 0 || slot >= ss.ops_per_thread) {
