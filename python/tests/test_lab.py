@@ -6,6 +6,7 @@ or $PRIMLAB_TRACE_TOOL."""
 import json
 import math
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -22,9 +23,12 @@ CASES = [("algo", a["name"]) for a in primlab.lab.algorithms()] + [("preset", p[
 
 
 def tool_json(option, name, backend):
-    out = subprocess.run([str(TOOL), f"--{option}", name, "--backend", backend, "--json"], capture_output=True,
-                         text=True, check=True).stdout
-    return json.loads(out)
+    """The tool's JSON, or its one-line error (exit code 2: bad options)."""
+    run = subprocess.run([str(TOOL), f"--{option}", name, "--backend", backend, "--json"], capture_output=True, text=True)
+    if run.returncode == 2:
+        return run.stderr.strip().removeprefix("trace: ")
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout)
 
 
 def as_json_values(row, type_name):
@@ -59,9 +63,15 @@ def compare(t, j):
 @needs_tool
 @pytest.mark.parametrize("option, name", CASES, ids=[f"{o}={n}" for o, n in CASES])
 def test_cpu_trace_equals_the_tool(option, name):
+    """The same trace, or the same refusal (an algorithm whose limits its defaults miss)."""
+    want = tool_json(option, name, "cpu")
+    if isinstance(want, str):
+        with pytest.raises(ValueError, match=re.escape(want)):
+            primlab.lab.trace(backend="cpu", **{option: name})
+        return
     t = primlab.lab.trace(backend="cpu", **{option: name})
-    compare(t, tool_json(option, name, "cpu"))
-    assert json.loads(t.json()) == tool_json(option, name, "cpu")
+    compare(t, want)
+    assert json.loads(t.json()) == want
 
 
 def test_catalog():

@@ -1,0 +1,235 @@
+"""primlab's sort from Python, measured in one run on one GPU:
+
+1. host time per call of a 2^10-key u32 sort from Python (CuPy and PyTorch arrays, with out= and
+   without, stream= or the current stream), against the same call from C++ (the call-overhead
+   executable, --cpp), and against cupy.sort, torch.sort and cuda.compute called the same way:
+   the median over batches of 100 calls of the host time per call, the stream drained between
+   batches so that the launch queue never fills;
+2. primlab.sort against cupy.sort, torch.sort (int32 keys, its usual path) and
+   cuda.compute.radix_sort (a prepared sorter and its temp storage, its fastest use) at 2^16 and
+   2^28 u32 keys: CUDA events around each call on one non-blocking stream (every library's
+   current stream), after a warm-up, median of the runs; a call's time includes the host work
+   the GPU waits for, as a Python user sees it;
+3. the first call of primlab and of cuda.compute in the process (cuda.compute compiles there).
+
+Writes one JSON (GPU, driver, CUDA, CUB, versions, date, commit, every row) to --out and prints a
+table. A library that is missing or fails gets an "error" row and the run goes on.
+
+    python3 bench/python/sort_from_python.py --cpp build/bench/call-overhead --out bench/results/x.json
+"""
+
+import argparse
+import contextlib
+import datetime
+import importlib.metadata
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+import traceback
+
+import cupy
+import numpy
+
+import primlab
+
+SIZES = {"2^16": (1 << 16, 200), "2^28": (1 << 28, 20)}  # keys, timed runs
+
+
+def event_ms(run, stream, reps, warmup=5):
+    """Median and p10/p90 (ms) of CUDA-event times of run(), one call at a time on the stream."""
+    for _ in range(warmup):
+        run()
+    stream.synchronize()
+    start, end = cupy.cuda.Event(), cupy.cuda.Event()
+    times = []
+    for _ in range(reps):
+        start.record(stream)
+        run()
+        end.record(stream)
+        end.synchronize()
+        times.append(cupy.cuda.get_elapsed_time(start, end))
+    times.sort()
+    return {"ms": statistics.median(times), "p10": times[len(times) // 10], "p90": times[9 * len(times) // 10],
+            "reps": reps}
+
+
+def host_us(run, stream, batches=200, per_batch=100, warmup=2000):
+    """Median over batches of the host time per call (us)."""
+    for _ in range(warmup):
+        run()
+    stream.synchronize()
+    per_call = []
+    for _ in range(batches):
+        t0 = time.perf_counter()
+        for _ in range(per_batch):
+            run()
+        t1 = time.perf_counter()
+        stream.synchronize()
+        per_call.append((t1 - t0) / per_batch * 1e6)
+    return statistics.median(per_call)
+
+
+def attempt(rows, name, measure):
+    """rows[name] = measure(), or the error: a missing library or a failing call is a row."""
+    try:
+        rows[name] = measure()
+    except Exception as error:
+        rows[name] = {"error": f"{type(error).__name__}: {error}"}
+        traceback.print_exc(file=sys.stderr)
+
+
+def version(package):
+    try:
+        return importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def compute_sorter(keys, out, stream):
+    """cuda.compute's reusable sorter with its temp storage, made once."""
+    import cuda.compute as cc
+
+    sorter = cc.make_radix_sort(d_in_keys=keys, d_out_keys=out, d_in_values=None, d_out_values=None,
+                                order=cc.SortOrder.ASCENDING)
+    arguments = dict(d_in_keys=keys, d_out_keys=out, d_in_values=None, d_out_values=None, num_items=len(keys),
+                     stream=stream)
+    temp = cupy.empty(max(sorter(temp_storage=None, **arguments), 1), cupy.uint8)
+    return lambda: sorter(temp_storage=temp, **arguments)
+
+
+def sorts(keys, stream):
+    """name -> a function making the call that sorts `keys` (CuPy, u32) on the current stream."""
+    out = cupy.empty_like(keys)
+
+    def torch_sort():
+        import torch
+
+        t = torch.from_dlpack(keys.view(cupy.int32))
+        return lambda: torch.sort(t)
+
+    return {"primlab": lambda: lambda: primlab.sort(keys, out=out),
+            "cupy.sort": lambda: lambda: cupy.sort(keys),
+            "torch.sort": torch_sort,
+            "cuda.compute": lambda: compute_sorter(keys, cupy.empty_like(keys), stream)}
+
+
+def current_stream(stream):
+    """Makes `stream` the current stream of CuPy and (when installed) PyTorch."""
+    context = contextlib.ExitStack()
+    context.enter_context(stream)
+    with contextlib.suppress(ImportError):
+        import torch
+
+        context.enter_context(torch.cuda.stream(torch.cuda.ExternalStream(stream.ptr)))
+    return context
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--cpp", help="the call-overhead executable (the C++ baseline)")
+    parser.add_argument("--out", required=True, help="the JSON to write")
+    parser.add_argument("--commit", default=os.environ.get("PRIMLAB_COMMIT", "unknown"))
+    args = parser.parse_args()
+
+    rng = numpy.random.default_rng(1)
+    stream = cupy.cuda.Stream(non_blocking=True)
+    props = cupy.cuda.runtime.getDeviceProperties(0)
+    result = {"gpu": props["name"].decode(), "driver": cupy.cuda.runtime.driverGetVersion(),
+              "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+              "commit": args.commit, "python": platform.python_version(), "primlab": primlab.build_info(),
+              "versions": {p: version(p) for p in ("cupy-cuda13x", "torch", "cuda-cccl", "numpy")}}
+
+    with current_stream(stream):
+        # [SECTION] 3. First calls, before anything else of each library runs here.
+        first = {}
+        keys = cupy.asarray(rng.integers(0, 2**32, 1 << 16, dtype=numpy.uint32))
+        stream.synchronize()
+
+        def first_call(make):
+            t0 = time.perf_counter()
+            make()()
+            stream.synchronize()
+            return {"s": time.perf_counter() - t0}
+
+        attempt(first, "primlab", lambda: first_call(lambda: lambda: primlab.sort(keys)))
+        attempt(first, "cuda.compute", lambda: first_call(lambda: compute_sorter(keys, cupy.empty_like(keys), stream)))
+        result["first_call"] = first
+
+        # [SECTION] 1. Host time per call, 2^10 keys.
+        overhead = {}
+        small = cupy.asarray(rng.integers(0, 2**32, 1 << 10, dtype=numpy.uint32))
+        small_out = cupy.empty_like(small)
+        if args.cpp:
+            attempt(overhead, "C++ radix_sort_keys, workspace owned", lambda: json.loads(
+                subprocess.run([args.cpp], capture_output=True, text=True, check=True).stdout)["host_us"])
+        attempt(overhead, "primlab CuPy out= stream=", lambda: host_us(
+            lambda: primlab.sort(small, out=small_out, stream=stream), stream))
+        attempt(overhead, "primlab CuPy out=", lambda: host_us(lambda: primlab.sort(small, out=small_out), stream))
+        attempt(overhead, "primlab CuPy", lambda: host_us(lambda: primlab.sort(small), stream))
+
+        def torch_rows():
+            import torch
+
+            t, t_out = torch.from_dlpack(small), torch.from_dlpack(small_out)
+            overhead["primlab torch out="] = host_us(lambda: primlab.sort(t, out=t_out), stream)
+            overhead["primlab torch"] = host_us(lambda: primlab.sort(t), stream)
+            t32 = t.view(torch.int32)
+            return host_us(lambda: torch.sort(t32), stream)
+
+        attempt(overhead, "torch.sort", torch_rows)
+        attempt(overhead, "cupy.sort", lambda: host_us(lambda: cupy.sort(small), stream))
+
+        def compute_one_shot():
+            import cuda.compute as cc
+
+            return host_us(lambda: cc.radix_sort(d_in_keys=small, d_out_keys=small_out, num_items=len(small),
+                                                 order=cc.SortOrder.ASCENDING, stream=stream),
+                           stream, batches=50, warmup=200)
+
+        attempt(overhead, "cuda.compute.radix_sort", compute_one_shot)
+        attempt(overhead, "cuda.compute prepared sorter", lambda: host_us(compute_sorter(small, small_out, stream), stream))
+        base = overhead.get("C++ radix_sort_keys, workspace owned")
+        if isinstance(base, float):
+            result["primlab_python_minus_cpp_us"] = {k: v - base for k, v in overhead.items()
+                                                     if k.startswith("primlab") and isinstance(v, float)}
+        result["host_us_per_call_2^10"] = overhead
+
+        # [SECTION] 2. Time per call at 2^16 and 2^28.
+        table = {}
+        for label, (n, reps) in SIZES.items():
+            keys = cupy.asarray(rng.integers(0, 2**32, n, dtype=numpy.uint32))
+            stream.synchronize()
+            rows = {}
+            for name, make in sorts(keys, stream).items():
+                attempt(rows, name, lambda make=make: event_ms(make(), stream, reps))
+            if "ms" in rows["primlab"]:
+                for row in rows.values():
+                    if "ms" in row:
+                        row["primlab_speedup"] = row["ms"] / rows["primlab"]["ms"]
+            table[label] = rows
+            del keys
+            cupy.get_default_memory_pool().free_all_blocks()
+        result["sort_u32_ms"] = table
+
+    with open(args.out, "w") as f:
+        json.dump(result, f, indent=1)
+    v = result["versions"]
+    print(f"{result['gpu']}, primlab {result['primlab']['version']} (CUB {result['primlab']['cub']}), "
+          f"CuPy {v['cupy-cuda13x']}, torch {v['torch']}, cuda-cccl {v['cuda-cccl']}")
+    for label, rows in table.items():
+        for name, row in rows.items():
+            text = f"{row['ms']:.4f} ms  primlab {row['primlab_speedup']:.2f}x" if "ms" in row else row["error"][:90]
+            print(f"  sort u32 {label:5} {name:13} {text}")
+    for name, value in overhead.items():
+        text = f"{value:.2f}" if isinstance(value, float) else value["error"][:90]
+        print(f"  2^10 host us/call {name:38} {text}")
+    for name, value in first.items():
+        print(f"  first call {name:13} " + (f"{value['s']:.3f} s" if "s" in value else value["error"][:90]))
+
+
+if __name__ == "__main__":
+    main()
