@@ -146,7 +146,7 @@ def main():
     with current_stream(stream):
         # [SECTION] 3. First calls, before anything else of each library runs here.
         first = {}
-        keys = cupy.asarray(rng.integers(0, 2**32, 1 << 16, dtype=numpy.uint32))
+        first_keys = cupy.asarray(rng.integers(0, 2**32, 1 << 16, dtype=numpy.uint32))
         stream.synchronize()
 
         def first_call(make):
@@ -155,8 +155,9 @@ def main():
             stream.synchronize()
             return {"s": time.perf_counter() - t0}
 
-        attempt(first, "primlab", lambda: first_call(lambda: lambda: primlab.sort(keys)))
-        attempt(first, "cuda.compute", lambda: first_call(lambda: compute_sorter(keys, cupy.empty_like(keys), stream)))
+        attempt(first, "primlab", lambda: first_call(lambda: lambda: primlab.sort(first_keys)))
+        attempt(first, "cuda.compute", lambda: first_call(
+            lambda: compute_sorter(first_keys, cupy.empty_like(first_keys), stream)))
         result["first_call"] = first
 
         # [SECTION] 1. Host time per call, 2^10 keys.
@@ -171,12 +172,21 @@ def main():
         attempt(overhead, "primlab CuPy out=", lambda: host_us(lambda: primlab.sort(small, out=small_out), stream))
         attempt(overhead, "primlab CuPy", lambda: host_us(lambda: primlab.sort(small), stream))
 
+        # Where the time goes: what reading an array and finding the current stream cost by themselves.
+        attempt(overhead, "part: CuPy __cuda_array_interface__", lambda: host_us(
+            lambda: small.__cuda_array_interface__, stream))
+        attempt(overhead, "part: CuPy current stream", lambda: host_us(
+            lambda: cupy.cuda.get_current_stream(small.device.id).ptr, stream))
+
         def torch_rows():
             import torch
 
             t, t_out = torch.from_dlpack(small), torch.from_dlpack(small_out)
             overhead["primlab torch out="] = host_us(lambda: primlab.sort(t, out=t_out), stream)
             overhead["primlab torch"] = host_us(lambda: primlab.sort(t), stream)
+            overhead["part: torch __cuda_array_interface__"] = host_us(lambda: t.__cuda_array_interface__, stream)
+            overhead["part: torch current stream"] = host_us(
+                lambda: torch.cuda.current_stream(t.device).cuda_stream, stream)
             t32 = t.view(torch.int32)
             return host_us(lambda: torch.sort(t32), stream)
 
@@ -211,7 +221,7 @@ def main():
                     if "ms" in row:
                         row["primlab_speedup"] = row["ms"] / rows["primlab"]["ms"]
             table[label] = rows
-            del keys
+            keys = None
             cupy.get_default_memory_pool().free_all_blocks()
         result["sort_u32_ms"] = table
 
@@ -226,7 +236,7 @@ def main():
             print(f"  sort u32 {label:5} {name:13} {text}")
     for name, value in overhead.items():
         text = f"{value:.2f}" if isinstance(value, float) else value["error"][:90]
-        print(f"  2^10 host us/call {name:38} {text}")
+        print(f"  2^10 host us/call {name:40} {text}")
     for name, value in first.items():
         print(f"  first call {name:13} " + (f"{value['s']:.3f} s" if "s" in value else value["error"][:90]))
 

@@ -2,9 +2,20 @@
 reason shown) where there is none; `pytest -m gpu`, the device run, selects them, and there a
 missing device fails them instead of skipping them."""
 
+from pathlib import Path
+
 import pytest
 
 import primlab
+
+
+def source_root():
+    """The repository's top folder (the tests also run from a copy under it, as on the device)."""
+    return next(p for p in Path(__file__).resolve().parents if (p / "kernels" / "include" / "primlab").is_dir())
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "gpu: needs a CUDA device (pytest -m gpu: fails, never skips, without one)")
 
 
 def pytest_collection_modifyitems(config, items):

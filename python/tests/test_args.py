@@ -8,7 +8,6 @@ import pytest
 
 import primlab
 import primlab.lab
-from conftest import FakeArray
 
 
 def test_host_array():

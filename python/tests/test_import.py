@@ -10,14 +10,14 @@ import pytest
 import primlab
 import primlab.distributed
 import primlab.lab
-from conftest import FakeArray
+from conftest import FakeArray, source_root
 
 no_gpu = pytest.mark.skipif(primlab._primlab.device_count() > 0, reason="this machine has a CUDA device")
 
 
 def test_build_info():
     info = primlab.build_info()
-    top = (Path(__file__).parents[2] / "CMakeLists.txt").read_text()
+    top = (source_root() / "CMakeLists.txt").read_text()
     assert info["version"] == re.search(r"project\(primlab VERSION ([0-9.]+)", top).group(1)
     assert re.fullmatch(r"\d+\.\d+", info["cuda_runtime"])
     assert re.fullmatch(r"\d+\.\d+\.\d+", info["cub"])

@@ -18,14 +18,16 @@ sort in primlab.distributed.
 """
 
 from . import _primlab as _ext
+from . import distributed, lab
 from ._kinds import kind_of as _kind
 
 __all__ = [
     "sort", "argsort", "exclusive_scan", "inclusive_scan", "reduce", "select", "compact",
-    "histogram_even", "radix_partition", "bitonic_sort", "build_info",
+    "histogram_even", "radix_partition", "bitonic_sort", "build_info", "distributed", "lab",
 ]
 
 build_info = _ext.build_info
+__version__ = build_info()["version"]
 
 
 def _stream(kind, like, stream):
