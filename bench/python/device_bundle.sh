@@ -6,12 +6,13 @@
 # .dev/python, which the device run carries). On the device, from the repository's top folder:
 #   OUT=<folder> DIR/device_run.sh
 # Usage: bench/python/device_bundle.sh [DIR]   (PYTHON312: the python3.12 to build with;
-# PRIMLAB_NCCL_ROOT: where NCCL is, for primlab.distributed across GPUs)
+# PRIMLAB_NCCL_ROOT: where NCCL is, for primlab.distributed across GPUs; BUILD: the build folder,
+# kept for the next run)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 dir=${1:-.dev/python}
 python312=${PYTHON312:-python3.12}
-build=build-wheel312
+build=${BUILD:-$PWD/build-wheel312}
 rm -rf "$dir"
 mkdir -p "$dir"
 CUDAARCHS=90 "$python312" -m pip wheel -q --no-deps -w "$dir" ./python -C build-dir="$build" \
