@@ -2,7 +2,8 @@
 # or `90`), else the GPUs present, else every architecture CUDA 13 supports from Turing on: SASS
 # for sm_75 (T4, RTX 20), sm_80 (A100), sm_86 (RTX 30), sm_89 (L4, RTX 40) and sm_90 (H100, H200),
 # plus compute_90 PTX, which the driver compiles for newer GPUs (Blackwell's sm_100 and sm_120).
-# The Python package always takes that list: a wheel goes to other machines than the one building it.
+# The Python package takes that list, not the GPU's (unless CUDAARCHS says otherwise): a wheel goes to
+# other machines than the one that builds it.
 if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT DEFINED ENV{CUDAARCHS})
   set(_archs "")
   if(NOT PRIMLAB_WITH_PYTHON)

@@ -74,3 +74,15 @@ def test_lab_runs_without_gpu():
     t = primlab.lab.trace("scan-blelloch", [3, 1, 7, 0, 4, 1, 6, 3], backend="cpu")
     assert t.backend == "CPU reference"
     assert t.steps[-1].rows["x"].tolist() == [0, 3, 4, 11, 11, 15, 16, 22]
+
+
+@no_gpu
+def test_lab_cuda_backend_without_gpu():
+    with pytest.raises(ValueError, match="backend='cuda', and there is no CUDA device"):
+        primlab.lab.trace("scan-blelloch", [1, 2, 3], backend="cuda")
+
+
+def test_build_without_nccl_says_so(monkeypatch):
+    monkeypatch.setattr(primlab.distributed.importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(RuntimeError, match="this build of primlab found no NCCL"):
+        primlab.distributed._nccl()
