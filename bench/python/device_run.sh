@@ -44,4 +44,5 @@ if len(failed) > 15:
     print(f"  ... and {len(failed) - 15} more (gpu-tests.log)")
 PY
 echo "CPU tests: $(grep -E 'passed|failed|error' "$out/cpu-tests.log" | tail -1)"
-grep -E "^  |^NVIDIA|exit" "$out/bench.log" | tail -25
+sed -n '/^== sort from Python/,$p' "$out/bench.log" | head -20
+tail -1 "$out/bench.log"

@@ -227,19 +227,35 @@ def main():
 
     with open(args.out, "w") as f:
         json.dump(result, f, indent=1)
-    v = result["versions"]
-    print(f"{result['gpu']}, primlab {result['primlab']['version']} (CUB {result['primlab']['cub']}), "
-          f"CuPy {v['cupy-cuda13x']}, torch {v['torch']}, cuda-cccl {v['cuda-cccl']}")
-    for label, rows in table.items():
-        for name, row in rows.items():
-            text = f"{row['ms']:.4f} ms  primlab {row['primlab_speedup']:.2f}x" if "ms" in row else row["error"][:90]
-            print(f"  sort u32 {label:5} {name:13} {text}")
-    for name, value in overhead.items():
-        text = f"{value:.2f}" if isinstance(value, float) else value["error"][:90]
-        print(f"  2^10 host us/call {name:40} {text}")
-    for name, value in first.items():
-        print(f"  first call {name:13} " + (f"{value['s']:.3f} s" if "s" in value else value["error"][:90]))
+    print_tables(result)
 
+
+def print_tables(result):
+    """The README's tables: time per sort call, then host time per call of a 2^10 sort."""
+    v = result["versions"]
+    print(f"== sort from Python: {result['gpu']}, primlab {result['primlab']['version']} (CUB {result['primlab']['cub']}), "
+          f"CuPy {v['cupy-cuda13x']}, torch {v['torch']}, cuda-cccl {v['cuda-cccl']}, {result['date']}")
+    names = ["primlab", "cupy.sort", "torch.sort", "cuda.compute"]
+    print("| u32 keys | " + " | ".join(names) + " |")
+    print("|---" * (len(names) + 1) + "|")
+    for label, rows in result["sort_u32_ms"].items():
+        cells = []
+        for name in names:
+            row = rows.get(name, {})
+            if "ms" not in row:
+                cells.append("error")
+                continue
+            time_text = f"{row['ms'] * 1000:.1f} us" if row["ms"] < 1 else f"{row['ms']:.3f} ms"
+            cells.append(time_text + ("" if name == "primlab" else f" ({row['primlab_speedup']:.2f}x)"))
+        print(f"| {label} | " + " | ".join(cells) + " |")
+    print("host us per call, 2^10 u32 keys:")
+    for name, value in result["host_us_per_call_2^10"].items():
+        extra = result.get("primlab_python_minus_cpp_us", {}).get(name)
+        text = f"{value:.2f}" + (f" (+{extra:.2f} over C++)" if extra is not None else "") if isinstance(value, float) \
+            else value["error"][:90]
+        print(f"  {name:40} {text}")
+    for name, value in result["first_call"].items():
+        print(f"  first call {name:29} " + (f"{value['s']:.3f} s" if "s" in value else value["error"][:90]))
 
 if __name__ == "__main__":
     main()
