@@ -15,7 +15,7 @@
 #include "primlab/device_buffer.h"
 #include "primlab/radix_sort.h"
 
-int main() {
+int main() try {
   constexpr std::int64_t n = 1 << 10;
   constexpr int kWarmup = 2000, kBatches = 200, kPerBatch = 100;  // 100 calls stay well inside the launch queue
   std::vector<std::uint32_t> h_keys(n);
@@ -47,4 +47,7 @@ int main() {
               kBatches * kPerBatch);
   cudaStreamDestroy(stream);
   return cudaGetLastError() == cudaSuccess ? 0 : 1;
+} catch (const primlab::DeviceError& e) {  // no device, or no memory: one line, as the other tools
+  std::printf("{\"error\": \"%s\"}\n", e.what());
+  return 1;
 }
