@@ -32,7 +32,27 @@ function(rule folder skip forbidden why)
 endfunction()
 
 rule(kernels kernels/lab "(lab|engine|${app_dirs})/|${gui}" "the library includes only itself")
+# Inside the library, CUB's layers: device -> agent -> block -> warp, thread (util, tuning and the
+# public API below them all).
+rule(kernels/agent "" "device/" "an agent does not call the dispatch above it")
+rule(kernels/block "" "(device|agent)/" "a block-wide helper knows no kernel or dispatch")
+rule(kernels/warp "" "(device|agent|block)/" "a warp-wide helper knows no block")
+rule(kernels/thread "" "(device|agent|block|warp)/" "a thread-level helper knows no warp")
+rule(kernels/util "" "(device|agent|block|warp|thread|tuning)/" "utilities sit below every layer")
+rule(kernels/tuning "" "(device|agent|block|warp|thread)/" "tuning structs hold numbers, no code")
 rule(kernels/lab "" "(engine|${app_dirs})/|${gui}" "the lab includes only itself and the library")
+# Inside the lab: model -> run -> algorithms -> catalog. An algorithm may look another row up in
+# the catalog (compaction finds its scan there); the catalog's table declares the rows' functions
+# and includes no algorithm.
+rule(kernels/lab/model "" "lab/(run|algorithms|catalog)" "the trace model knows no runner, algorithm or catalog")
+rule(kernels/lab/run "" "lab/(algorithms|catalog)" "the runners know no algorithm and no catalog")
+file(GLOB catalog_files ${ROOT}/kernels/lab/catalog*)
+foreach(f ${catalog_files})
+  file(STRINGS ${f} lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"lab/algorithms/")
+  foreach(line ${lines})
+    list(APPEND violations "kernels/lab/${f}: ${line}    (the catalog declares its rows' functions, it includes no algorithm)")
+  endforeach()
+endforeach()
 rule(bench "" "(${app_dirs})/|${gui}" "the engine and bench include no app code")
 rule(app/model "" "(view|interop|headless|ui|window|tools)/|${gui}" "model/ is plain state")
 rule(app/view "" "(interop|headless|ui|window|tools)/|imgui|backends/|GLFW/" "view/ is GL only")

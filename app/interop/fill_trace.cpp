@@ -21,9 +21,7 @@ Result fill_trace(const ui::TraceRequest& req, view::TraceBuffers& buf, FilledTr
   if (Result r = build_trace_cpu(*a, cfg, in, meta); !r.ok()) return r;
   if (Result r = buf.upload(meta); !r.ok()) return r;
   out.meta = std::move(meta);
-  out.backend = a->cpu_only                ? "CPU reference (this algorithm has no CUDA stepper)"
-                : primlab::backend().cuda ? "CPU reference (a CUDA device is present)"
-                                          : primlab::backend().name;
+  out.backend = primlab::backend().cuda ? "CPU reference (a CUDA device is present)" : primlab::backend().name;
   out.host_values = true;
   return {};
 }

@@ -2,6 +2,7 @@
 #include "model/element_access.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace primlab::ui {
 namespace {
@@ -11,8 +12,13 @@ bool touch_says_written(const Trace& t, int step, int row, int index) {
   return (t.row(std::size_t(step), kRowTouch)[index] & touch_bits(kTouchWrite, row)) != 0u;
 }
 
+// "buf[3]": a row is named by its array in the code, the name's leading identifier ("buf" of
+// "buf (in padded to m = 8)", "data" of "data[] in shared memory").
 std::string ref(const Trace& t, int row, int index) {
-  return t.rows[std::size_t(row)].name + "[" + std::to_string(index) + "]";
+  const std::string& name = t.rows[std::size_t(row)].name;
+  std::size_t end = 0;
+  while (end < name.size() && (std::isalnum((unsigned char)name[end]) || name[end] == '_')) ++end;
+  return (end ? name.substr(0, end) : name) + "[" + std::to_string(index) + "]";
 }
 
 }  // namespace

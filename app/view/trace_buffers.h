@@ -33,8 +33,6 @@ class TraceBuffers {
   GLuint ops_buffer() const { return ops_buf_; }
   GLuint values_texture() const { return values_tex_; }
   GLuint ops_texture() const { return ops_tex_; }
-  std::size_t value_words() const { return words_; }
-  std::size_t op_slots() const { return slots_; }
 
   // Per-row value ranges over the whole trace (for bar heights and strip colours).
   std::vector<RowRange> ranges;

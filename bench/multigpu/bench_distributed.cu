@@ -1,8 +1,15 @@
-// bench-multigpu: the multi-GPU sort over NCCL on every GPU of the machine, one process driving
-// them (ncclCommInitAll). For each size (keys per GPU) and for keys and u32 pairs: the aggregate
-// rate, each step's time, the balance, the exchange's bandwidth against NCCL's own all-to-all of
-// the same bytes, and the speed-up over primlab's single-GPU sort of the same total where it fits.
-//   bench-multigpu [--log2 28,30] [--reps 5] [--json FILE] [--commit SHA]
+// bench-multigpu: the multi-GPU sort over NCCL, one process driving the first G GPUs
+// (ncclCommInitAll), or one process per GPU (each started with --rank, the communicator from the
+// unique id rank 0 writes to --id-file). For each size (keys per GPU), keys or u32 pairs, key
+// distribution and way of running it (scheme and pipeline depth): the time, the aggregate rate,
+// each step's time, the balance, the exchange's rate against NCCL's own all-to-all of the same
+// bytes, and the speed-up over primlab's sort of the same total on one GPU, measured in the same
+// run. Beside them, for the cost model (bench/distributed_cost_model.py): the device copy
+// bandwidth, one GPU's sort and radix partition of a shard, and NCCL's all-to-all of a shard.
+//   bench-multigpu [--gpus G] [--log2 26,28,30] [--kinds keys,pairs] [--dists uniform,skewed,all-equal]
+//                  [--ways sort-first:1,partition-first:4] [--reps 5] [--no-single] [--json FILE]
+//                  [--commit SHA] [--rank R --ranks G --id-file FILE]
+// The JSON is rewritten after every case, so that a run cut short keeps what it measured.
 #include <cuda_runtime.h>
 #include <nccl.h>
 
@@ -13,8 +20,12 @@
 #include <ctime>
 #include <fstream>
 #include <functional>
+#include <map>
+#include <memory>
 #include <sstream>
 #include <string>
+#include <thread>
+#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -22,6 +33,7 @@
 #include "primlab/device_buffer.h"
 #include "primlab/distributed.h"
 #include "primlab/exchange_nccl.h"
+#include "primlab/radix_partition.h"
 #include "primlab/radix_sort.h"
 #include "primlab/version.h"
 #include <cub/version.cuh>
@@ -29,6 +41,8 @@
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using primlab::DistributedOptions;
+using primlab::DistributedScheme;
 
 [[noreturn]] void die(const std::string& why) {
   std::fprintf(stderr, "bench-multigpu: %s\n", why.c_str());
@@ -45,22 +59,24 @@ void check(primlab::Status s, const char* what, const primlab::Exchange* ex = nu
     die(std::string(what) + ": " + primlab::status_string(s) + (ex ? " " + ex->last_error() : std::string()));
 }
 
-__global__ void fill_uniform(std::uint32_t* keys, std::int64_t n, std::uint32_t seed) {
-  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n; i += std::int64_t(gridDim.x) * blockDim.x) {
-    std::uint32_t x = std::uint32_t(i) * 0x9E3779B1u ^ seed ^ std::uint32_t(i >> 32) * 0x85EBCA77u;
-    x ^= x >> 16; x *= 0x7FEB352Du; x ^= x >> 15; x *= 0x846CA68Bu; x ^= x >> 16;
-    keys[i] = x;
-  }
+// [SECTION] inputs
+
+enum class Dist { Uniform, Skewed, AllEqual };
+const char* dist_name(Dist d) { return d == Dist::Uniform ? "uniform" : d == Dist::Skewed ? "skewed" : "all-equal"; }
+
+__device__ std::uint32_t mix(std::uint32_t x) {
+  x ^= x >> 16; x *= 0x7FEB352Du; x ^= x >> 15; x *= 0x846CA68Bu; x ^= x >> 16;
+  return x;
 }
-// Skewed: 70 % of the keys share the top byte 0x42 (their other bits uniform), the rest are
-// uniform: every cut falls inside that one bucket, so the splitters refine with the next digit.
-__global__ void fill_skewed(std::uint32_t* keys, std::int64_t n, std::uint32_t seed) {
+// Uniform: a hash of the position. Skewed: 70 % of the keys share the top byte 0x42 (their other
+// bits uniform), the rest are uniform: every cut falls inside that one bucket, so the splitters
+// refine with the next digit. All-equal: one value, so every cut is inside one run of equal keys.
+__global__ void fill_keys(std::uint32_t* keys, std::int64_t n, std::uint32_t seed, Dist d) {
   for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n; i += std::int64_t(gridDim.x) * blockDim.x) {
-    std::uint32_t x = std::uint32_t(i) * 0x9E3779B1u ^ seed;
-    x ^= x >> 16; x *= 0x7FEB352Du; x ^= x >> 15; x *= 0x846CA68Bu; x ^= x >> 16;
-    std::uint32_t y = x * 0x85EBCA77u + 0x165667B1u;
-    y ^= y >> 13; y *= 0xC2B2AE3Du; y ^= y >> 16;
-    keys[i] = y % 10 < 7 ? (0x42000000u | (x & 0xFFFFFFu)) : x;
+    const std::uint32_t x = mix(std::uint32_t(i) * 0x9E3779B1u ^ seed ^ std::uint32_t(i >> 32) * 0x85EBCA77u);
+    if (d == Dist::Uniform) keys[i] = x;
+    else if (d == Dist::Skewed) keys[i] = mix(x * 0x85EBCA77u + 0x165667B1u) % 10 < 7 ? (0x42000000u | (x & 0xFFFFFFu)) : x;
+    else keys[i] = 0x5A5A5A5Au;
   }
 }
 __global__ void fill_iota(std::uint32_t* v, std::int64_t n) {
@@ -73,167 +89,308 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+// [SECTION] the ranks this process drives
+
+// Counts, per driven rank and peer, the bytes the primitive's transfers send and receive, so that
+// NCCL's own all-to-all of the same bytes can be timed beside it.
+class RecordingExchange final : public primlab::Exchange {
+ public:
+  explicit RecordingExchange(primlab::Exchange& inner) : inner_(inner) { clear(); }
+  void clear() {
+    sent_.assign(std::size_t(inner_.local_count()) * inner_.size(), 0);
+    received_ = sent_;
+  }
+  std::size_t sent(int local, int peer) const { return sent_[std::size_t(local) * size() + peer]; }
+  std::size_t received(int local, int peer) const { return received_[std::size_t(local) * size() + peer]; }
+
+  int size() const override { return inner_.size(); }
+  int local_count() const override { return inner_.local_count(); }
+  int rank(int local) const override { return inner_.rank(local); }
+  int device(int local) const override { return inner_.device(local); }
+  cudaStream_t stream(int local) const override { return inner_.stream(local); }
+  primlab::Status all_gather(const std::int64_t* h_local, std::size_t count, std::int64_t* h_all) override {
+    return inner_.all_gather(h_local, count, h_all);
+  }
+  std::size_t max_gather_count() const override { return inner_.max_gather_count(); }
+  primlab::Status all_to_all_v(const primlab::ExchangePlan* plans, int parts, int* ticket) override {
+    for (int l = 0; l < local_count(); ++l)
+      for (int p = 0; p < parts; ++p)
+        for (int s = 0; s < size(); ++s) {
+          sent_[std::size_t(l) * size() + s] += plans[l * parts + p].send_bytes[s];
+          received_[std::size_t(l) * size() + s] += plans[l * parts + p].recv_bytes[s];
+        }
+    return inner_.all_to_all_v(plans, parts, ticket);
+  }
+  primlab::Status join(int local, int ticket) override { return inner_.join(local, ticket); }
+  std::string last_error() const override { return inner_.last_error(); }
+
+ private:
+  primlab::Exchange& inner_;
+  std::vector<std::size_t> sent_, received_;
+};
+
 struct Gpu {
-  int device = 0;
+  int device = 0, rank = 0;
   cudaStream_t stream = nullptr;
   ncclComm_t comm = nullptr;
 };
 
-void sync_all(const std::vector<Gpu>& gpus) {
-  for (const Gpu& g : gpus) {
-    check(cudaSetDevice(g.device), "cudaSetDevice");
-    check(cudaStreamSynchronize(g.stream), "cudaStreamSynchronize");
-  }
-}
+// The GPUs this process drives, their exchange, and the group's clock: a rep starts when every
+// rank is ready and lasts until the slowest rank is done.
+struct Group {
+  std::vector<Gpu> gpus;
+  int size = 0;        // ranks in the group
+  bool one_process = true;
+  std::unique_ptr<primlab::NcclExchange> nccl;
+  std::unique_ptr<RecordingExchange> ex;
 
-// Median wall time of `reps` runs of f (after one warm-up), all GPUs synchronised around each.
-double time_ms(const std::vector<Gpu>& gpus, int reps, const std::function<void()>& f) {
-  f();
-  sync_all(gpus);
-  std::vector<double> ms;
-  for (int i = 0; i < reps; ++i) {
-    const auto t0 = Clock::now();
+  bool leader() const { return gpus.front().rank == 0; }
+  void sync() const {
+    for (const Gpu& g : gpus) {
+      check(cudaSetDevice(g.device), "cudaSetDevice");
+      check(cudaStreamSynchronize(g.stream), "cudaStreamSynchronize");
+    }
+  }
+  // The largest of every rank's value (every process's, one process per GPU).
+  double max_over_ranks(double v) const {
+    if (one_process) return v;
+    std::int64_t mine = std::int64_t(v * 1e6);
+    std::vector<std::int64_t> all(static_cast<std::size_t>(size));
+    check(ex->all_gather(&mine, 1, all.data()), "all_gather", ex.get());
+    return double(*std::max_element(all.begin(), all.end())) / 1e6;
+  }
+  void barrier() const { max_over_ranks(0); }
+  // Median wall time of `reps` runs of f (after one warm-up), every GPU synchronised around each.
+  double time_ms(int reps, const std::function<void()>& f) const {
     f();
-    sync_all(gpus);
-    ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    sync();
+    std::vector<double> ms;
+    for (int i = 0; i < reps; ++i) {
+      barrier();
+      const auto t0 = Clock::now();
+      f();
+      sync();
+      ms.push_back(max_over_ranks(std::chrono::duration<double, std::milli>(Clock::now() - t0).count()));
+    }
+    return median(ms);
   }
-  return median(ms);
+};
+
+// [SECTION] references: copy, one GPU, NCCL's all-to-all
+
+// Device-to-device copy of `bytes` on the first GPU: bytes read plus written per second.
+double copy_gb_per_s(const Group& grp, std::size_t bytes, int reps) {
+  const Gpu& g = grp.gpus.front();
+  check(cudaSetDevice(g.device), "cudaSetDevice");
+  primlab::DeviceBuffer<char> a(bytes), b(bytes);
+  check(cudaMemsetAsync(a.get(), 1, bytes, g.stream), "cudaMemset");
+  std::vector<double> ms;
+  for (int i = 0; i <= reps; ++i) {
+    const auto t0 = Clock::now();
+    check(cudaMemcpyAsync(b.get(), a.get(), bytes, cudaMemcpyDeviceToDevice, g.stream), "cudaMemcpy");
+    check(cudaStreamSynchronize(g.stream), "sync");
+    if (i > 0) ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+  }
+  return 2.0 * double(bytes) / median(ms) / 1e6;
 }
 
-// NCCL's own all-to-all of `bytes` per GPU (equal chunks to every rank, grouped send/recv). The
-// runs of a partition start and end anywhere: with `offset`, every chunk starts that many bytes
-// past its 16-byte aligned place; with `shorter`, it is that many bytes shorter.
-double nccl_alltoall_ms(const std::vector<Gpu>& gpus, std::size_t bytes, int reps, std::size_t offset = 0,
-                        std::size_t shorter = 0, bool words = false) {
-  const int G = int(gpus.size());
-  std::vector<primlab::DeviceBuffer<char>> send, recv;
-  for (const Gpu& g : gpus) {
-    check(cudaSetDevice(g.device), "cudaSetDevice");
-    send.emplace_back(bytes);
-    recv.emplace_back(bytes);
+bool fits(const Gpu& g, std::size_t bytes) {
+  check(cudaSetDevice(g.device), "cudaSetDevice");
+  std::size_t free_bytes = 0, all = 0;
+  check(cudaMemGetInfo(&free_bytes, &all), "cudaMemGetInfo");
+  return bytes < free_bytes / 100 * 92;
+}
+
+// primlab's sort (or radix partition by the top 8 bits) of n keys (and values) on the first GPU;
+// < 0 where it does not fit.
+double one_gpu_ms(const Group& grp, std::int64_t n, bool pairs, Dist d, bool partition, int reps) {
+  if (n > (std::int64_t(1) << 31) - 1) return -1;
+  const Gpu& g = grp.gpus.front();
+  const std::size_t ws_bytes =
+      partition ? (pairs ? primlab::radix_partition_pairs_workspace_bytes<std::uint32_t, std::uint32_t>(n, 8)
+                         : primlab::radix_partition_keys_workspace_bytes<std::uint32_t>(n, 8))
+                : (pairs ? primlab::radix_sort_pairs_workspace_bytes<std::uint32_t, std::uint32_t>(n)
+                         : primlab::radix_sort_keys_workspace_bytes<std::uint32_t>(n));
+  if (!fits(g, std::size_t(n) * 4 * (pairs ? 4 : 2) + ws_bytes)) return -1;
+  primlab::DeviceBuffer<std::uint32_t> in(n), out(n), vin(pairs ? n : 1), vout(pairs ? n : 1), offsets(257);
+  primlab::DeviceBuffer<unsigned char> ws(std::max<std::size_t>(ws_bytes, 1));
+  fill_keys<<<1024, 256, 0, g.stream>>>(in.get(), n, 7, d);
+  if (pairs) fill_iota<<<1024, 256, 0, g.stream>>>(vin.get(), n);
+  const primlab::Workspace w{ws.get(), ws_bytes};
+  Group one;
+  one.gpus = {g};
+  return one.time_ms(reps, [&] {
+    using primlab::SortOrder;
+    if (partition)
+      check(pairs ? primlab::radix_partition_pairs(in.get(), out.get(), vin.get(), vout.get(), offsets.get(), n, 24, 8, w, g.stream)
+                  : primlab::radix_partition_keys(in.get(), out.get(), offsets.get(), n, 24, 8, w, g.stream),
+            "one-GPU partition");
+    else
+      check(pairs ? primlab::radix_sort_pairs(in.get(), out.get(), vin.get(), vout.get(), n, SortOrder::Ascending, 0, 32, w, g.stream)
+                  : primlab::radix_sort_keys(in.get(), out.get(), n, SortOrder::Ascending, 0, 32, w, g.stream),
+            "one-GPU sort");
+  });
+}
+
+// NCCL's own all-to-all: every driven rank sends send(l, s) bytes to and receives recv(l, s)
+// bytes from each other rank s, in one group, each message from and to a 256-byte boundary
+// (plus `offset` bytes). The time of one such all-to-all.
+double nccl_alltoall_ms(const Group& grp, const std::function<std::size_t(int, int)>& send,
+                        const std::function<std::size_t(int, int)>& recv, int reps, std::size_t offset = 0) {
+  const int L = int(grp.gpus.size()), G = grp.size;
+  auto round = [](std::size_t b) { return (b + 511) / 256 * 256; };
+  std::vector<primlab::DeviceBuffer<char>> sbuf, rbuf;
+  std::vector<std::vector<std::size_t>> sat(L, std::vector<std::size_t>(G)), rat(L, std::vector<std::size_t>(G));
+  for (int l = 0; l < L; ++l) {
+    std::size_t s_total = 0, r_total = 0;
+    for (int p = 0; p < G; ++p) {
+      sat[l][p] = s_total + offset;
+      rat[l][p] = r_total + offset;
+      s_total += round(send(l, p));
+      r_total += round(recv(l, p));
+    }
+    check(cudaSetDevice(grp.gpus[l].device), "cudaSetDevice");
+    sbuf.emplace_back(std::max<std::size_t>(s_total, 1));
+    rbuf.emplace_back(std::max<std::size_t>(r_total, 1));
   }
-  const std::size_t chunk = bytes / G;
-  return time_ms(gpus, reps, [&] {
+  return grp.time_ms(reps, [&] {
     check(ncclGroupStart(), "ncclGroupStart");
-    for (int r = 0; r < G; ++r)
-      for (int s = 0; s < G; ++s) {
-        const std::size_t at = s * chunk + offset, len = chunk - 16 - shorter;
-        const ncclDataType_t type = words ? ncclUint32 : ncclChar;  // 4-byte elements, or bytes
-        const std::size_t count = words ? len / 4 : len;
-        check(ncclSend(send[r].get() + at, count, type, s, gpus[r].comm, gpus[r].stream), "ncclSend");
-        check(ncclRecv(recv[r].get() + at, count, type, s, gpus[r].comm, gpus[r].stream), "ncclRecv");
+    for (int l = 0; l < L; ++l)
+      for (int p = 0; p < G; ++p) {
+        if (send(l, p) > 0)
+          check(ncclSend(sbuf[l].get() + sat[l][p], send(l, p), ncclChar, p, grp.gpus[l].comm, grp.gpus[l].stream), "ncclSend");
+        if (recv(l, p) > 0)
+          check(ncclRecv(rbuf[l].get() + rat[l][p], recv(l, p), ncclChar, p, grp.gpus[l].comm, grp.gpus[l].stream), "ncclRecv");
       }
     check(ncclGroupEnd(), "ncclGroupEnd");
   });
 }
 
-// primlab's single-GPU sort of `total` keys (and values) on the first GPU; < 0 where it does not fit.
-double single_gpu_ms(const Gpu& g, std::int64_t total, bool pairs, int reps) {
-  if (total > (std::int64_t(1) << 31) - 1) return -1;
-  check(cudaSetDevice(g.device), "cudaSetDevice");
-  std::size_t free_bytes = 0, all = 0;
-  check(cudaMemGetInfo(&free_bytes, &all), "cudaMemGetInfo");
-  const std::size_t ws_bytes = pairs ? primlab::radix_sort_pairs_workspace_bytes<std::uint32_t, std::uint32_t>(total)
-                                     : primlab::radix_sort_keys_workspace_bytes<std::uint32_t>(total);
-  const std::size_t need = std::size_t(total) * 4 * (pairs ? 4 : 2) + ws_bytes;
-  if (need > free_bytes * 9 / 10) return -1;
-  primlab::DeviceBuffer<std::uint32_t> in(total), out(total), vin(pairs ? total : 1), vout(pairs ? total : 1);
-  primlab::DeviceBuffer<unsigned char> ws(std::max<std::size_t>(ws_bytes, 1));
-  fill_uniform<<<1024, 256, 0, g.stream>>>(in.get(), total, 7);
-  if (pairs) fill_iota<<<1024, 256, 0, g.stream>>>(vin.get(), total);
-  return time_ms({g}, reps, [&] {
-    const primlab::Workspace w{ws.get(), ws_bytes};
-    check(pairs ? primlab::radix_sort_pairs(in.get(), out.get(), vin.get(), vout.get(), total, primlab::SortOrder::Ascending,
-                                            0, 32, w, g.stream)
-                : primlab::radix_sort_keys(in.get(), out.get(), total, primlab::SortOrder::Ascending, 0, 32, w, g.stream),
-          "single-GPU sort");
-  });
+// [SECTION] one case
+
+struct Way {
+  DistributedScheme scheme;
+  int chunks;
+};
+std::string way_name(const Way& w) {
+  return std::string(w.scheme == DistributedScheme::SortFirst ? "sort-first" : w.scheme == DistributedScheme::PartitionFirst
+                                                                                   ? "partition-first"
+                                                                                   : "auto") +
+         ":" + std::to_string(w.chunks);
+}
+const char* scheme_name(DistributedScheme s) {
+  return s == DistributedScheme::SortFirst ? "sort-first" : s == DistributedScheme::PartitionFirst ? "partition-first" : "auto";
 }
 
-nlohmann::json run_case(const std::vector<Gpu>& gpus, primlab::Exchange& ex, int log2n, bool pairs, bool skewed,
-                        int reps) {
-  const int G = int(gpus.size());
-  const std::int64_t n = std::int64_t(1) << log2n, total = n * G;
+struct Case {
+  int log2n;
+  bool pairs;
+  Dist dist;
+  Way way;
+};
+
+nlohmann::json run_case(Group& grp, const Case& k, int reps, const std::map<std::tuple<std::int64_t, bool, int>, double>& one_gpu) {
+  const int L = int(grp.gpus.size()), G = grp.size;
+  const std::int64_t n = std::int64_t(1) << k.log2n, total = n * G;
   const std::int64_t cap = primlab::distributed_capacity(total, G);
+  const std::size_t elem = k.pairs ? 8 : 4;
+  const DistributedOptions options{k.way.scheme, k.way.chunks};
+  nlohmann::json j = {{"keys_per_gpu_log2", k.log2n}, {"pairs", k.pairs}, {"keys", dist_name(k.dist)},
+                      {"way", way_name(k.way)}, {"total_keys", total}};
+  const std::size_t ws_bytes = k.pairs ? primlab::distributed_sort_pairs_workspace_bytes<std::uint32_t, std::uint32_t>(n, cap, G, options)
+                                       : primlab::distributed_sort_keys_workspace_bytes<std::uint32_t>(n, cap, G, options);
+  const std::size_t need = std::size_t(n + cap) * elem + ws_bytes;
+  bool room = true;
+  for (const Gpu& g : grp.gpus) room = room && fits(g, need);
+  if (grp.max_over_ranks(room ? 0 : 1) > 0) {
+    j["skipped"] = "needs " + std::to_string(need >> 30) + " GiB per GPU";
+    return j;
+  }
   std::vector<primlab::DeviceBuffer<std::uint32_t>> keys_in, keys_out, values_in, values_out;
   std::vector<primlab::DeviceBuffer<unsigned char>> ws;
-  std::vector<primlab::Shard<std::uint32_t, std::uint32_t>> shards(G);
-  for (int r = 0; r < G; ++r) {
-    check(cudaSetDevice(gpus[r].device), "cudaSetDevice");
-    const std::size_t bytes = pairs ? primlab::distributed_sort_pairs_workspace_bytes<std::uint32_t, std::uint32_t>(n, cap, G)
-                                    : primlab::distributed_sort_keys_workspace_bytes<std::uint32_t>(n, cap, G);
+  std::vector<primlab::Shard<std::uint32_t, std::uint32_t>> shards(L);
+  for (int l = 0; l < L; ++l) {
+    const Gpu& g = grp.gpus[l];
+    check(cudaSetDevice(g.device), "cudaSetDevice");
     keys_in.emplace_back(n);
     keys_out.emplace_back(cap);
-    values_in.emplace_back(pairs ? n : 1);
-    values_out.emplace_back(pairs ? cap : 1);
-    ws.emplace_back(bytes);
-    if (skewed) fill_skewed<<<1024, 256, 0, gpus[r].stream>>>(keys_in[r].get(), n, 1234567u * (r + 1));
-    else fill_uniform<<<1024, 256, 0, gpus[r].stream>>>(keys_in[r].get(), n, 1234567u * (r + 1));
-    if (pairs) fill_iota<<<1024, 256, 0, gpus[r].stream>>>(values_in[r].get(), n);
-    shards[r] = {keys_in[r].get(), keys_out[r].get(), n, cap, {ws[r].get(), bytes},
-                 pairs ? values_in[r].get() : nullptr, pairs ? values_out[r].get() : nullptr};
+    values_in.emplace_back(k.pairs ? n : 1);
+    values_out.emplace_back(k.pairs ? cap : 1);
+    ws.emplace_back(ws_bytes);
+    fill_keys<<<1024, 256, 0, g.stream>>>(keys_in[l].get(), n, 1234567u * (g.rank + 1), k.dist);
+    if (k.pairs) fill_iota<<<1024, 256, 0, g.stream>>>(values_in[l].get(), n);
+    shards[l] = {keys_in[l].get(), keys_out[l].get(), n, cap, {ws[l].get(), ws_bytes},
+                 k.pairs ? values_in[l].get() : nullptr, k.pairs ? values_out[l].get() : nullptr};
   }
   auto sort = [&](primlab::DistributedTimes* t) {
-    check(pairs ? primlab::distributed_sort_pairs(ex, shards.data(), primlab::SortOrder::Ascending, 0, 32, t)
-                : primlab::distributed_sort_keys(ex, shards.data(),
-                                                 primlab::SortOrder::Ascending, 0, 32, t),
-          "distributed sort", &ex);
+    check(k.pairs ? primlab::distributed_sort_pairs(*grp.ex, shards.data(), primlab::SortOrder::Ascending, 0, 32, t, options)
+                  : primlab::distributed_sort_keys(*grp.ex, shards.data(), primlab::SortOrder::Ascending, 0, 32, t, options),
+          "distributed sort", grp.ex.get());
   };
-  const double total_ms = time_ms(gpus, reps, [&] { sort(nullptr); });
+  const double total_ms = grp.time_ms(reps, [&] { sort(nullptr); });
+  // The steps, each waited for: a separate set of runs (the last one's transfers recorded).
   std::vector<primlab::DistributedTimes> phases(reps);
-  for (auto& p : phases) sort(&p);
+  for (auto& p : phases) {
+    grp.barrier();
+    grp.ex->clear();
+    sort(&p);
+  }
   auto med = [&](double primlab::DistributedTimes::*f) {
     std::vector<double> v;
-    for (const auto& p : phases) v.push_back(p.*f);
+    for (const auto& p : phases) v.push_back(grp.max_over_ranks(p.*f));
     return median(v);
   };
-  const primlab::DistributedTimes& t = phases[0];
-  const double exchange_ms = med(&primlab::DistributedTimes::exchange);
-  const std::size_t elem = pairs ? 8 : 4;
-  // Bytes that leave the average GPU in our exchange, and in NCCL's all-to-all of a whole shard.
-  const double moved_per_gpu = double(t.moved) * elem / G;
-  const double a2a_ms = nccl_alltoall_ms(gpus, std::size_t(n) * elem, reps);
-  const double a2a_per_gpu = double(n) * elem * (G - 1) / G;
-  const double a2a_offset_ms = nccl_alltoall_ms(gpus, std::size_t(n) * elem, reps, 4, 0);
-  const double a2a_offset16_ms = nccl_alltoall_ms(gpus, std::size_t(n) * elem, reps, 16, 0);
-  const double a2a_shorter_ms = nccl_alltoall_ms(gpus, std::size_t(n) * elem, reps, 0, 4);
-  const double a2a_offset_words_ms = nccl_alltoall_ms(gpus, std::size_t(n) * elem, reps, 4, 0, true);
-  const double single_ms = skewed ? -1 : single_gpu_ms(gpus[0], total, pairs, reps);
-  nlohmann::json j = {
-      {"keys_per_gpu_log2", log2n}, {"pairs", pairs}, {"keys", skewed ? "skewed (70 % share the top byte 0x42)" : "uniform"}, {"total_keys", total}, {"ms", total_ms},
-      {"gkeys_per_s", total / total_ms / 1e6},
-      {"phases_ms", {{"agree", med(&primlab::DistributedTimes::agree)}, {"splitters", med(&primlab::DistributedTimes::splitters)},
-                     {"partition", med(&primlab::DistributedTimes::partition)}, {"exchange", exchange_ms},
-                     {"local_sort", med(&primlab::DistributedTimes::local)}}},
-      {"splitter_rounds", t.splitter_rounds}, {"balance", double(t.largest) / (double(total) / G)},
-      {"exchange_gb_per_s_per_gpu", moved_per_gpu / exchange_ms / 1e6},
-      {"nccl_alltoall_ms", a2a_ms}, {"nccl_alltoall_gb_per_s_per_gpu", a2a_per_gpu / a2a_ms / 1e6},
-      {"nccl_alltoall_4b_offset_gb_per_s_per_gpu", a2a_per_gpu / a2a_offset_ms / 1e6},
-      {"nccl_alltoall_16b_offset_gb_per_s_per_gpu", a2a_per_gpu / a2a_offset16_ms / 1e6},
-      {"nccl_alltoall_4b_shorter_gb_per_s_per_gpu", a2a_per_gpu / a2a_shorter_ms / 1e6},
-      {"nccl_alltoall_4b_offset_u32_elements_gb_per_s_per_gpu", a2a_per_gpu / a2a_offset_words_ms / 1e6},
-      {"exchange_vs_nccl_alltoall", (moved_per_gpu / exchange_ms) / (a2a_per_gpu / a2a_ms)}};
+  const primlab::DistributedTimes& t = phases.back();
+  const double splitters = med(&primlab::DistributedTimes::splitters), partition = med(&primlab::DistributedTimes::partition),
+               exchange = med(&primlab::DistributedTimes::exchange), local = med(&primlab::DistributedTimes::local),
+               agree = med(&primlab::DistributedTimes::agree);
+  // Free the case's buffers before NCCL's all-to-all of the same bytes takes its own.
+  keys_in.clear(); keys_out.clear(); values_in.clear(); values_out.clear(); ws.clear();
+  const RecordingExchange& rec = *grp.ex;
+  const double same_bytes_ms = nccl_alltoall_ms(
+      grp, [&](int l, int p) { return rec.sent(l, p); }, [&](int l, int p) { return rec.received(l, p); }, reps);
+  const double moved_per_gpu = double(t.moved) * double(elem) / G;
+  const auto single = one_gpu.find({total, k.pairs, int(k.dist)});
+  const double single_ms = single == one_gpu.end() ? -1 : single->second;
+  j.update({{"scheme_run", scheme_name(t.scheme)}, {"chunks_run", t.chunks},
+            {"ms", total_ms}, {"gkeys_per_s", double(total) / total_ms / 1e6},
+            {"phases_ms", {{"agree", agree}, {"splitters", splitters}, {"partition", partition}, {"exchange", exchange}, {"local", local}}},
+            {"phases_sum_ms", agree + splitters + partition + exchange + local},
+            {"splitter_rounds", t.splitter_rounds}, {"balance", double(t.largest) / (double(total) / G)},
+            {"moved_bytes_per_gpu", moved_per_gpu},
+            {"exchange_gb_per_s_per_gpu", moved_per_gpu / exchange / 1e6},
+            {"nccl_same_bytes_ms", same_bytes_ms},
+            {"exchange_vs_nccl_same_bytes", same_bytes_ms / exchange}});
   if (single_ms > 0) {
     j["single_gpu_ms"] = single_ms;
     j["speedup_vs_single_gpu"] = single_ms / total_ms;
   } else {
     j["single_gpu_ms"] = nullptr;  // more keys than one GPU's sort takes (2^31 - 1) or its memory holds
   }
-  std::printf("%s%s 2^%d/GPU x %d: %.2f ms, %.1f GKeys/s; splitters %.2f partition %.2f exchange %.2f (%.0f GB/s/GPU, NCCL a2a %.0f, at 4-byte offsets %.0f (in u32 elements %.0f), at 16-byte offsets %.0f, 4 bytes short %.0f) local %.2f ms; balance %.4f; single GPU %s\n",
-              skewed ? "skewed " : "", pairs ? "pairs" : "keys", log2n, G, total_ms, total / total_ms / 1e6, med(&primlab::DistributedTimes::splitters),
-              med(&primlab::DistributedTimes::partition), exchange_ms, moved_per_gpu / exchange_ms / 1e6, a2a_per_gpu / a2a_ms / 1e6, a2a_per_gpu / a2a_offset_ms / 1e6, a2a_per_gpu / a2a_offset_words_ms / 1e6,
-              a2a_per_gpu / a2a_offset16_ms / 1e6, a2a_per_gpu / a2a_shorter_ms / 1e6,
-              med(&primlab::DistributedTimes::local), double(t.largest) / (double(total) / G),
-              single_ms > 0 ? (std::to_string(single_ms) + " ms, speed-up " + std::to_string(single_ms / total_ms)).c_str() : "n/a");
-  std::fflush(stdout);
+  if (grp.leader()) {
+    std::printf("%-9s %-5s 2^%d/GPU x %d %-17s (%s:%d): %8.2f ms %6.1f GKeys/s | split %.2f part %.2f exch %.2f (%.0f GB/s/GPU, %.0f%% of NCCL same bytes) local %.2f | balance %.4f | 1 GPU %s\n",
+                dist_name(k.dist), k.pairs ? "pairs" : "keys", k.log2n, G, way_name(k.way).c_str(), scheme_name(t.scheme), t.chunks,
+                total_ms, double(total) / total_ms / 1e6, splitters, partition, exchange, moved_per_gpu / exchange / 1e6,
+                100.0 * same_bytes_ms / exchange, local, double(t.largest) / (double(total) / G),
+                single_ms > 0 ? (std::to_string(single_ms) + " ms, x" + std::to_string(single_ms / total_ms)).c_str() : "n/a");
+    std::fflush(stdout);
+  }
   return j;
 }
 
-std::vector<int> parse_list(const std::string& s) {
-  std::vector<int> v;
+// [SECTION] the command line
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> v;
   std::stringstream ss(s);
   std::string item;
-  while (std::getline(ss, item, ',')) {
+  while (std::getline(ss, item, ',')) v.push_back(item);
+  return v;
+}
+
+std::vector<int> parse_sizes(const std::string& s) {
+  std::vector<int> v;
+  for (const std::string& item : split(s)) {
     char* end = nullptr;
     const long x = std::strtol(item.c_str(), &end, 10);
     if (item.empty() || *end != '\0' || x < 10 || x > 30) die("--log2 takes sizes 10 to 30, comma-separated: '" + item + "'");
@@ -242,65 +399,210 @@ std::vector<int> parse_list(const std::string& s) {
   return v;
 }
 
-}  // namespace
+std::vector<Way> parse_ways(const std::string& s) {
+  std::vector<Way> v;
+  for (const std::string& item : split(s)) {
+    const std::size_t colon = item.find(':');
+    const std::string scheme = item.substr(0, colon);
+    const int chunks = colon == std::string::npos ? 0 : std::atoi(item.c_str() + colon + 1);
+    Way w{DistributedScheme::Auto, chunks};
+    if (scheme == "sort-first") w.scheme = DistributedScheme::SortFirst;
+    else if (scheme == "partition-first") w.scheme = DistributedScheme::PartitionFirst;
+    else if (scheme != "auto") die("--ways takes auto, sort-first or partition-first, each with :chunks: '" + item + "'");
+    if (chunks < 0 || chunks > primlab::kDistributedMaxChunks) die("chunks go from 0 (tuned) to 16: '" + item + "'");
+    v.push_back(w);
+  }
+  return v;
+}
 
-int main(int argc, char** argv) {
-  std::vector<int> sizes = {28, 30};
-  int reps = 5;
-  std::string json_path, commit = std::getenv("PRIMLAB_COMMIT") ? std::getenv("PRIMLAB_COMMIT") : "unknown";
+// The unique id through a file: rank 0 writes it (whole, then renamed into place), the others
+// wait for it.
+ncclUniqueId share_id(int rank, const std::string& path) {
+  ncclUniqueId id;
+  if (rank == 0) {
+    check(ncclGetUniqueId(&id), "ncclGetUniqueId");
+    const std::string tmp = path + ".tmp";
+    std::ofstream(tmp, std::ios::binary).write(id.internal, sizeof(id.internal));
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) die("cannot write " + path);
+    return id;
+  }
+  for (int i = 0; i < 6000; ++i) {
+    std::ifstream f(path, std::ios::binary);
+    if (f && f.read(id.internal, sizeof(id.internal))) return id;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  die("no unique id in " + path + " after 60 s");
+}
+
+std::string version(int v, int major_div, int minor_div, int minor_mod) {
+  return std::to_string(v / major_div) + "." + std::to_string(v / minor_div % minor_mod);
+}
+
+int run(int argc, char** argv) {
+  std::vector<int> sizes = {26, 28, 30};
+  std::vector<bool> kinds = {false, true};
+  std::vector<Dist> dists = {Dist::Uniform, Dist::Skewed, Dist::AllEqual};
+  std::vector<Way> ways = {{DistributedScheme::SortFirst, 1}, {DistributedScheme::PartitionFirst, 4}};
+  int reps = 5, gpus_asked = 0, rank = -1, ranks = 0;
+  bool single = true;
+  std::string json_path, id_file, commit = std::getenv("PRIMLAB_COMMIT") ? std::getenv("PRIMLAB_COMMIT") : "unknown";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
+    if (a == "--no-single") { single = false; continue; }
     if (i + 1 >= argc) die("missing value after " + a);
     const std::string v = argv[++i];
-    if (a == "--log2") sizes = parse_list(v);
+    if (a == "--log2") sizes = parse_sizes(v);
     else if (a == "--reps") { reps = std::atoi(v.c_str()); if (reps < 1 || reps > 100) die("--reps takes 1 to 100"); }
+    else if (a == "--gpus") gpus_asked = std::atoi(v.c_str());
+    else if (a == "--kinds") {
+      kinds.clear();
+      for (const std::string& x : split(v)) {
+        if (x != "keys" && x != "pairs") die("--kinds takes keys and pairs");
+        kinds.push_back(x == "pairs");
+      }
+    } else if (a == "--dists") {
+      dists.clear();
+      for (const std::string& x : split(v)) {
+        if (x == "uniform") dists.push_back(Dist::Uniform);
+        else if (x == "skewed") dists.push_back(Dist::Skewed);
+        else if (x == "all-equal") dists.push_back(Dist::AllEqual);
+        else die("--dists takes uniform, skewed and all-equal");
+      }
+    } else if (a == "--ways") ways = parse_ways(v);
     else if (a == "--json") json_path = v;
     else if (a == "--commit") commit = v;
+    else if (a == "--rank") rank = std::atoi(v.c_str());
+    else if (a == "--ranks") ranks = std::atoi(v.c_str());
+    else if (a == "--id-file") id_file = v;
     else die("unknown option " + a);
   }
-  int G = 0;
-  check(cudaGetDeviceCount(&G), "cudaGetDeviceCount");
-  std::vector<ncclComm_t> comms(G);
-  check(ncclCommInitAll(comms.data(), G, nullptr), "ncclCommInitAll");
-  std::vector<Gpu> gpus(G);
-  std::vector<primlab::NcclRank> ranks;
-  for (int g = 0; g < G; ++g) {
-    gpus[g].device = g;
-    gpus[g].comm = comms[g];
-    check(cudaSetDevice(g), "cudaSetDevice");
-    check(cudaStreamCreateWithFlags(&gpus[g].stream, cudaStreamNonBlocking), "cudaStreamCreate");
-    ranks.push_back({comms[g], gpus[g].stream});
+  int devices = 0;
+  check(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
+  Group grp;
+  if (rank >= 0) {  // one process per GPU
+    if (ranks < 1 || rank >= ranks || ranks > devices || id_file.empty()) die("--rank R takes --ranks G (up to the GPUs) and --id-file");
+    grp.one_process = false;
+    grp.size = ranks;
+    Gpu g;
+    g.device = g.rank = rank;
+    check(cudaSetDevice(rank), "cudaSetDevice");
+    check(cudaStreamCreateWithFlags(&g.stream, cudaStreamNonBlocking), "cudaStreamCreate");
+    check(ncclCommInitRank(&g.comm, ranks, share_id(rank, id_file), rank), "ncclCommInitRank");
+    grp.gpus.push_back(g);
+    single = false;  // the one-GPU baselines come from a one-process run
+  } else {
+    grp.size = gpus_asked > 0 ? gpus_asked : devices;
+    if (grp.size > devices) die("--gpus " + std::to_string(grp.size) + ": only " + std::to_string(devices) + " GPUs");
+    std::vector<ncclComm_t> comms(grp.size);
+    std::vector<int> list(grp.size);
+    for (int g = 0; g < grp.size; ++g) list[g] = g;
+    check(ncclCommInitAll(comms.data(), grp.size, list.data()), "ncclCommInitAll");
+    for (int g = 0; g < grp.size; ++g) {
+      Gpu gpu;
+      gpu.device = gpu.rank = g;
+      gpu.comm = comms[g];
+      check(cudaSetDevice(g), "cudaSetDevice");
+      check(cudaStreamCreateWithFlags(&gpu.stream, cudaStreamNonBlocking), "cudaStreamCreate");
+      grp.gpus.push_back(gpu);
+    }
   }
-  std::unique_ptr<primlab::NcclExchange> ex;
+  std::vector<primlab::NcclRank> nccl_ranks;
+  for (const Gpu& g : grp.gpus) nccl_ranks.push_back({g.comm, g.stream});
   std::string error;
-  check(primlab::NcclExchange::create(ranks, ex, &error), error.c_str());
+  check(primlab::NcclExchange::create(nccl_ranks, grp.nccl, &error), error.c_str());
+  grp.ex = std::make_unique<RecordingExchange>(*grp.nccl);
+
   cudaDeviceProp prop{};
-  check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
-  int nccl_version = 0, runtime = 0;
+  check(cudaGetDeviceProperties(&prop, grp.gpus.front().device), "cudaGetDeviceProperties");
+  int nccl_version = 0, runtime = 0, driver = 0;
   check(ncclGetVersion(&nccl_version), "ncclGetVersion");
   check(cudaRuntimeGetVersion(&runtime), "cudaRuntimeGetVersion");
+  check(cudaDriverGetVersion(&driver), "cudaDriverGetVersion");
   char date[16];
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
-  nlohmann::json out = {{"gpu", prop.name}, {"gpu_count", G}, {"date", date}, {"commit", commit},
-                        {"primlab", PRIMLAB_VERSION_STRING},
-                        {"cuda_version", std::to_string(runtime / 1000) + "." + std::to_string(runtime % 1000 / 10)},
-                        {"nccl_version", std::to_string(nccl_version / 10000) + "." + std::to_string(nccl_version / 100 % 100) + "." + std::to_string(nccl_version % 100)},
-                        {"cub_version", std::to_string(CUB_VERSION / 100000) + "." + std::to_string(CUB_VERSION / 100 % 1000) + "." + std::to_string(CUB_VERSION % 100)},
-                        {"nccl_nvls_enable", std::getenv("NCCL_NVLS_ENABLE") ? std::getenv("NCCL_NVLS_ENABLE") : "unset"},
-                        {"reps", reps}, {"method", "host wall clock around each call, all GPUs synchronised; median of reps after one warm-up; phases from a separate set of runs that wait after each step; on 2 to 4 GPUs a sort's partition phase is its local sort and its local phase the merge"},
-                        {"results", nlohmann::json::array()}};
-  std::printf("%d x %s, NCCL %s, CUDA %s\n", G, prop.name, out["nccl_version"].get<std::string>().c_str(),
-              out["cuda_version"].get<std::string>().c_str());
-  for (int log2n : sizes)
-    for (bool pairs : {false, true}) out["results"].push_back(run_case(gpus, *ex, log2n, pairs, false, reps));
-  out["results"].push_back(run_case(gpus, *ex, sizes.front(), false, true, reps));
-  if (!json_path.empty()) {
+  nlohmann::json out = {
+      {"gpu", prop.name}, {"gpu_count", grp.size}, {"gpus_on_machine", devices},
+      {"processes", grp.one_process ? 1 : grp.size}, {"date", date}, {"commit", commit}, {"primlab", PRIMLAB_VERSION_STRING},
+      {"cuda_runtime", version(runtime, 1000, 10, 100)}, {"cuda_driver", version(driver, 1000, 10, 100)},
+      {"nccl_version", version(nccl_version, 10000, 100, 100) + "." + std::to_string(nccl_version % 100)},
+      {"cub_version", std::to_string(CUB_VERSION / 100000) + "." + std::to_string(CUB_VERSION / 100 % 1000) + "." + std::to_string(CUB_VERSION % 100)},
+      {"nccl_nvls_enable", std::getenv("NCCL_NVLS_ENABLE") ? std::getenv("NCCL_NVLS_ENABLE") : "unset"},
+      {"reps", reps},
+      {"method", "host wall clock around each call, every GPU synchronised (one process per GPU: from a barrier to the "
+                 "slowest rank); median of reps (3 at 2^30 keys per GPU) after one warm-up. phases_ms from a separate "
+                 "set of runs that wait after each step, so nothing overlaps there: phases_sum_ms - ms is what the "
+                 "overlap hides. For sort-first, `partition` is the local sort and `local` the merge. "
+                 "nccl_same_bytes_ms: NCCL's grouped send/recv of the bytes each rank's transfers moved to each peer, "
+                 "in one group, from and to 256-byte boundaries; exchange_vs_nccl_same_bytes = that time / the "
+                 "exchange step's. single_gpu_ms: primlab's sort of the same total keys of the same distribution on "
+                 "the first GPU, in this run."},
+      {"results", nlohmann::json::array()}};
+  auto save = [&] {
+    if (json_path.empty() || !grp.leader()) return;
     std::ofstream f(json_path);
     if (!f) die("cannot write " + json_path);
     f << out.dump(2) << "\n";
-  }
-  ex.reset();
-  for (ncclComm_t c : comms) ncclCommDestroy(c);
+  };
+  if (grp.leader())
+    std::printf("%d x %s (%d on the machine, %s), NCCL %s, CUDA %s, driver %s\n", grp.size, prop.name, devices,
+                grp.one_process ? "one process" : "one process per GPU", out["nccl_version"].get<std::string>().c_str(),
+                out["cuda_runtime"].get<std::string>().c_str(), out["cuda_driver"].get<std::string>().c_str());
+
+  // The cost model's inputs: the copy rate, one GPU's sort and partition of a shard, NCCL's
+  // all-to-all of a shard (equal chunks to every rank, itself included), aligned and at 4-byte
+  // offsets.
+  if (grp.leader()) out["hbm_copy_gb_per_s"] = copy_gb_per_s(grp, std::size_t(1) << 30, 10);
+  out["shard"] = nlohmann::json::array();
+  for (int log2n : sizes)
+    for (bool pairs : kinds) {
+      const std::int64_t n = std::int64_t(1) << log2n;
+      const int r = log2n >= 30 ? std::min(reps, 3) : reps;
+      const std::size_t bytes = std::size_t(n) * (pairs ? 8 : 4), chunk = bytes / grp.size / 256 * 256;
+      auto even = [&](int, int) { return chunk; };
+      const double a2a = nccl_alltoall_ms(grp, even, even, r);
+      const double a2a_4 = nccl_alltoall_ms(grp, even, even, r, 4);
+      const double per_gpu = double(chunk) * (grp.size - 1);
+      nlohmann::json s = {{"keys_per_gpu_log2", log2n}, {"pairs", pairs},
+                          {"nccl_alltoall_ms", a2a}, {"nccl_alltoall_gb_per_s_per_gpu", per_gpu / a2a / 1e6},
+                          {"nccl_alltoall_4b_offset_gb_per_s_per_gpu", per_gpu / a2a_4 / 1e6}};
+      if (single) {
+        s["one_gpu_sort_ms"] = one_gpu_ms(grp, n, pairs, Dist::Uniform, false, r);
+        s["one_gpu_partition_ms"] = one_gpu_ms(grp, n, pairs, Dist::Uniform, true, r);
+      }
+      out["shard"].push_back(s);
+    }
+  save();
+  // The one-GPU baselines: the same total keys, per kind and distribution.
+  std::map<std::tuple<std::int64_t, bool, int>, double> one_gpu;
+  if (single)
+    for (int log2n : sizes)
+      for (bool pairs : kinds)
+        for (Dist d : dists) {
+          const std::int64_t total = (std::int64_t(1) << log2n) * grp.size;
+          one_gpu[{total, pairs, int(d)}] = one_gpu_ms(grp, total, pairs, d, false, log2n >= 30 ? std::min(reps, 3) : reps);
+        }
+  for (int log2n : sizes)
+    for (bool pairs : kinds)
+      for (Dist d : dists)
+        for (const Way& w : ways) {
+          const bool single_transfer = w.scheme == DistributedScheme::SortFirst && w.chunks > 1 && grp.size <= 2;
+          if (single_transfer) continue;  // the same run as sort-first:1
+          out["results"].push_back(run_case(grp, {log2n, pairs, d, w}, log2n >= 30 ? std::min(reps, 3) : reps, one_gpu));
+          save();
+        }
+  grp.ex.reset();
+  grp.nccl.reset();
+  for (const Gpu& g : grp.gpus) ncclCommDestroy(g.comm);
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {  // a device allocation that failed (primlab::DeviceError)
+    die(e.what());
+  }
 }

@@ -56,7 +56,7 @@ void scan_variant(const char* name, const std::uint32_t* in, std::uint32_t* out,
   PackedTileState<std::uint32_t, kStride> st{static_cast<std::uint64_t*>(ws)};
   auto run = [&] {
     cudaMemsetAsync(ws, 0, tiles * 8 * kStride);
-    scan_kernel<Tuning, std::uint32_t, Sum, true><<<unsigned(tiles), Tuning::kThreads>>>(in, out, n, 0u, Sum{}, st, true, false);
+    scan_kernel<Tuning, std::uint32_t, Sum, true><<<unsigned(tiles), Tuning::kThreads>>>(in, out, n, 0u, Sum{}, NoProbe{}, st, true, false);
   };
   const float ms = median_ms(run);
   CK(cudaGetLastError());
@@ -135,8 +135,8 @@ void scan_cooperative_variant(const char* name, const std::uint32_t* in, std::ui
   const PackedTileState<std::uint32_t, kStride> st{static_cast<std::uint64_t*>(ws)};
   const cudaLaunchAttribute attr = cooperative_attribute();
   auto run = [&] {
-    launch_with_attribute(&attr, kernel, unsigned(tiles), Tuning::kThreads, 0, nullptr, in, out, n, 0u, Sum{}, st, true,
-                          true);
+    launch_with_attribute(&attr, kernel, unsigned(tiles), Tuning::kThreads, 0, nullptr, in, out, n, 0u, Sum{}, NoProbe{},
+                          st, true, true);
   };
   const float ms = median_ms(run);
   CK(cudaGetLastError());

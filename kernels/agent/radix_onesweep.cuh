@@ -1,7 +1,9 @@
 // The Onesweep digit pass (Adinets & Merrill 2022), shared by radix sort and radix partition:
 // one kernel per 8-bit digit that ranks a tile (BlockRadixRank), publishes the tile's digit counts
 // for a decoupled look-back, and scatters the tile through shared memory so that same-digit keys
-// leave in runs. The digit counts over all keys come from agent/radix_histogram.cuh.
+// leave in runs. The digit counts over all keys come from agent/radix_histogram.cuh. Both kernels
+// take a probe (util/probe.cuh): NoProbe in the library, the lab's recording probe where the Step
+// tab steps one pass on small tiles (radix-onesweep), which lists them.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -12,6 +14,7 @@
 #include "block/block_radix_rank.cuh"
 #include "thread/radix_key_codec.cuh"
 #include "util/chained_launch.cuh"
+#include "util/probe.cuh"
 
 namespace primlab::detail::onesweep {
 
@@ -30,28 +33,37 @@ __device__ __forceinline__ void st_relaxed(std::uint32_t* p, std::uint32_t v) {
   asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
+// listing: radix-onesweep
 // Exclusive scans of two 256-entry columns held by threads 0..255 (others pass 0 and get 0).
 // s_tmp: 16 words of shared memory. Ends with the block synchronised.
+template <class Probe>
 __device__ __forceinline__ void scan256_exclusive2(std::uint32_t a, std::uint32_t b,
                                                    std::uint32_t& ea, std::uint32_t& eb,
-                                                   std::uint32_t* s_tmp) {
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  std::uint32_t ia = a, ib = b;
-#pragma unroll
-  for (int off = 1; off < 32; off <<= 1) {
-    const std::uint32_t ta = __shfl_up_sync(0xffffffffu, ia, off);
-    const std::uint32_t tb = __shfl_up_sync(0xffffffffu, ib, off);
-    if (lane >= off) { ia += ta; ib += tb; }
-  }
-  if (lane == 31 && warp < 8) { s_tmp[warp] = ia; s_tmp[8 + warp] = ib; }
-  __syncthreads();
-  std::uint32_t pa = 0, pb = 0;
-  if (warp < 8) {
-    for (int w = 0; w < warp; ++w) { pa += s_tmp[w]; pb += s_tmp[8 + w]; }
-  }
-  ea = pa + ia - a;
-  eb = pb + ib - b;
+                                                   std::uint32_t* s_tmp, Probe& probe) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;                  // step: publish (scan)
+  std::uint32_t ia = a, ib = b;                                                // step: publish (scan)
+#pragma unroll  // step: publish (scan)
+  for (int off = 1; off < 32; off <<= 1) {                                     // step: publish (scan)
+    const std::uint32_t ta = __shfl_up_sync(0xffffffffu, ia, off);             // step: publish (scan)
+    const std::uint32_t tb = __shfl_up_sync(0xffffffffu, ib, off);             // step: publish (scan)
+    if (lane >= off) { ia += ta; ib += tb; }                                   // step: publish (scan)
+  }                                                                            // step: publish (scan)
+  if (lane == 31 && warp < 8) { s_tmp[warp] = ia; s_tmp[8 + warp] = ib; }      // step: publish (scan)
+  probe.event(OnesweepEvent::kScanTotals, lane == 31 && warp < 8 ? warp : -1);
+  __syncthreads();                                                             // step: publish (scan)
+  probe.barrier();
+  std::uint32_t pa = 0, pb = 0;                                                // step: starts
+  if (warp < 8) {                                                              // step: starts
+    for (int w = 0; w < warp; ++w) {                                           // step: starts
+      pa += s_tmp[w];                                                          // step: starts
+      pb += s_tmp[8 + w];                                                      // step: starts
+    }                                                                          // step: starts
+    probe.event(OnesweepEvent::kScanRead, warp);
+  }                                                                            // step: starts
+  ea = pa + ia - a;                                                            // step: starts
+  eb = pb + ib - b;                                                            // step: starts
 }
+// listing: end
 
 // [SECTION] the pass kernel
 
@@ -74,21 +86,27 @@ struct PassArgs {
 };
 
 // Dynamic shared memory: [warp][digit] counters, 256 digit bases, 16 scan words, the exchange
-// buffer (the tile's keys, then its values; the ranking's mask rows before them).
+// buffer (the tile's keys, then its values; the ranking's mask rows before them, so that it is at
+// least as large as the counters: the library's tiles always are, the lab's small ones are not).
 template <int THREADS, int ITEMS, class Bits, class VBits, bool PAIRS>
 constexpr std::size_t pass_smem_bytes() {
   constexpr std::size_t wide = sizeof(Bits) > sizeof(VBits) || !PAIRS ? sizeof(Bits) : sizeof(VBits);
-  return (THREADS / 32) * kRadix * 4 + kRadix * 4 + 64 + std::size_t(THREADS) * ITEMS * wide;
+  constexpr std::size_t counters = (THREADS / 32) * kRadix * 4;
+  constexpr std::size_t exchange = std::size_t(THREADS) * ITEMS * wide;
+  return counters + kRadix * 4 + 64 + (exchange > counters ? exchange : counters);
 }
 
 // WINDOW: predecessors whose look-back words one digit's thread reads per round trip.
 // FEW_DIGITS: BlockRadixRank's threshold for ranking a warp by __match_any_sync.
-template <class Bits, class VBits, bool PAIRS, int THREADS, int ITEMS, int MIN_BLOCKS, int WINDOW, int FEW_DIGITS>
-__global__ void __launch_bounds__(THREADS, MIN_BLOCKS) pass_kernel(PassArgs<Bits, VBits> a) {
+// One thread per digit: a.mask < THREADS. The library's shapes have kRadix threads or more; the
+// lab steps blocks of 32 or 64 threads with digits of at most 5 bits.
+// listing: radix-onesweep
+template <class Bits, class VBits, bool PAIRS, int THREADS, int ITEMS, int MIN_BLOCKS, int WINDOW, int FEW_DIGITS,
+          class Probe = NoProbe>
+__global__ void __launch_bounds__(THREADS, MIN_BLOCKS) pass_kernel(PassArgs<Bits, VBits> a, Probe probe = {}) {
   using Rank = BlockRadixRank<Bits, THREADS, ITEMS, FEW_DIGITS>;
   constexpr int kTile = THREADS * ITEMS;
-  static_assert(THREADS >= kRadix && THREADS % 32 == 0, "one thread per digit");
-  static_assert(std::size_t(kTile) * sizeof(Bits) >= Rank::kRowWords * 4u, "the mask rows fit in the exchange buffer");
+  static_assert(THREADS % 32 == 0, "whole warps");
   extern __shared__ __align__(16) unsigned char smem_raw[];
   std::uint32_t* s_warp = reinterpret_cast<std::uint32_t*>(smem_raw);  // [warp][digit] counts
   std::uint32_t* s_base = s_warp + Rank::kRowWords;                     // global pos - tile pos
@@ -99,124 +117,139 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) pass_kernel(PassArgs<Bits
 
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   Rank ranker(s_warp, reinterpret_cast<std::uint32_t*>(s_keys), a.shift, a.mask);
+  probe.event(OnesweepEvent::kSharedCounts, s_warp);
   // The tile id first: its round trip overlaps the clearing (issued after the clearing, it cost
   // 7 % of a 2^28 sort). A pass with a tile counter is not chained to the kernel that zeroed it,
   // so taking an id before chain_wait() is safe. A chained pass (at most one wave of tiles, all
   // resident at once) takes its block's index.
-  if (tid == 0) s_tile = a.tile_counter != nullptr ? atomicAdd(a.tile_counter, 1u) : blockIdx.x;
-  ranker.clear();
-  chain_wait();  // the previous pass (or the histogram) has finished
-  chain_release();
-  __syncthreads();
-  const std::uint32_t tile = s_tile;
-  const std::int64_t tile_begin = std::int64_t(tile) * kTile;
-  const int valid = static_cast<int>(std::min<std::int64_t>(kTile, a.n - tile_begin));
-  const int warp_first = warp * 32 * ITEMS + lane;  // tile-local index of item 0 (warp-striped)
+  if (tid == 0) s_tile = a.tile_counter != nullptr ? atomicAdd(a.tile_counter, 1u) : blockIdx.x;  // step: clear
+  ranker.clear(probe);                                                                            // step: clear
+  chain_wait();  // the previous pass (or the histogram) has finished                             // step: clear
+  chain_release();                                                                                // step: clear
+  __syncthreads();                                                                                // step: clear
+  probe.barrier();
+  const std::uint32_t tile = s_tile;                                                   // step: load
+  const std::int64_t tile_begin = std::int64_t(tile) * kTile;                          // step: load
+  const int valid = static_cast<int>(std::min<std::int64_t>(kTile, a.n - tile_begin));  // step: load
+  const int warp_first = warp * 32 * ITEMS + lane;  // tile-local index of item 0 (warp-striped)  // step: load
 
   // Load: warp w takes the w-th run of 32 * ITEMS keys; item i of a lane is at i * 32 + lane.
-  Bits k[ITEMS];
-  const bool encode = (a.in0 | a.in1) != 0;
-  if (valid == kTile) {
-#pragma unroll
-    for (int i = 0; i < ITEMS; ++i) k[i] = a.keys_in[tile_begin + warp_first + i * 32];
-    if (encode) {
-#pragma unroll
-      for (int i = 0; i < ITEMS; ++i) k[i] = xor_by_top(k[i], a.in0, a.in1);
-    }
-  } else {
-#pragma unroll
-    for (int i = 0; i < ITEMS; ++i) {
-      const int li = warp_first + i * 32;
+  Bits k[ITEMS];                                                                       // step: load
+  const bool encode = (a.in0 | a.in1) != 0;                                            // step: load
+  if (valid == kTile) {                                                                // step: load
+#pragma unroll  // step: load
+    for (int i = 0; i < ITEMS; ++i) k[i] = a.keys_in[tile_begin + warp_first + i * 32];  // step: load
+    if (encode) {                                                                      // step: load
+#pragma unroll  // step: load
+      for (int i = 0; i < ITEMS; ++i) k[i] = xor_by_top(k[i], a.in0, a.in1);           // step: load
+    }                                                                                  // step: load
+  } else {                                                                             // step: load
+#pragma unroll  // step: load
+    for (int i = 0; i < ITEMS; ++i) {                                                  // step: load
+      const int li = warp_first + i * 32;                                              // step: load
       // Padding takes the largest digit, so it ranks after every real key of the tile.
-      k[i] = li < valid ? xor_by_top(a.keys_in[tile_begin + li], a.in0, a.in1) : ~Bits(0);
-    }
-  }
+      k[i] = li < valid ? xor_by_top(a.keys_in[tile_begin + li], a.in0, a.in1) : ~Bits(0);  // step: load
+    }                                                                                  // step: load
+  }                                                                                    // step: load
+  probe.event(OnesweepEvent::kLoad, k, warp_first, valid);
 
   // Rank with early counts: the tile's digit counts are published for the look-back before the
   // ranking, and the ranks come out final. Per digit: the tile count (published at once for the
   // look-back), the tile-local and the global digit starts.
-  std::uint32_t total = 0;
-  std::uint32_t* my_status = a.status + std::size_t(tile) * kRadix + tid;
-  std::uint32_t tile_excl, glob_excl;
-  ranker.count_digits(k);
-  __syncthreads();
-  if (tid < kRadix) {
-    total = ranker.to_warp_starts(tid);
-    st_relaxed(my_status, tile == 0 ? (kInclusive | total) : total + 1);
-  }
-  const std::uint32_t gcount = tid < kRadix ? a.hist[tid] : 0u;
-  scan256_exclusive2(total, gcount, tile_excl, glob_excl, s_tmp);
-  if (tid < kRadix) {
-    ranker.add_tile_start(tid, tile_excl);
+  std::uint32_t total = 0;                                                             // step: load
+  std::uint32_t* my_status = a.status + std::size_t(tile) * kRadix + tid;              // step: load
+  std::uint32_t tile_excl, glob_excl;                                                  // step: load
+  ranker.count_digits(k, probe);                                                       // step: load
+  __syncthreads();                                                                     // step: load
+  probe.barrier();
+  if (tid < kRadix) {                                                                  // step: publish
+    total = ranker.to_warp_starts(tid, probe);                                         // step: publish
+    st_relaxed(my_status, tile == 0 ? (kInclusive | total) : total + 1);               // step: publish
+    probe.event(OnesweepEvent::kPublish, tile, tid, tile == 0 ? (kInclusive | total) : total + 1);
+  }                                                                                    // step: publish
+  const std::uint32_t gcount = tid < kRadix ? a.hist[tid] : 0u;                        // step: publish
+  probe.event(OnesweepEvent::kHistRead, tid < kRadix ? tid : -1, gcount);
+  scan256_exclusive2(total, gcount, tile_excl, glob_excl, s_tmp, probe);               // step: publish
+  if (tid < kRadix) {                                                                  // step: starts
+    ranker.add_tile_start(tid, tile_excl, probe);                                      // step: starts
     if (a.offsets_out != nullptr && tile == 0 && tid <= static_cast<int>(a.mask)) {
       a.offsets_out[tid] = glob_excl;
       if (tid == static_cast<int>(a.mask)) a.offsets_out[tid + 1] = glob_excl + gcount;
     }
-  }
-  __syncthreads();
-  std::uint32_t rank[ITEMS];
-  ranker.rank_keys(k, rank);
-  __syncthreads();  // the mask rows alias the exchange buffer
+  }                                                                                    // step: starts
+  __syncthreads();                                                                     // step: starts
+  probe.barrier();
+  std::uint32_t rank[ITEMS];                                                           // step: rank
+  ranker.rank_keys(k, rank, probe);                                                    // step: rank
+  __syncthreads();  // the mask rows alias the exchange buffer                         // step: rank
+  probe.barrier();
 
   // Exchange: keys to their tile position (needs only tile-local offsets, so it runs before the
   // look-back and gives the predecessors time to publish inclusive prefixes).
-#pragma unroll
-  for (int i = 0; i < ITEMS; ++i) s_keys[rank[i]] = k[i];
+#pragma unroll  // step: look-back (exchange)
+  for (int i = 0; i < ITEMS; ++i) s_keys[rank[i]] = k[i];  // step: look-back (exchange)
+  probe.event(OnesweepEvent::kExchange, k, rank);
   // Look-back: one thread per digit sums the predecessors' aggregates back to the first
   // inclusive prefix, WINDOW predecessors per round trip. A small sort starts all its tiles at
   // once: walking one predecessor at a time, the last tile would wait about tiles / 2 round trips.
-  if (tid < kRadix) {
-    std::uint32_t excl = 0;
-    if (tile > 0) {
-      const std::uint32_t* p = my_status - kRadix;  // the nearest predecessor not yet folded
-      std::uint32_t left = tile;                     // predecessors not yet folded
-      for (;;) {
-        std::uint32_t v[WINDOW];
-#pragma unroll
-        for (int w = 0; w < WINDOW; ++w) v[w] = w < int(left) ? ld_relaxed(p - std::size_t(w) * kRadix) : 0u;
+  if (tid < kRadix) {                                                                  // step: look-back
+    std::uint32_t excl = 0;                                                            // step: look-back
+    if (tile > 0) {                                                                    // step: look-back
+      const std::uint32_t* p = my_status - kRadix;  // the nearest predecessor not yet folded  // step: look-back
+      std::uint32_t left = tile;                     // predecessors not yet folded     // step: look-back
+      for (;;) {                                                                       // step: look-back
+        std::uint32_t v[WINDOW];                                                       // step: look-back
+#pragma unroll  // step: look-back
+        for (int w = 0; w < WINDOW; ++w) v[w] = w < int(left) ? ld_relaxed(p - std::size_t(w) * kRadix) : 0u;  // step: look-back
         // Fold the published words, nearest first, up to an inclusive one or the first unpublished.
-        int folded = 0;
-        bool inclusive = false;
-#pragma unroll
-        for (int w = 0; w < WINDOW; ++w) {
-          if (folded == w && !inclusive && v[w] != 0) {
-            inclusive = (v[w] & kInclusive) != 0;
-            excl += inclusive ? v[w] & ~kInclusive : v[w] - 1;
-            folded = w + 1;
-          }
-        }
-        if (inclusive) break;
-        p -= std::size_t(folded) * kRadix;
-        left -= folded;
-      }
-      st_relaxed(my_status, kInclusive | (excl + total));
-    }
-    s_base[tid] = glob_excl + excl - tile_excl;
-  }
-  __syncthreads();
+        int folded = 0;                                                                // step: look-back
+        bool inclusive = false;                                                        // step: look-back
+#pragma unroll  // step: look-back
+        for (int w = 0; w < WINDOW; ++w) {                                             // step: look-back
+          if (folded == w && !inclusive && v[w] != 0) {                                // step: look-back
+            inclusive = (v[w] & kInclusive) != 0;                                      // step: look-back
+            excl += inclusive ? v[w] & ~kInclusive : v[w] - 1;                         // step: look-back
+            folded = w + 1;                                                            // step: look-back
+          }                                                                            // step: look-back
+        }                                                                              // step: look-back
+        probe.event(OnesweepEvent::kLookBack, v, left - 1, folded);
+        if (inclusive) break;                                                          // step: look-back
+        p -= std::size_t(folded) * kRadix;                                             // step: look-back
+        left -= folded;                                                                // step: look-back
+      }                                                                                // step: look-back
+      st_relaxed(my_status, kInclusive | (excl + total));                              // step: look-back
+      probe.event(OnesweepEvent::kPublish, tile, tid, kInclusive | (excl + total));
+    }                                                                                  // step: look-back
+    s_base[tid] = glob_excl + excl - tile_excl;                                        // step: look-back
+    probe.event(OnesweepEvent::kBase, tid, glob_excl + excl - tile_excl);
+  }                                                                                    // step: look-back
+  __syncthreads();                                                                     // step: look-back
+  probe.barrier();
   // Out in tile order, so that consecutive threads write consecutive addresses within each
   // digit's run.
-  std::uint32_t dst[PAIRS ? ITEMS : 1];
-  const bool decode = (a.out0 | a.out1) != 0;
-  if (valid == kTile && !decode) {  // the common case, without per-key tests
-#pragma unroll
-    for (int s = 0; s < ITEMS; ++s) {
-      const int j = s * THREADS + tid;
-      const Bits key = s_keys[j];
-      const std::uint32_t g = s_base[digit_of(key, a.shift, a.mask)] + j;
-      a.keys_out[g] = key;
+  std::uint32_t dst[PAIRS ? ITEMS : 1];                                                // step: scatter
+  const bool decode = (a.out0 | a.out1) != 0;                                          // step: scatter
+  if (valid == kTile && !decode) {  // the common case, without per-key tests          // step: scatter
+#pragma unroll  // step: scatter
+    for (int s = 0; s < ITEMS; ++s) {                                                  // step: scatter
+      const int j = s * THREADS + tid;                                                 // step: scatter
+      const Bits key = s_keys[j];                                                      // step: scatter
+      const std::uint32_t g = s_base[digit_of(key, a.shift, a.mask)] + j;              // step: scatter
+      a.keys_out[g] = key;                                                             // step: scatter
+      probe.event(OnesweepEvent::kScatter, j, key, g);
       if constexpr (PAIRS) dst[s] = g;
-    }
-  } else {
-#pragma unroll
-    for (int s = 0; s < ITEMS; ++s) {
-      const int j = s * THREADS + tid;
-      const Bits key = s_keys[j];
-      const std::uint32_t g = s_base[digit_of(key, a.shift, a.mask)] + j;
-      if (j < valid) a.keys_out[g] = decode ? xor_by_top(key, a.out0, a.out1) : key;
+    }                                                                                  // step: scatter
+  } else {                                                                             // step: scatter
+#pragma unroll  // step: scatter
+    for (int s = 0; s < ITEMS; ++s) {                                                  // step: scatter
+      const int j = s * THREADS + tid;                                                 // step: scatter
+      const Bits key = s_keys[j];                                                      // step: scatter
+      const std::uint32_t g = s_base[digit_of(key, a.shift, a.mask)] + j;              // step: scatter
+      if (j < valid) a.keys_out[g] = decode ? xor_by_top(key, a.out0, a.out1) : key;   // step: scatter
+      probe.event(OnesweepEvent::kScatter, j, key, g);
       if constexpr (PAIRS) dst[s] = g;
-    }
-  }
+    }                                                                                  // step: scatter
+  }                                                                                    // step: scatter
   if constexpr (PAIRS) {
     VBits v[ITEMS];
 #pragma unroll
@@ -225,9 +258,11 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) pass_kernel(PassArgs<Bits
       v[i] = (valid == kTile || li < valid) ? a.vals_in[tile_begin + li] : VBits(0);
     }
     __syncthreads();
+    probe.barrier();
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i) s_vals[rank[i]] = v[i];
     __syncthreads();
+    probe.barrier();
 #pragma unroll
     for (int s = 0; s < ITEMS; ++s) {
       const int j = s * THREADS + tid;
@@ -235,5 +270,6 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) pass_kernel(PassArgs<Bits
     }
   }
 }
+// listing: end
 
 }  // namespace primlab::detail::onesweep

@@ -1,10 +1,12 @@
 // BlockRadixRank: the tile-local position of every key of a block's tile by one 8-bit digit,
 // stable (CUB's BlockRadixRankMatchEarlyCounts with its WARP_MATCH_ATOMIC_OR peer matching).
 // Keys are warp-striped: item i of lane l of warp w is the tile's key w * 32 * ITEMS + i * 32 + l.
+// Its steps take the pass's probe (util/probe.cuh; NoProbe in the library).
 #pragma once
 #include <cstdint>
 
 #include "thread/radix_key_codec.cuh"
+#include "util/probe.cuh"
 
 namespace primlab::detail {
 
@@ -29,10 +31,18 @@ class BlockRadixRank {
                                             std::uint32_t mask)
       : s_counts_(s_counts), s_masks_(s_masks), shift_(shift), mask_(mask) {}
 
+  // listing: radix-onesweep
   // Zeroes both rows of every warp; the block synchronises before step 1.
-  __device__ __forceinline__ void clear() {
-    for (int i = threadIdx.x; i < kRowWords; i += THREADS) s_counts_[i] = 0;
-    for (int i = threadIdx.x; i < kRowWords; i += THREADS) s_masks_[i] = 0;
+  template <class Probe>
+  __device__ __forceinline__ void clear(Probe& probe) {
+    for (int i = threadIdx.x; i < kRowWords; i += THREADS) {  // step: clear
+      s_counts_[i] = 0;                                      // step: clear
+      probe.event(OnesweepEvent::kClear, i, false);
+    }                                                        // step: clear
+    for (int i = threadIdx.x; i < kRowWords; i += THREADS) {  // step: clear
+      s_masks_[i] = 0;                                       // step: clear
+      probe.event(OnesweepEvent::kClear, i, true);
+    }                                                        // step: clear
   }
 
   // Step 1: one shared atomic per key, independent of each other (no chain); a warp whose keys all
@@ -40,42 +50,55 @@ class BlockRadixRank {
   // digits (skewed keys, the top digit of floats in [0, 1)) would serialise its lanes' atomics on
   // the same words: it groups equal digits with __match_any_sync, whose cost grows with the
   // number of distinct values, and each group's leader adds the group.
-  __device__ __forceinline__ void count_digits(const Bits (&k)[ITEMS]) {
-    const int lane = static_cast<int>(threadIdx.x) & 31, warp = static_cast<int>(threadIdx.x) >> 5;
-    wh_ = s_counts_ + warp * kRadix;
-    lt_ = lanemask_lt();
-    wm_ = s_masks_ + warp * kRadix;
-    one_digit_ = warp_has_one_digit(k, d0_);
-    few_digits_ = !one_digit_ && distinct_digits(digit_of(k[0], shift_, mask_)) <= kFewDigits;
-    if (one_digit_) {
-      if (lane == 0) atomicAdd(&wh_[d0_], 32u * ITEMS);
-    } else if (few_digits_) {
-#pragma unroll
-      for (int i = 0; i < ITEMS; ++i) {
-        const std::uint32_t d = digit_of(k[i], shift_, mask_);
-        const std::uint32_t peers = __match_any_sync(0xffffffffu, d);
-        if (lane == __ffs(peers) - 1) atomicAdd(&wh_[d], static_cast<std::uint32_t>(__popc(peers)));
-      }
-    } else {
-#pragma unroll
-      for (int i = 0; i < ITEMS; ++i) atomicAdd(&wh_[digit_of(k[i], shift_, mask_)], 1u);
-    }
+  template <class Probe>
+  __device__ __forceinline__ void count_digits(const Bits (&k)[ITEMS], Probe& probe) {
+    const int lane = static_cast<int>(threadIdx.x) & 31, warp = static_cast<int>(threadIdx.x) >> 5;  // step: load (count)
+    wh_ = s_counts_ + warp * kRadix;  // step: load (count)
+    lt_ = lanemask_lt();  // step: load (count)
+    wm_ = s_masks_ + warp * kRadix;  // step: load (count)
+    one_digit_ = warp_has_one_digit(k, d0_);  // step: load (count)
+    few_digits_ = !one_digit_ && distinct_digits(digit_of(k[0], shift_, mask_)) <= kFewDigits;  // step: load (count)
+    if (one_digit_) {  // step: load (count)
+      if (lane == 0) atomicAdd(&wh_[d0_], 32u * ITEMS);  // step: load (count)
+      probe.event(OnesweepEvent::kCount, 0, lane == 0 ? int(d0_) : -1, 32u * ITEMS, 0u);
+    } else if (few_digits_) {  // step: load (count)
+#pragma unroll  // step: load (count)
+      for (int i = 0; i < ITEMS; ++i) {  // step: load (count)
+        const std::uint32_t d = digit_of(k[i], shift_, mask_);  // step: load (count)
+        const std::uint32_t peers = __match_any_sync(0xffffffffu, d);  // step: load (count)
+        if (lane == __ffs(peers) - 1) atomicAdd(&wh_[d], static_cast<std::uint32_t>(__popc(peers)));  // step: load (count)
+        probe.event(OnesweepEvent::kCount, i, lane == __ffs(peers) - 1 ? int(d) : -1,
+                    static_cast<std::uint32_t>(__popc(peers)), peers);
+      }  // step: load (count)
+    } else {  // step: load (count)
+#pragma unroll  // step: load (count)
+      for (int i = 0; i < ITEMS; ++i) {  // step: load (count)
+        atomicAdd(&wh_[digit_of(k[i], shift_, mask_)], 1u);  // step: load (count)
+        probe.event(OnesweepEvent::kCount, i, int(digit_of(k[i], shift_, mask_)), 1u, 0u);
+      }  // step: load (count)
+    }  // step: load (count)
   }
 
   // Step 2, thread d < 256 only.
-  __device__ __forceinline__ std::uint32_t to_warp_starts(int d) {
-    std::uint32_t total = 0;
-#pragma unroll
-    for (int w = 0; w < kWarps; ++w) {
-      const std::uint32_t c = s_counts_[w * kRadix + d];
-      s_counts_[w * kRadix + d] = total;
-      total += c;
-    }
-    return total;
+  template <class Probe>
+  __device__ __forceinline__ std::uint32_t to_warp_starts(int d, Probe& probe) {
+    std::uint32_t total = 0;                              // step: publish (warp starts)
+#pragma unroll  // step: publish (warp starts)
+    for (int w = 0; w < kWarps; ++w) {                    // step: publish (warp starts)
+      const std::uint32_t c = s_counts_[w * kRadix + d];  // step: publish (warp starts)
+      s_counts_[w * kRadix + d] = total;                  // step: publish (warp starts)
+      probe.event(OnesweepEvent::kColumn, w, d, total, false);
+      total += c;                                         // step: publish (warp starts)
+    }                                                     // step: publish (warp starts)
+    return total;                                         // step: publish (warp starts)
   }
-  __device__ __forceinline__ void add_tile_start(int d, std::uint32_t start) {
-#pragma unroll
-    for (int w = 0; w < kWarps; ++w) s_counts_[w * kRadix + d] += start;
+  template <class Probe>
+  __device__ __forceinline__ void add_tile_start(int d, std::uint32_t start, Probe& probe) {
+#pragma unroll  // step: starts (tile starts)
+    for (int w = 0; w < kWarps; ++w) {      // step: starts (tile starts)
+      s_counts_[w * kRadix + d] += start;   // step: starts (tile starts)
+      probe.event(OnesweepEvent::kColumn, w, d, start, true);
+    }                                       // step: starts (tile starts)
   }
 
   // Step 3. Peer masks through shared memory: every lane ORs its bit into its digit's word of the
@@ -84,35 +107,40 @@ class BlockRadixRank {
   // A few instructions per key against ~30 for 8 ballots (bench/NOTES-sort.md). A one-digit warp
   // takes its run at once: 32 lanes ORing one word would serialise (all-equal keys 7.61 ms
   // against 6.95 ms, H200, 2^28 u32, bench/NOTES-sort.md).
-  __device__ __forceinline__ void rank_keys(const Bits (&k)[ITEMS], std::uint32_t (&rank)[ITEMS]) {
-    const int lane = static_cast<int>(threadIdx.x) & 31;
-    if (one_digit_) {
-      const std::uint32_t before = wh_[d0_];  // one word, read by all lanes
-#pragma unroll
-      for (int i = 0; i < ITEMS; ++i) rank[i] = before + i * 32 + lane;
-      return;
-    }
-    if (few_digits_) {
+  template <class Probe>
+  __device__ __forceinline__ void rank_keys(const Bits (&k)[ITEMS], std::uint32_t (&rank)[ITEMS], Probe& probe) {
+    const int lane = static_cast<int>(threadIdx.x) & 31;                         // step: rank
+    if (one_digit_) {                                                             // step: rank
+      const std::uint32_t before = wh_[d0_];  // one word, read by all lanes     // step: rank
+#pragma unroll  // step: rank
+      for (int i = 0; i < ITEMS; ++i) rank[i] = before + i * 32 + lane;           // step: rank
+      probe.event(OnesweepEvent::kRankRun, rank, d0_);
+      return;                                                                     // step: rank
+    }                                                                             // step: rank
+    if (few_digits_) {                                                            // step: rank
       // Peers by __match_any_sync again, no mask words: keeping count_digits' masks would hold
       // ITEMS more registers per thread across the block's barriers.
-#pragma unroll
-      for (int i = 0; i < ITEMS; ++i) {
-        const std::uint32_t d = digit_of(k[i], shift_, mask_);
-        rank[i] = rank_in_group(d, __match_any_sync(0xffffffffu, d), lane);
-      }
-      return;
-    }
-    const std::uint32_t bit = 1u << lane;
-#pragma unroll
-    for (int i = 0; i < ITEMS; ++i) {
-      const std::uint32_t d = digit_of(k[i], shift_, mask_);
-      atomicOr(&wm_[d], bit);
-      __syncwarp();
-      const std::uint32_t peers = wm_[d];
-      rank[i] = rank_in_group(d, peers, lane);  // its shuffle: every lane has read its mask word
-      if (lane == 31 - __clz(peers)) wm_[d] = 0;
-      __syncwarp();
-    }
+#pragma unroll  // step: rank
+      for (int i = 0; i < ITEMS; ++i) {                                           // step: rank
+        const std::uint32_t d = digit_of(k[i], shift_, mask_);                    // step: rank
+        const std::uint32_t peers = __match_any_sync(0xffffffffu, d);             // step: rank
+        rank[i] = rank_in_group(d, peers, lane);                                  // step: rank
+        probe.event(OnesweepEvent::kRankKey, i, d, peers, rank[i], false);
+      }                                                                           // step: rank
+      return;                                                                     // step: rank
+    }                                                                             // step: rank
+    const std::uint32_t bit = 1u << lane;                                         // step: rank
+#pragma unroll  // step: rank
+    for (int i = 0; i < ITEMS; ++i) {                                             // step: rank
+      const std::uint32_t d = digit_of(k[i], shift_, mask_);                      // step: rank
+      atomicOr(&wm_[d], bit);                                                     // step: rank
+      __syncwarp();                                                               // step: rank
+      const std::uint32_t peers = wm_[d];                                         // step: rank
+      rank[i] = rank_in_group(d, peers, lane);  // its shuffle: every lane has read its mask word  // step: rank
+      if (lane == 31 - __clz(peers)) wm_[d] = 0;                                  // step: rank
+      __syncwarp();                                                               // step: rank
+      probe.event(OnesweepEvent::kRankKey, i, d, peers, rank[i], true);
+    }                                                                             // step: rank
   }
 
  private:
@@ -125,30 +153,31 @@ class BlockRadixRank {
   // The final position of this lane's key among its peers (the lanes whose key has digit d): the
   // highest peer bumps the warp's counter of d for the whole group, the others add their place.
   __device__ __forceinline__ std::uint32_t rank_in_group(std::uint32_t d, std::uint32_t peers, int lane) const {
-    const int leader = 31 - __clz(peers);
-    std::uint32_t before = 0;
-    if (lane == leader) before = atomicAdd(&wh_[d], static_cast<std::uint32_t>(__popc(peers)));
-    before = __shfl_sync(0xffffffffu, before, leader);
-    return before + __popc(peers & lt_);
+    const int leader = 31 - __clz(peers);                                                          // step: rank (group)
+    std::uint32_t before = 0;                                                                      // step: rank (group)
+    if (lane == leader) before = atomicAdd(&wh_[d], static_cast<std::uint32_t>(__popc(peers)));    // step: rank (group)
+    before = __shfl_sync(0xffffffffu, before, leader);                                             // step: rank (group)
+    return before + __popc(peers & lt_);                                                           // step: rank (group)
   }
 
   // The number of distinct digits among the warp's lanes (every lane passes its digit).
   static __device__ __forceinline__ int distinct_digits(std::uint32_t d) {
-    const std::uint32_t peers = __match_any_sync(0xffffffffu, d);
-    const int lane = static_cast<int>(threadIdx.x) & 31;
-    return __popc(__ballot_sync(0xffffffffu, lane == __ffs(peers) - 1));
+    const std::uint32_t peers = __match_any_sync(0xffffffffu, d);              // step: load (match)
+    const int lane = static_cast<int>(threadIdx.x) & 31;                       // step: load (match)
+    return __popc(__ballot_sync(0xffffffffu, lane == __ffs(peers) - 1));       // step: load (match)
   }
 
   // True when every key of the warp has one digit, d0. Every lane runs the collectives before any
   // test: a short-circuit that left lanes out of the shuffle hung warps with mixed digits.
   __device__ __forceinline__ bool warp_has_one_digit(const Bits (&k)[ITEMS], std::uint32_t& d0) const {
-    Bits diff = 0;
-#pragma unroll
-    for (int i = 1; i < ITEMS; ++i) diff |= k[i] ^ k[0];
-    d0 = digit_of(k[0], shift_, mask_);
-    const std::uint32_t lane0_d0 = __shfl_sync(0xffffffffu, d0, 0);
-    return __all_sync(0xffffffffu, (digit_of(diff, shift_, mask_) == 0) & (d0 == lane0_d0));
+    Bits diff = 0;                                                                            // step: load (match)
+#pragma unroll  // step: load (match)
+    for (int i = 1; i < ITEMS; ++i) diff |= k[i] ^ k[0];                                      // step: load (match)
+    d0 = digit_of(k[0], shift_, mask_);                                                       // step: load (match)
+    const std::uint32_t lane0_d0 = __shfl_sync(0xffffffffu, d0, 0);                           // step: load (match)
+    return __all_sync(0xffffffffu, (digit_of(diff, shift_, mask_) == 0) & (d0 == lane0_d0));  // step: load (match)
   }
+  // listing: end
 
   std::uint32_t* s_counts_;  // [warp][digit]
   std::uint32_t* s_masks_;   // [warp][digit]

@@ -12,15 +12,19 @@
 #include <cstring>
 #include <type_traits>
 
+#include "util/probe.cuh"
 #include "warp/warp_scan.cuh"
 
 namespace primlab::detail {
 
+// listing: scan-lookback
 enum TileStatus : unsigned { kTileInvalid = 0, kTileAggregate = 1, kTileInclusive = 2 };
+// listing: end
 
 template <class T, bool kPacked = (sizeof(T) <= 4)>
 struct TileState;
 
+// listing: scan-lookback
 // A packed word of a type of up to 4 bytes: (value bits << 32) | status.
 template <class T>
 __device__ __forceinline__ std::uint64_t pack_tile_word(TileStatus s, T v) {
@@ -50,6 +54,7 @@ struct PackedTileState {
     return unpack_tile_word(w.load(cuda::memory_order_relaxed), v);
   }
 };
+// listing: end
 template <class T>
 struct TileState<T, true> : PackedTileState<T, 1> {};
 
@@ -119,15 +124,6 @@ constexpr std::size_t state_bytes(std::int64_t num_tiles) {
   return (std::size_t(num_tiles) * State::bytes_per_tile() + 255) & ~std::size_t(255);
 }
 
-template <class T>
-__host__ __device__ inline TileState<T> make_tile_state(void* base, std::int64_t num_tiles) {
-  (void)num_tiles;
-  TileState<T> s;
-  if constexpr (sizeof(T) <= 4) s.words = static_cast<std::uint64_t*>(base);
-  else s.words = static_cast<ulonglong2*>(base);
-  return s;
-}
-
 // In a kernel launched by launch_with_cleared_tile_states with zero_first (util/launch_features.cuh):
 // each block clears its tile's state, and the grid waits for every tile's before any is published.
 template <class State>
@@ -160,9 +156,10 @@ using CountTileState = CountTileStateT<1>;
 // (w = 0 nearest). The warp waits until the whole window has published, folds everything up to
 // the nearest inclusive prefix, farthest first, and moves the window back if there is none.
 // The inclusive front therefore advances 32 * kWords tiles per L2 round trip.
+// listing: scan-lookback
 template <class T, int kWords = 1, int kSleepNs = 0, int kInitialDelayNs = 0,
-          int kDelayMinGrid = 512, class State, class Op>
-__device__ __forceinline__ T look_back(const State& st, std::int64_t tile, Op op) {
+          int kDelayMinGrid = 512, class State, class Op, class Probe = NoProbe>
+__device__ __forceinline__ T look_back(const State& st, std::int64_t tile, Op op, Probe&& probe = Probe{}) {
   const int lane = threadIdx.x & 31;
   const T ident = Op::template identity<T>();
   T prefix{};
@@ -185,10 +182,14 @@ __device__ __forceinline__ T look_back(const State& st, std::int64_t tile, Op op
 #pragma unroll
       for (int w = 0; w < kWords; ++w) {
         const std::int64_t pred = base - lane * kWords - w;
-        if (pred >= 0 && s[w] != kTileInclusive) s[w] = st.read(pred, &v[w]);
+        if (pred >= 0 && s[w] != kTileInclusive) {  // step: look-back (poll)
+          s[w] = st.read(pred, &v[w]);              // step: look-back (poll)
+          probe.event(ScanEvent::kTileRead, pred, s[w], v[w]);
+        }
         ok = ok && s[w] != kTileInvalid;
       }
-      if (__all_sync(kFullMask, ok)) break;
+      probe.event(ScanEvent::kLookBackPoll, base, 0, 0);
+      if (__all_sync(kFullMask, ok)) break;  // step: look-back (poll)
       if (kSleepNs > 0) __nanosleep(kSleepNs);  // back off: fewer polls of the hot status lines
     }
     // This lane's nearest inclusive entry, and the first lane that has one.
@@ -196,32 +197,34 @@ __device__ __forceinline__ T look_back(const State& st, std::int64_t tile, Op op
 #pragma unroll
     for (int w = kWords - 1; w >= 0; --w)
       if (s[w] == kTileInclusive) stop_w = w;
-    const unsigned incl = __ballot_sync(kFullMask, stop_w < kWords);
-    const int stop_lane = incl ? __ffs(incl) - 1 : 31;
+    const unsigned incl = __ballot_sync(kFullMask, stop_w < kWords);  // step: look-back (fold)
+    const int stop_lane = incl ? __ffs(incl) - 1 : 31;                 // step: look-back (fold)
     // The lane's fold, farthest first: v[last] op ... op v[0], cut at its inclusive entry.
     T x = ident;
     bool has = false;
 #pragma unroll
     for (int w = kWords - 1; w >= 0; --w) {
       if (w <= stop_w || stop_w == kWords) {
-        x = has ? op(x, v[w]) : v[w];
+        x = has ? op(x, v[w]) : v[w];  // step: look-back (fold)
         has = true;
       }
     }
-    if (lane > stop_lane) x = ident;
+    if (lane > stop_lane) x = ident;  // step: look-back (fold)
     // x[l] = x[l+d] op x[l]: lane 0 ends with the whole window, farthest tile first.
 #pragma unroll
     for (int d = 1; d < 32; d <<= 1) {
       T y = __shfl_down_sync(kFullMask, x, d);
-      if (lane + d < 32) x = op(y, x);
+      if (lane + d < 32) x = op(y, x);  // step: look-back (fold)
     }
-    const T window = __shfl_sync(kFullMask, x, 0);
-    prefix = have_prefix ? op(window, prefix) : window;
-    have_prefix = true;
-    if (incl) break;
-    base -= 32 * kWords;
+    const T window = __shfl_sync(kFullMask, x, 0);      // step: look-back (fold)
+    prefix = have_prefix ? op(window, prefix) : window;  // step: look-back (fold)
+    have_prefix = true;                                  // step: look-back (fold)
+    probe.event(ScanEvent::kLookBackWindow, base, incl ? stop_lane : -1, prefix);
+    if (incl) break;       // step: look-back (fold)
+    base -= 32 * kWords;   // step: look-back (fold)
   }
   return prefix;
 }
+// listing: end
 
 }  // namespace primlab::detail

@@ -94,11 +94,11 @@ std::vector<std::uint64_t> class_lower_bounds(const std::vector<SplitterSearch::
 
 namespace {
 
-// Calls piece(r, s, c, first, count) for every part of rank r's keys of class c that goes to rank
-// s: `count` keys from the class's `first`-th on. Class c's keys of rank r take the global positions
-// after those of every smaller class and of the same class on every smaller rank.
+// Calls piece(q, s, c, first, count) for every part of sender q's keys of class c that goes to
+// rank s: `count` keys from the class's `first`-th on. Class c's keys of sender q take the global
+// positions after those of every smaller class and of the same class of every earlier sender.
 template <class Piece>
-void for_each_piece(int ranks, int classes, const std::vector<std::int64_t>& class_counts,
+void for_each_piece(int senders, int receivers, int classes, const std::vector<std::int64_t>& class_counts,
                     const std::vector<std::int64_t>& cut_positions, Piece piece) {
   const std::int64_t total = std::accumulate(class_counts.begin(), class_counts.end(), std::int64_t(0));
   std::vector<std::int64_t> edge{0};  // rank s takes global positions [edge[s], edge[s + 1])
@@ -106,11 +106,11 @@ void for_each_piece(int ranks, int classes, const std::vector<std::int64_t>& cla
   edge.push_back(total);
   std::int64_t start = 0;
   for (int c = 0; c < classes; ++c) {
-    for (int r = 0; r < ranks; ++r) {
-      const std::int64_t end = start + class_counts[std::size_t(r) * classes + c];
-      for (int s = 0; s < ranks; ++s) {
+    for (int q = 0; q < senders; ++q) {
+      const std::int64_t end = start + class_counts[std::size_t(q) * classes + c];
+      for (int s = 0; s < receivers; ++s) {
         const std::int64_t lo = std::max(start, edge[s]), hi = std::min(end, edge[s + 1]);
-        if (hi > lo) piece(r, s, c, lo - start, hi - lo);
+        if (hi > lo) piece(q, s, c, lo - start, hi - lo);
       }
       start = end;
     }
@@ -119,28 +119,41 @@ void for_each_piece(int ranks, int classes, const std::vector<std::int64_t>& cla
 
 }  // namespace
 
-std::vector<std::int64_t> send_counts(int ranks, int classes, const std::vector<std::int64_t>& class_counts,
+std::vector<std::int64_t> send_counts(int senders, int receivers, int classes,
+                                      const std::vector<std::int64_t>& class_counts,
                                       const std::vector<std::int64_t>& cut_positions) {
-  std::vector<std::int64_t> send(std::size_t(ranks) * ranks, 0);
-  for_each_piece(ranks, classes, class_counts, cut_positions,
-                 [&](int r, int s, int, std::int64_t, std::int64_t count) { send[std::size_t(r) * ranks + s] += count; });
+  std::vector<std::int64_t> send(std::size_t(senders) * receivers, 0);
+  for_each_piece(senders, receivers, classes, class_counts, cut_positions,
+                 [&](int q, int s, int, std::int64_t, std::int64_t count) { send[std::size_t(q) * receivers + s] += count; });
   return send;
 }
 
-std::vector<Run> send_runs(int ranks, int classes, const std::vector<std::int64_t>& class_counts,
+std::vector<Run> send_runs(int senders, int receivers, int classes, const std::vector<std::int64_t>& class_counts,
                            const std::vector<std::int64_t>& cut_positions, int me,
                            const std::vector<std::int64_t>& class_start) {
-  std::vector<Run> runs(ranks);
-  std::vector<bool> seen(ranks, false);
-  for_each_piece(ranks, classes, class_counts, cut_positions,
-                 [&](int r, int s, int c, std::int64_t first, std::int64_t count) {
-                   if (r != me) return;
+  std::vector<Run> runs(receivers);
+  std::vector<bool> seen(receivers, false);
+  for_each_piece(senders, receivers, classes, class_counts, cut_positions,
+                 [&](int q, int s, int c, std::int64_t first, std::int64_t count) {
+                   if (q != me) return;
                    const std::int64_t at = class_start[c] + first;
                    runs[s].offset = seen[s] ? std::min(runs[s].offset, at) : at;
                    runs[s].count += count;
                    seen[s] = true;
                  });
   return runs;
+}
+
+std::vector<std::int64_t> landing_offsets(int senders, int receivers, const std::vector<std::int64_t>& send) {
+  std::vector<std::int64_t> landing(std::size_t(senders) * receivers, 0);
+  for (int s = 0; s < receivers; ++s) {
+    std::int64_t at = 0;
+    for (int q = 0; q < senders; ++q) {
+      landing[std::size_t(q) * receivers + s] = at;
+      at += send[std::size_t(q) * receivers + s];
+    }
+  }
+  return landing;
 }
 
 }  // namespace primlab::detail

@@ -2,6 +2,7 @@
 // counts): where the cuts between ranks go, the classes of keys a rank partitions into, and who
 // sends how many keys to whom. Pure C++, so that it is tested without a GPU.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -62,20 +63,36 @@ class SplitterSearch {
 // a class of its own.
 std::vector<std::uint64_t> class_lower_bounds(const std::vector<SplitterSearch::Cut>& cuts, int width);
 
-// Who sends what: class_counts[r * C + c] is rank r's count of class c; cut_positions are the G - 1
-// cuts' positions. send[r * G + s] is the number of keys rank r sends to rank s. A rank's keys in
-// class order go to non-decreasing destinations, so each send is one contiguous run.
-std::vector<std::int64_t> send_counts(int ranks, int classes, const std::vector<std::int64_t>& class_counts,
+// Who sends what. The senders are the pieces of the global input order: the ranks, or each
+// rank's chunks (rank-major, so sender q = rank * chunks + chunk); class_counts[q * classes + c]
+// is sender q's count of class c; cut_positions are the receivers - 1 cuts' positions.
+// send[q * receivers + s] is the number of keys sender q sends to rank s. A sender's keys in class
+// order go to non-decreasing destinations, so each send is one contiguous run.
+std::vector<std::int64_t> send_counts(int senders, int receivers, int classes,
+                                      const std::vector<std::int64_t>& class_counts,
                                       const std::vector<std::int64_t>& cut_positions);
 
-// The runs rank `me` sends, one per destination rank: where class c of its staged keys starts is
+// The runs sender `me` sends, one per receiving rank: where class c of its staged keys starts is
 // class_start[c] (the classes need not be staged in class order, but the classes one rank
 // receives from it must lie side by side, as a partition by key order or its reverse leaves them).
 struct Run {
   std::int64_t offset = 0, count = 0;
 };
-std::vector<Run> send_runs(int ranks, int classes, const std::vector<std::int64_t>& class_counts,
+std::vector<Run> send_runs(int senders, int receivers, int classes, const std::vector<std::int64_t>& class_counts,
                            const std::vector<std::int64_t>& cut_positions, int me,
                            const std::vector<std::int64_t>& class_start);
+
+// Where each sender's keys land at rank s: landing[q * receivers + s] keys into s's result, after
+// those of every earlier sender (the global input order, which the stable local sort keeps).
+std::vector<std::int64_t> landing_offsets(int senders, int receivers, const std::vector<std::int64_t>& send);
+
+// A run of `bytes` landing `at` bytes past a 16-byte boundary of its receiver (its address modulo
+// 16) goes as a head (the bytes before the receiver's next boundary, under 16) and a body that
+// starts on that boundary. Sender and receiver compute it alike.
+constexpr std::size_t kExchangeAlign = 16;
+inline std::size_t head_bytes(std::size_t at, std::size_t bytes) {
+  const std::size_t to_boundary = (kExchangeAlign - at % kExchangeAlign) % kExchangeAlign;
+  return to_boundary < bytes ? to_boundary : bytes;
+}
 
 }  // namespace primlab::detail

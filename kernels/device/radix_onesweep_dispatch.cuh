@@ -40,6 +40,8 @@ struct Config<Bits, VBits, PAIRS, Shape<THREADS, ITEMS, MIN_BLOCKS, WINDOW, FEW_
   static constexpr int kWindow = WINDOW > 0 ? WINDOW : kTuned.window;
   static constexpr int kFewDigits = FEW_DIGITS >= 0 ? FEW_DIGITS : RadixSortTuning::kFewDigits;
   static constexpr std::size_t kSmem = pass_smem_bytes<kThreads, kItems, Bits, VBits, PAIRS>();
+  // The passes take 8-bit digits, and the pass kernel has one thread per digit.
+  static_assert(kThreads >= kRadix, "a pass block has a thread for each of the 256 digits");
 };
 
 // Tiles of a shape with min_blocks blocks per SM that are resident at once.
@@ -125,11 +127,11 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
     if (resident > 0) {
       const cudaLaunchAttribute attr = cooperative_attribute();
       PRIMLAB_TRY(launch_with_attribute(&attr, hist_kernel, grid, T::kHistThreads, 0, stream, keys_in, n, begin_bit,
-                                        passes, last_mask, codec.enc0, codec.enc1, hist, zero));
+                                        passes, last_mask, codec.enc0, codec.enc1, hist, zero, NoProbe{}));
     } else {
       PRIMLAB_CUDA_TRY(cudaMemsetAsync(zero.words, 0, zero.count * 4, stream));
       hist_kernel<<<grid, T::kHistThreads, 0, stream>>>(keys_in, n, begin_bit, passes, last_mask, codec.enc0,
-                                                        codec.enc1, hist, ZeroFirst{});
+                                                        codec.enc1, hist, ZeroFirst{}, NoProbe{});
       PRIMLAB_LAUNCH_TRY();
     }
   }
@@ -168,7 +170,8 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
     a.out0 = p == passes - 1 ? codec.dec0 : Bits(0);
     a.out1 = p == passes - 1 ? codec.dec1 : Bits(0);
     a.offsets_out = p == 0 ? offsets_out : nullptr;
-    PRIMLAB_TRY(chained_launch(chained, kernel, static_cast<unsigned>(tiles), C::kThreads, C::kSmem, stream, a));
+    PRIMLAB_TRY(
+        chained_launch(chained, kernel, static_cast<unsigned>(tiles), C::kThreads, C::kSmem, stream, a, NoProbe{}));
     src_k = dst_k;
     src_v = dst_v;
   }

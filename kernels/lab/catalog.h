@@ -1,6 +1,7 @@
 // The lab's catalog: one row (Algorithm) per algorithm, with its stepped form (plan, CPU reference
-// stepper, CUDA traced stepper: both fill the same planned Trace, which tests compare bit for bit)
-// and its timed large-n form (TimedForm), one set of limits and its options. The Step tab, trace,
+// stepper, and the CUDA stepped form, which runs the algorithm's own kernels with a recording
+// probe: both fill the same planned Trace, which tests compare bit for bit) and its timed large-n
+// form (TimedForm, the same kernels with NoProbe), one set of limits and its options. The Step tab, trace,
 // render, the bench, the Performance tab and the tests all read it; lab calls that can fail return
 // a Result (lab/model/result.h).
 #pragma once
@@ -9,30 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "lab/model/forms.h"
 #include "lab/model/result.h"
 #include "lab/model/trace.h"
 #include "primlab/status.h"
 
 namespace primlab {
-
-// Everything a user can set in the Step tab. Each algorithm reads the fields its options name.
-struct StepConfig {
-  std::int32_t n = 16;
-  ElemType type = ElemType::I32;
-  std::int32_t block = 8;          // threads per block of the traced kernels
-  bool inclusive = false;          // scans: inclusive or exclusive
-  bool conflict_offsets = true;    // shared-memory scan: GPU Gems 3 bank-conflict offsets on/off
-  std::int32_t digit_bits = 4;     // radix digit width
-  std::int32_t bins = 16;          // histogram bins / partitions
-  std::int32_t predicate = 0;      // compaction: 0 non-zero, 1 even, 2 greater than threshold
-  std::int32_t threshold = 0;
-  bool descending = false;
-  bool key_value = false;
-  std::int32_t variant = 0;        // algorithm-specific sub-variant
-  std::uint32_t seed = 1;          // for algorithms with a random element (atomic order)
-  const std::vector<std::uint32_t>* input = nullptr;  // plan(): the input when known (radix-split sizes its bit passes from the max)
-  std::int32_t digit_start = 0;    // radix partition: lowest bit of the digit (bits [digit_start, +log2(bins)))
-};
 
 // Which StepConfig fields an algorithm reads (the UI shows only those).
 enum StepOption : unsigned {
@@ -49,34 +32,7 @@ enum StepOption : unsigned {
   kOptDigitStart = 1u << 10,  // reads digit_start
 };
 
-// Device memory of a whole trace (values and op slots), laid out as Trace::values / Trace::ops.
-// It may be a mapped OpenGL buffer (interop) or plain device memory (tests, headless).
-struct DeviceTraceView {
-  std::uint32_t* values = nullptr;
-  Op* ops = nullptr;
-};
-
-// A timed form's block and items per thread where TimedArgs leaves them 0.
-constexpr int kTimedDefaultBlock = 256;
-constexpr int kTimedDefaultItems = 8;
-
-// One timed run's buffers, owned by the engine: plain pointers, so that the catalog needs no CUDA.
-struct TimedArgs {
-  std::string type;            // the engine's type name: "i32", "u32", "f32", "u8"
-  std::int64_t n = 0;
-  const void* d_in = nullptr;  // n elements of type
-  void* d_out = nullptr;       // n elements (a scan's output, sorted keys), or a histogram's bins
-  void* d_scalar = nullptr;    // a reduction's result
-  void* d_ws = nullptr;        // workspace of workspace_bytes(args) bytes
-  std::size_t ws_bytes = 0;
-  int block = 0;               // 0: the form's default_block
-  int items = 0;               // 0: the form's default (takes_items)
-  int bins = 256;              // histograms: bins over [lower, upper)
-  double lower = 0, upper = 0;
-  void* stream = nullptr;      // a cudaStream_t
-};
-
-// An algorithm's timed large-n kernel (its folder's <algo>_timed.cu).
+// An algorithm's timed large-n form (its folder's <algo>.cu: the kernels of <algo>.cuh with NoProbe).
 struct TimedForm {
   const char* primitive = nullptr;          // the engine's primitive: "scan_exclusive", "reduce_sum",
                                             // "histogram_even", "sort_keys", "bitonic_sort_keys";
@@ -105,7 +61,6 @@ struct Algorithm {
   std::int32_t max_bins = 4096;       // kOptBins: bins (or partitions) from 2 up to this
   bool bins_pow2 = false;             // kOptBins: bins must be a power of two
   bool deterministic = true;          // CPU and CUDA traces equal bit for bit (else final state and counts)
-  bool cpu_only = false;              // no CUDA stepper (run_cuda stays null): the app says it runs on the CPU
   const char* bins_label = nullptr;   // kOptBins: what the bins count, where not histogram bins ("GPUs")
   const char* variant_names = nullptr;  // kOptVariant: the names of cfg.variant's values, NUL-separated, ending in two NULs
   // The stepped form. plan fills trace metadata: rows, steps (labels, launch shapes, op slots),
@@ -113,8 +68,8 @@ struct Algorithm {
   Result (*plan)(const StepConfig& cfg, Trace& trace) = nullptr;
   // Fills values, ops and counters of a planned trace from the input words (cfg.n of them).
   void (*run_cpu)(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& trace) = nullptr;
-  // Same on the GPU: writes values and ops into `out`, counters into trace.steps. Null in builds
-  // without CUDA.
+  // Same on the GPU: runs the algorithm's kernels and host code with the recording probe, which
+  // writes values and ops into `out` and counters into trace.steps. Null in builds without CUDA.
   Result (*run_cuda)(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& trace,
                      DeviceTraceView out) = nullptr;
   TimedForm timed;  // the large-n kernel the bench and the Performance tab time

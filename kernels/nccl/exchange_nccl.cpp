@@ -73,6 +73,10 @@ Status NcclExchange::create(const std::vector<NcclRank>& ranks, std::unique_ptr<
     void* p = nullptr;
     PRIMLAB_NCCL_CUDA(cudaMalloc(&p, (std::size_t(ex->size_) + 1) * ex->gather_count_ * sizeof(std::int64_t)));
     l.d_gather = static_cast<std::int64_t*>(p);
+    int least = 0, greatest = 0;
+    PRIMLAB_NCCL_CUDA(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    PRIMLAB_NCCL_CUDA(cudaStreamCreateWithPriority(&l.transfer, cudaStreamNonBlocking, greatest));
+    PRIMLAB_NCCL_CUDA(l.events.create());
   }
   out = std::move(ex);
   return Status::Success;
@@ -81,9 +85,11 @@ Status NcclExchange::create(const std::vector<NcclRank>& ranks, std::unique_ptr<
 NcclExchange::~NcclExchange() {
   detail::DeviceGuard restore_device;
   for (Local& l : local_) {
-    if (!l.d_gather) continue;
     cudaSetDevice(l.device);
-    cudaFree(l.d_gather);
+    if (l.transfer) cudaStreamSynchronize(l.transfer);
+    l.events.destroy();
+    if (l.transfer) cudaStreamDestroy(l.transfer);
+    if (l.d_gather) cudaFree(l.d_gather);
   }
 }
 
@@ -115,8 +121,13 @@ Status NcclExchange::all_gather(const std::int64_t* h_local, std::size_t count, 
   return Status::Success;
 }
 
-Status NcclExchange::all_to_all_v(const ExchangePlan* plans, int parts) {
+Status NcclExchange::all_to_all_v(const ExchangePlan* plans, int parts, int* ticket) {
   detail::DeviceGuard restore_device;
+  const int t = next_ticket_++;
+  for (Local& l : local_) {
+    PRIMLAB_NCCL_CUDA(cudaSetDevice(l.device));
+    PRIMLAB_NCCL_CUDA(l.events.start(t, l.nccl.stream, l.transfer));
+  }
   ncclResult_t r = ncclGroupStart();
   for (std::size_t i = 0; i < local_.size() && r == ncclSuccess; ++i) {
     const Local& l = local_[i];
@@ -125,14 +136,27 @@ Status NcclExchange::all_to_all_v(const ExchangePlan* plans, int parts) {
       for (int s = 0; s < size_ && r == ncclSuccess; ++s) {
         if (p.send_bytes[s] > 0)
           r = ncclSend(static_cast<const char*>(p.d_send) + p.send_offsets[s], p.send_bytes[s], ncclChar, s,
-                       l.nccl.comm, l.nccl.stream);
+                       l.nccl.comm, l.transfer);
         if (r == ncclSuccess && p.recv_bytes[s] > 0)
           r = ncclRecv(static_cast<char*>(p.d_recv) + p.recv_offsets[s], p.recv_bytes[s], ncclChar, s, l.nccl.comm,
-                       l.nccl.stream);
+                       l.transfer);
       }
     }
   }
   PRIMLAB_NCCL_TRY(end_group(r), local_[0].nccl.comm);
+  for (Local& l : local_) {
+    PRIMLAB_NCCL_CUDA(cudaSetDevice(l.device));
+    PRIMLAB_NCCL_CUDA(l.events.finish(t, l.transfer));
+  }
+  *ticket = t;
+  return Status::Success;
+}
+
+Status NcclExchange::join(int local, int ticket) {
+  detail::DeviceGuard restore_device;
+  const Local& l = local_[std::size_t(local)];
+  PRIMLAB_NCCL_CUDA(cudaSetDevice(l.device));
+  PRIMLAB_NCCL_CUDA(l.events.join(ticket, l.nccl.stream));
   return Status::Success;
 }
 

@@ -11,11 +11,11 @@ using namespace primlab;
 
 namespace {
 
-// Step 4 of the preset shared-scan-bank-conflicts: up-sweep offset=4, thread t reads a = 8t+3.
+// Step 4 of the preset shared-scan-bank-conflicts: up-sweep d=128, offset=4, thread t reads a = 8t+3.
 TEST(BankView, WorstAccessOfTheUpSweepWithoutOffsets) {
   const Trace t = test::shared_scan_trace(false);
   const Step& st = t.steps[4];
-  ASSERT_EQ(st.label.rfind("up-sweep offset=4:", 0), 0u);
+  ASSERT_EQ(st.label.rfind("up-sweep d=128, offset=4:", 0), 0u) << st.label;
   const int k = ui::worst_access(st);
   ASSERT_GE(k, 0);
   const ui::BankView v = ui::bank_view(t, st.accesses[std::size_t(k)]);
@@ -35,7 +35,7 @@ TEST(BankView, WorstAccessOfTheUpSweepWithoutOffsets) {
 TEST(BankView, OffsetsMoveTheLanesIntoDistinctBanksPastPaddingWords) {
   const Trace t = test::shared_scan_trace(true);
   const Step& st = t.steps[4];
-  ASSERT_EQ(st.label.rfind("up-sweep offset=4:", 0), 0u);
+  ASSERT_EQ(st.label.rfind("up-sweep d=128, offset=4:", 0), 0u) << st.label;
   for (const WarpAccess& a : st.accesses) {
     const ui::BankView v = ui::bank_view(t, a);
     EXPECT_EQ(v.degree, 1);

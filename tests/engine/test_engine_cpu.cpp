@@ -79,22 +79,27 @@ TEST(EngineCpu, ACancelledRunReturnsAtOnce) {
   EXPECT_FALSE(run_cpu_primitive("scan_exclusive", Type::u32, true, 4, in.data(), out.data(), 1 << 20, cancel));
 }
 
-TEST(EngineCpu, TheGeneratorIsTheDevicesFormula) {
-  // Element i of stream s is splitmix64(s ^ i * 0xD1B54A32D192ED03) in every type's conversion,
-  // the same numbers the device's fill kernel writes (engine/device.cu uses the same functions).
-  std::vector<std::uint32_t> u(5);
-  std::vector<std::uint8_t> b(5);
-  std::vector<double> d(5);
-  fill_host(Type::u32, u.data(), 5, 42, 2);
-  fill_host(Type::u8, b.data(), 5, 42, 2);
-  fill_host(Type::f64, d.data(), 5, 42, 2);
-  for (int i = 0; i < 5; ++i) {
-    const std::uint64_t h = input_bits(42, i);
-    EXPECT_EQ(u[std::size_t(i)], std::uint32_t(h >> 32));
-    EXPECT_EQ(b[std::size_t(i)], std::uint8_t(h >> 56));
-    EXPECT_EQ(d[std::size_t(i)], double(h >> 11) / 9007199254740992.0);
-  }
-  EXPECT_NE(input_bits(42, 0), input_bits(43, 0));
+TEST(EngineCpu, TheGeneratorIsSplitmix64AndItsThreadsAgree) {
+  // Element 0 of stream s is splitmix64's first output for the state s (Vigna's reference
+  // generator: 0xE220A8397B1DCDAF for state 0, 6457827717110365317 for 1234567).
+  EXPECT_EQ(input_bits(0, 0), 0xE220A8397B1DCDAFull);
+  EXPECT_EQ(input_bits(1234567, 0), 6457827717110365317ull);
+  // Filling on several threads gives the numbers of one thread, and streams differ.
+  std::vector<std::uint32_t> one(100001), four(100001), other(100001);
+  fill_host(Type::u32, one.data(), std::int64_t(one.size()), 42, 1);
+  fill_host(Type::u32, four.data(), std::int64_t(four.size()), 42, 4);
+  fill_host(Type::u32, other.data(), std::int64_t(other.size()), 43, 4);
+  EXPECT_EQ(one, four);
+  EXPECT_NE(one, other);
+  // Bytes cover every value about evenly; doubles lie in [0, 1).
+  std::vector<std::uint8_t> b(1 << 16);
+  fill_host(Type::u8, b.data(), std::int64_t(b.size()), 7, 2);
+  std::vector<int> count(256, 0);
+  for (std::uint8_t v : b) ++count[v];
+  for (int v = 0; v < 256; ++v) EXPECT_NEAR(count[std::size_t(v)], 256, 80) << "byte " << v;
+  std::vector<double> d(1000);
+  fill_host(Type::f64, d.data(), 1000, 7, 2);
+  for (double v : d) EXPECT_TRUE(v >= 0.0 && v < 1.0) << v;
 }
 
 TEST(EngineCpu, OneMinimumBytesTable) {

@@ -28,7 +28,6 @@ namespace {
 TEST(CatalogTraced, CudaTraceMatchesCpuAtTheLimitsAndOptions) {
   ASSERT_TRUE(backend().cuda) << "no CUDA device: " << backend().reason;
   for (const Algorithm& a : algorithms()) {
-    if (a.cpu_only) continue;
     ASSERT_NE(a.run_cuda, nullptr) << a.name;
     for (const test::RowConfig& rc : test::configs_for(a)) {
       SCOPED_TRACE(rc.what);
@@ -40,7 +39,6 @@ TEST(CatalogTraced, CudaTraceMatchesCpuAtTheLimitsAndOptions) {
 TEST(CatalogTraced, CudaTraceMatchesCpuOverTheSweep) {
   ASSERT_TRUE(backend().cuda) << "no CUDA device: " << backend().reason;
   for (const Algorithm& a : algorithms()) {
-    if (a.cpu_only) continue;
     for (const test::SweepConfig& sc : test::sweep_for(a)) {
       SCOPED_TRACE(sc.rc.what);
       const StepConfig& c = sc.rc.cfg;

@@ -1,12 +1,13 @@
 // CPU reference stream compaction: the output and the count against std::copy_if for every scan
-// variant, predicate, block and many n; the seeds' samples; the splice of the scan's own trace;
-// special values; bad configs.
+// variant, predicate, block the compaction and its scan take, and many n; the seeds' samples; the
+// splice of the scan's own trace; special values; bad configs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <climits>
 #include <cmath>
 
+#include "lab/algorithms/compact/compact_common.h"
 #include "lab/catalog.h"
 #include "lab/model/input.h"
 #include "lab/result_check.h"
@@ -88,13 +89,21 @@ TEST_P(CompactResult, MatchesCopyIf) {
   expect_compacted(make_input(InputKind::Sorted, c.n, c.type, 1), c.variant, c.predicate, 4, c.block, c.type);
 }
 
+// The blocks a variant runs: those the compaction and the scan it runs both take.
+bool takes(int variant, int block) {
+  StepConfig cfg;
+  cfg.block = block;
+  return validate(*find_algorithm("compact"), cfg).ok() && validate(steppers::compact::scan_algo(variant), cfg).ok();
+}
+
 std::vector<Case> cases() {
+  const Algorithm& a = *find_algorithm("compact");
   std::vector<Case> v;
   int k = 0;
   for (int variant : {0, 1, 2})
     for (int n : {1, 2, 3, 7, 8, 31, 32, 33, 100, 255, 256, 257, 1000, 1024, 1025, 4095, 4096})
-      for (int block : {1, 4, 32, 64, 256, 1024}) {
-        if (block == 1 && n > 1100) continue;  // thousands of one-thread blocks: slow to no purpose
+      for (int block : {a.min_block, 2, 4, 32, 64, 256, a.max_block}) {
+        if (!takes(variant, block) || (block < 4 && n > 1100)) continue;  // thousands of tiny blocks: slow to no purpose
         ++k;
         v.push_back({n, block, variant, k % 3, k % 4 == 0 ? ElemType::F32 : ElemType::I32});
       }
@@ -106,6 +115,7 @@ INSTANTIATE_TEST_SUITE_P(AllVariants, CompactResult, ::testing::ValuesIn(cases()
 TEST(CompactTrace, Seed002Sample) {
   for (int variant : {0, 1, 2})
     for (int block : {1, 2, 4, 8, 16}) {
+      if (!takes(variant, block)) continue;
       Compacted r;
       ASSERT_EQ(compact(kSeed002CompactHead, variant, 0, 0, block, ElemType::I32, r), "");
       EXPECT_EQ(r.count, kSeed002CompactedHead.size());
@@ -130,7 +140,6 @@ TEST(CompactTrace, CountIsTheLastIndexPlusTheLastFlag) {
 
 TEST(CompactTrace, TheScanStepsAreTheScansOwnTrace) {
   const std::vector<std::uint32_t> in = make_input(InputKind::Random, 40, ElemType::I32, 5);
-  const char* scans[] = {"scan-blelloch", "scan-naive", "scan-shared"};
   for (int variant : {0, 1, 2}) {
     Compacted r;
     ASSERT_EQ(compact(in, variant, 1, 0, 8, ElemType::I32, r), "");
@@ -139,7 +148,9 @@ TEST(CompactTrace, TheScanStepsAreTheScansOwnTrace) {
     cfg.n = int(in.size());
     cfg.block = 8;
     Trace scan;
-    ASSERT_TRUE(ok(build_trace_cpu(*find_algorithm(scans[variant]), cfg, flags, scan)));
+    const Algorithm& scan_row = steppers::compact::scan_algo(variant);
+    ASSERT_TRUE(ok(build_trace_cpu(scan_row, cfg, flags, scan)));
+    EXPECT_NE(r.t.title.find(scan.title), std::string::npos) << r.t.title;
     // input, map, the scan's steps, scatter, count.
     ASSERT_EQ(r.t.steps.size(), 2 + (scan.steps.size() - 1) + 2);
     for (std::size_t k = 1; k < scan.steps.size(); ++k) {
@@ -147,6 +158,11 @@ TEST(CompactTrace, TheScanStepsAreTheScansOwnTrace) {
       EXPECT_EQ(cs.label, "scan: " + scan.steps[k].label);
       EXPECT_TRUE(cs.counters == scan.steps[k].counters);
       EXPECT_TRUE(std::equal(scan.row(k, kRowMain), scan.row(k, kRowMain) + scan.width, r.t.row(1 + k, kScannedRow)));
+      // The scan's input row holds the flags through every step.
+      EXPECT_TRUE(std::equal(flags.begin(), flags.end(), r.t.row(1 + k, kFlagsRow)));
+      EXPECT_TRUE(std::equal(scan.row(k, std::size_t(scan.steps[0].focus_row)),
+                             scan.row(k, std::size_t(scan.steps[0].focus_row)) + flags.size(), flags.begin()));
+      EXPECT_EQ(cs.also_lit.size(), scan.steps[k].also_lit.size());
       for (std::int64_t o = 0; o < cs.op_count(); ++o) {
         const Op& a = r.t.ops[std::size_t(cs.op_begin + o)];
         const Op& b = scan.ops[std::size_t(scan.steps[k].op_begin + o)];
@@ -197,6 +213,7 @@ TEST(CompactTrace, BadConfigsAreRejectedWithAMessage) {
   EXPECT_NE(compact(in, 3, 0, 0, 4, ElemType::I32, r), "");
   EXPECT_NE(compact(in, 0, 3, 0, 4, ElemType::I32, r), "");
   EXPECT_NE(compact(in, 2, 0, 0, 3, ElemType::I32, r).find("power-of-two"), std::string::npos);
+  EXPECT_NE(compact(in, 2, 0, 0, 1, ElemType::I32, r).find("block size"), std::string::npos);  // the scan's limits
   EXPECT_EQ(compact(in, 0, 0, 0, 3, ElemType::I32, r), "");
   EXPECT_EQ(compact(in, 1, 0, 0, 3, ElemType::I32, r), "");
   StepConfig cfg;

@@ -86,7 +86,7 @@ TEST(Listings, MarkersAreWellFormed) {
     for (const std::string& line : l.lines) {
       EXPECT_EQ(line.find("// step:"), std::string::npos) << l.name << ": " << line;
       EXPECT_EQ(line.find("// listing:"), std::string::npos) << l.name << ": " << line;
-      for (const char* record : {"ctx.op(", "ctx.count("})
+      for (const char* record : {"probe.op(", "probe.count(", "probe.barrier("})
         EXPECT_EQ(line.find(record), std::string::npos) << l.name << ": a trace-recording line is shown: " << line;
     }
   }
@@ -101,7 +101,7 @@ TEST(Listings, LookUps) {
   EXPECT_NE(l->lines[std::size_t(sweep)].find("in[i - offset]"), std::string::npos) << l->lines[std::size_t(sweep)];
   EXPECT_EQ(listing::tag_at("scan-naive", sweep), "sweep");
   EXPECT_EQ(listing::tag_at("scan-naive", 0), "");
-  EXPECT_EQ(l->lines[0].rfind("// scan_naive_timed.cu:", 0), 0u) << l->lines[0];
+  EXPECT_EQ(l->lines[0].rfind("// scan_naive.cuh:", 0), 0u) << l->lines[0];
   EXPECT_EQ(listing::find("no-such-listing"), nullptr);
   // A step spanning several lines tags each of them: Blelloch's swap and add.
   for (const listing::Tag& t : listing::find("scan-blelloch")->tags)
@@ -127,6 +127,12 @@ TEST(Listings, EveryStepHighlightsAMarkedLineOfItsPhase) {
           failures.emplace(s.phase + " outside", where + ": code line " + std::to_string(s.code_line) +
                                                    " outside the listing");
           continue;
+        }
+        for (int also : s.also_lit) {
+          const Placed& q = at[std::size_t(also)];
+          const std::string also_tag = listing::tag_at(q.listing->name, q.line);
+          if (also_tag.empty()) failures.emplace(s.phase + " also", where + ": also lights an untagged line");
+          used.insert({q.listing->name, also_tag});
         }
         const Placed& p = at[std::size_t(s.code_line)];
         const std::string tag = listing::tag_at(p.listing->name, p.line);

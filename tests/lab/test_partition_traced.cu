@@ -7,20 +7,16 @@
 
 #include <algorithm>
 
+#include "lab/algorithms/partition/radix_partition/radix_partition.h"
 #include "lab/catalog.h"
 #include "lab/catalog_configs.h"
 #include "lab/model/input.h"
 #include "lab/run/backend.h"
 
 using namespace primlab;
+using namespace primlab::lab;  // the rows
 
 namespace {
-
-int row_index(const Trace& t, const std::string& prefix) {
-  for (std::size_t r = 0; r < t.rows.size(); ++r)
-    if (t.rows[r].name.rfind(prefix, 0) == 0) return int(r);
-  return -1;
-}
 
 std::vector<std::uint32_t> final_row(const Trace& t, int r) {
   const std::uint32_t* p = t.row(t.steps.size() - 1, std::size_t(r));
@@ -34,12 +30,10 @@ void expect_partitioned_like_the_host(const Algorithm& a, const StepConfig& c, c
   auto digit = [&](std::uint32_t k) { return (k >> c.digit_start) & mask; };
   std::vector<std::uint32_t> want = in;
   std::stable_sort(want.begin(), want.end(), [&](std::uint32_t x, std::uint32_t y) { return digit(x) < digit(y); });
-  const int out = row_index(gpu, "output");
-  ASSERT_GE(out, 0);
-  std::vector<std::uint32_t> got = final_row(gpu, out);
+  std::vector<std::uint32_t> got = final_row(gpu, int(gpu.rows.size()) - 1);  // out, each variant's last row
   if (!a.deterministic) {
     // Same multiset in every partition, at the host's offsets.
-    const auto offs = final_row(gpu, row_index(gpu, "partition offsets"));
+    const auto offs = final_row(gpu, kPartOffsets);
     for (int d = 0; d < c.bins; ++d) {
       const std::size_t lo = offs[std::size_t(d)], hi = d + 1 < c.bins ? offs[std::size_t(d + 1)] : std::size_t(c.n);
       ASSERT_LE(lo, hi);

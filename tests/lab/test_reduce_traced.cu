@@ -1,12 +1,14 @@
-// The CUDA traced reductions (reduce1..reduce5, warp shuffle) on the inputs that round differently
-// at every level: full-range words, float special values, and the partial sums one block cannot add
-// (GPU label: needs a CUDA device). The sweep over sizes, blocks and types of every row is the
-// catalog-driven test's (test_catalog_traced.cu).
+// The stepped CUDA reductions (reduce1..reduce7, warp shuffle) against the CPU reference on the
+// inputs that round differently at every level (full-range words, float special values) and on the
+// host loops with many passes, whose launches hand the partial sums from row to row (GPU label:
+// needs a CUDA device). Blocks and types come from each row's limits. The sweep over sizes, blocks
+// and types of every row is the catalog-driven test's (test_catalog_traced.cu).
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "lab/catalog.h"
+#include "lab/catalog_configs.h"
 #include "lab/run/backend.h"
 #include "lab/model/input.h"
 #include "lab/traced_check.h"
@@ -15,12 +17,31 @@ using namespace primlab;
 
 namespace {
 
-TEST(ReduceTraced, TooManyPartialSumsRejectedAlike) {
+std::vector<const Algorithm*> reductions() {
+  std::vector<const Algorithm*> v;
+  for (const char* name : test::family("reduce")) v.push_back(find_algorithm(name));
+  return v;
+}
+
+std::vector<int> blocks_of(const Algorithm& a, std::initializer_list<int> ladder) {
+  std::vector<int> v;
+  for (int b : ladder)
+    if (b >= a.min_block && b <= a.max_block && (!a.block_pow2 || (b & (b - 1)) == 0)) v.push_back(b);
+  return v;
+}
+
+// Blocks of one and two threads over thousands of elements: a dozen launches, each pass reading the
+// row the pass before wrote (buf[0], buf[1] in turn) and the last writing d_out.
+TEST(ReduceTraced, ManyPassesAgree) {
   ASSERT_TRUE(backend().cuda);
-  StepConfig cfg;
-  cfg.n = 4096;
-  cfg.block = 2;
-  test::expect_backends_agree(*find_algorithm("reduce1"), cfg, make_input(InputKind::Random, 4096, ElemType::I32, 1));
+  for (const Algorithm* a : reductions())
+    for (int block : blocks_of(*a, {1, 2})) {
+      StepConfig cfg;
+      cfg.n = 3000;
+      cfg.block = block;
+      SCOPED_TRACE(std::string(a->name) + " block " + std::to_string(block));
+      test::expect_backends_agree(*a, cfg, make_input(InputKind::Random, cfg.n, ElemType::I32, 1));
+    }
 }
 
 // Full-range int32 words and floats of many magnitudes, rounded differently at every level (no NaN:
@@ -37,14 +58,15 @@ TEST(ReduceTraced, FullRangeWordsMatchBitForBit) {
         // Floats: any sign and mantissa, exponents 2^-27 .. 2^22, so no sum overflows into inf - inf.
         if (type == ElemType::F32) w = (x & 0x807fffffu) | ((100u + (x >> 9) % 50u) << 23);
       }
-      for (const Algorithm& a : algorithms()) {
-        if (a.family != std::string("reduce")) continue;
-        for (int block : {32, 128, 1024}) {
+      for (const Algorithm* a : reductions()) {
+        if (type == ElemType::F32 && !(a->options & kOptFloat)) continue;
+        for (int block : blocks_of(*a, {32, 128, 1024})) {
           StepConfig cfg;
           cfg.n = n;
           cfg.block = block;
           cfg.type = type;
-          test::expect_backends_agree(a, cfg, in);
+          SCOPED_TRACE(std::string(a->name) + " n=" + std::to_string(n) + " block=" + std::to_string(block));
+          test::expect_backends_agree(*a, cfg, in);
         }
       }
     }
@@ -59,20 +81,20 @@ TEST(ReduceTraced, FloatSpecialValues) {
   ASSERT_TRUE(parse_input_list("-0.0 -inf 3 1e-40 -2", ElemType::F32, minus_inf).ok());
   std::vector<std::uint32_t> with_nan;
   ASSERT_TRUE(parse_input_list("1 2 nan 4 5 6", ElemType::F32, with_nan).ok());
-  for (const Algorithm& a : algorithms()) {
-    if (a.family != std::string("reduce")) continue;
-    for (int block : {1, 4, 64}) {
+  for (const Algorithm* a : reductions()) {
+    if (!(a->options & kOptFloat)) continue;
+    for (int block : blocks_of(*a, {1, 4, 64})) {
       StepConfig cfg;
       cfg.n = int(in.size());
       cfg.block = block;
       cfg.type = ElemType::F32;
-      test::expect_backends_agree(a, cfg, in);
+      test::expect_backends_agree(*a, cfg, in);
       cfg.n = int(minus_inf.size());
-      test::expect_backends_agree(a, cfg, minus_inf);
+      test::expect_backends_agree(*a, cfg, minus_inf);
       cfg.n = int(with_nan.size());
       Trace gpu;
-      ASSERT_TRUE(ok(build_trace_cuda(a, cfg, with_nan, gpu)));
-      EXPECT_TRUE(std::isnan(word_to_float(gpu.row(gpu.steps.size() - 1, gpu.rows.size() - 1)[0]))) << a.name;
+      ASSERT_TRUE(ok(build_trace_cuda(*a, cfg, with_nan, gpu)));
+      EXPECT_TRUE(std::isnan(word_to_float(gpu.row(gpu.steps.size() - 1, gpu.rows.size() - 1)[0]))) << a->name;
     }
   }
 }

@@ -60,14 +60,14 @@ const Step& step_labelled(const Trace& t, const std::string& head) {
   return t.steps[0];
 }
 
-// Up-sweep offset=2 of 1024 elements, 512 threads a block, d = 256: thread t reads a = 4t+1 and
+// Up-sweep d=256, offset=2 of 1024 elements, 512 threads a block: thread t reads a = 4t+1 and
 // reads and writes b = 4t+3. Without the offsets a warp's 32 b's are words 4t+3, a stride of 4
 // words: 4 lanes share each of 8 banks (4-way). With them, b + (b >> 5) moves each group of 8
 // lanes one bank further (banks 3,7,..,31, then 4,8,..,0, ...): 32 lanes in 32 banks.
 TEST(SharedAccesses, OffsetsSpreadTheUpSweepOverTheBanks) {
   const Trace without = test::shared_scan_trace(false), with = test::shared_scan_trace(true);
-  const Step& a = step_labelled(without, "up-sweep offset=2:");
-  const Step& b = step_labelled(with, "up-sweep offset=2:");
+  const Step& a = step_labelled(without, "up-sweep d=256, offset=2:");
+  const Step& b = step_labelled(with, "up-sweep d=256, offset=2:");
   ASSERT_FALSE(a.accesses.empty());
   ASSERT_FALSE(b.accesses.empty());
   const auto lane_b = [](const Step& s) {

@@ -29,7 +29,7 @@ Trace cpu_trace(const char* algo, StepConfig cfg) {
   return cpu_trace(algo, cfg, make_input(InputKind::Random, cfg.n, cfg.type, cfg.seed));
 }
 
-// The example: bitonic sort of 16 keys with blocks of 4 threads, step 5 (stage 8, stride 4).
+// The example: bitonic sort of 16 keys with blocks of 4 threads, step 5 (size 8, stride 4).
 TEST(StepFacts, BitonicComparatorReadsBothKeysAndWritesBothOnlyWhenItSwaps) {
   StepConfig cfg;
   cfg.block = 4;
@@ -101,9 +101,9 @@ TEST(StepFacts, LaunchesCountKernelLaunchesNotBarriers) {
   StepConfig cfg;
   cfg.n = 16;
   cfg.block = 8;
-  EXPECT_EQ(launches(cpu_trace("bitonic-sort", cfg)), 1);  // bitonicSortShared: load, 10 passes, store
+  EXPECT_EQ(launches(cpu_trace("bitonic-sort", cfg)), 1);  // sort_shared_kernel: load, 10 passes, store
   cfg.n = 32;
-  // Tile sort, then for the final merge: one global pass and one shared merge kernel.
+  // sort_shared_kernel, then for the final merge: one global pass and merge_shared_kernel.
   EXPECT_EQ(launches(cpu_trace("bitonic-sort", cfg)), 3);
   for (const char* r : {"reduce1", "reduce2", "reduce3", "reduce4", "reduce5", "reduce6", "reduce-shuffle"})
     EXPECT_EQ(launches(cpu_trace(r, cfg)), 2) << r;  // pass 1 over the input, pass 2 over the partial sums

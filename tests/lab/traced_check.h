@@ -54,6 +54,35 @@ inline void expect_same_up_to_atomic_order(const primlab::Trace& cpu, const prim
   }
 }
 
+// The code panel's promise, checked against the kernel: every kernel line whose probe call
+// recorded an op in a step (the recording probe notes its source line) is a line the step lights,
+// and a step that records ops names at least one line. A line that ran unlit, or a step tagged on
+// the wrong line, fails here.
+inline void expect_lit_lines_ran(const primlab::Trace& gpu) {
+  for (std::size_t s = 1; s < gpu.steps.size(); ++s) {
+    const primlab::Step& st = gpu.steps[s];
+    bool has_ops = false;
+    for (std::int64_t k = 0; k < st.op_count() && !has_ops; ++k)
+      has_ops = primlab::kind_of(gpu.ops[std::size_t(st.op_begin + k)].kind) != primlab::OpKind::None;
+    EXPECT_TRUE(!has_ops || !st.source_lines.empty())
+        << "step " << s << " (" << st.label << ") recorded ops but no source line";
+    const std::vector<int> lit = primlab::step_code_lines(gpu, s);
+    for (std::int32_t src : st.source_lines) {
+      bool listed = false, in_lit = false;
+      for (std::size_t line = 0; line < gpu.code_sources.size(); ++line) {
+        const auto& srcs = gpu.code_sources[line];
+        if (std::find(srcs.begin(), srcs.end(), src) == srcs.end()) continue;
+        listed = true;
+        in_lit |= std::find(lit.begin(), lit.end(), int(line)) != lit.end();
+      }
+      EXPECT_TRUE(listed) << "step " << s << " (" << st.label << "): source line " << src
+                          << " recorded an op but is in no listed line";
+      EXPECT_TRUE(in_lit) << "step " << s << " (" << st.label << "): the line at source line " << src
+                          << " ran but the step does not light it";
+    }
+  }
+}
+
 inline void expect_backends_agree(const primlab::Algorithm& a, const primlab::StepConfig& cfg,
                                   const std::vector<std::uint32_t>& in) {
   primlab::Trace cpu, gpu;
@@ -62,6 +91,7 @@ inline void expect_backends_agree(const primlab::Algorithm& a, const primlab::St
   ASSERT_EQ(on_cpu.ok(), on_gpu.ok()) << "both backends accept or refuse a config alike: " << on_cpu.message()
                                       << " / " << on_gpu.message();
   if (!on_cpu.ok()) return;  // a plan's own limit (the catalog test checks it comes with a message)
+  expect_lit_lines_ran(gpu);
   if (!a.deterministic) {
     expect_same_up_to_atomic_order(cpu, gpu);
     return;

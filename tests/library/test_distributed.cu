@@ -1,23 +1,73 @@
 // The multi-GPU sort and partition on G virtual ranks of one GPU (LoopbackExchange), against the
-// host: the ranks' results, concatenated, are the stable global order; shares are balanced; bad
-// arguments on one rank stop every rank with nothing moved.
+// host: the ranks' results, concatenated, are the stable global order; shares are balanced; both
+// schemes and every pipeline depth agree; every message of 16 bytes or more leaves and lands on a
+// 16-byte boundary; bad arguments on one rank, or a transport that fails mid-pipeline, stop every
+// rank with the inputs intact.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <memory>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "primlab/distributed.h"
 #include "primlab/radix_partition.h"
 #include "sort_test_util.cuh"
+#include "tuning/distributed.cuh"
 
 namespace {
 
 using namespace sorttest;
+using primlab::DistributedScheme;
 using primlab::SortOrder;
 using primlab::Status;
 
 enum class Op { Sort, Partition };
+
+// An Exchange over another that checks that every message of 16 bytes or more leaves and lands on
+// a 16-byte boundary, and fails its fail_at-th transfer (counting from 0) as a transport would.
+class CheckedExchange final : public primlab::Exchange {
+ public:
+  explicit CheckedExchange(primlab::Exchange& inner, int fail_at = -1) : inner_(inner), fail_at_(fail_at) {}
+  int size() const override { return inner_.size(); }
+  int local_count() const override { return inner_.local_count(); }
+  int rank(int local) const override { return inner_.rank(local); }
+  int device(int local) const override { return inner_.device(local); }
+  cudaStream_t stream(int local) const override { return inner_.stream(local); }
+  Status all_gather(const std::int64_t* h_local, std::size_t count, std::int64_t* h_all) override {
+    return inner_.all_gather(h_local, count, h_all);
+  }
+  std::size_t max_gather_count() const override { return inner_.max_gather_count(); }
+  Status all_to_all_v(const primlab::ExchangePlan* plans, int parts, int* ticket) override {
+    if (transfers_++ == fail_at_) {
+      error_ = "transport failed in transfer " + std::to_string(fail_at_);
+      return Status::CommError;
+    }
+    auto off = [](const void* p, std::size_t at) { return (reinterpret_cast<std::uintptr_t>(p) + at) % 16; };
+    for (int i = 0; i < local_count() * parts; ++i)
+      for (int s = 0; s < size(); ++s) {
+        const primlab::ExchangePlan& p = plans[i];
+        if (p.send_bytes[s] >= 16 && off(p.d_send, p.send_offsets[s]) != 0) ++misaligned_;
+        if (p.recv_bytes[s] >= 16 && off(p.d_recv, p.recv_offsets[s]) != 0) ++misaligned_;
+        if (p.send_bytes[s] >= 16) ++messages_;
+      }
+    return inner_.all_to_all_v(plans, parts, ticket);
+  }
+  Status join(int local, int ticket) override { return inner_.join(local, ticket); }
+  std::string last_error() const override { return error_; }
+  int transfers() const { return transfers_; }
+  int messages() const { return messages_; }
+  int misaligned() const { return misaligned_; }
+
+ private:
+  primlab::Exchange& inner_;
+  int fail_at_;
+  int transfers_ = 0, messages_ = 0, misaligned_ = 0;
+  std::string error_;
+};
 
 template <class K, class V>
 struct RankBuffers {
@@ -30,65 +80,91 @@ struct RankBuffers {
 template <class K, class V>
 struct Outcome {
   Status status = Status::Success;
+  std::string error;  // the exchange's last_error()
   std::vector<std::vector<K>> keys;
   std::vector<std::vector<V>> values;
   std::vector<std::vector<std::uint32_t>> offsets;
   std::vector<std::int64_t> counts;
+  primlab::DistributedTimes times;
+  bool inputs_intact = true;
 };
+
+// How one call is made, beside its inputs.
+struct CallSetup {
+  std::int64_t capacity = -1;  // -1: distributed_capacity
+  primlab::DistributedOptions options;
+  std::int64_t out_offset = 0;  // the outputs start this many elements into their buffers
+  // The exchange the call goes through, given the loopback (default: the loopback itself).
+  std::function<primlab::Exchange&(primlab::LoopbackExchange&)> transport;
+};
+
+template <class T>
+std::vector<T> to_host_at(const primlab::DeviceBuffer<T>& d, std::int64_t at, std::int64_t n) {
+  std::vector<T> h(std::size_t(std::max<std::int64_t>(n, 0)));
+  if (n > 0) EXPECT_EQ(cudaMemcpy(h.data(), d.get() + at, h.size() * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
+  return h;
+}
 
 // Runs one call over G = shards.size() loopback ranks. values empty: keys only.
 template <class K, class V>
 Outcome<K, V> run(Op op, const std::vector<std::vector<K>>& shards, const std::vector<std::vector<V>>& values,
-                  SortOrder order, int begin_bit, int bits, std::int64_t capacity = -1) {
+                  SortOrder order, int begin_bit, int bits, const CallSetup& setup = {}) {
   const int G = int(shards.size());
   const bool pairs = !values.empty();
   std::int64_t total = 0;
   for (const auto& s : shards) total += std::int64_t(s.size());
-  if (capacity < 0) capacity = primlab::distributed_capacity(total, G);
+  const std::int64_t capacity = setup.capacity < 0 ? primlab::distributed_capacity(total, G) : setup.capacity;
+  const std::int64_t at = setup.out_offset;
   std::vector<RankBuffers<K, V>> buf(G);
   std::vector<primlab::Shard<K, V>> shard(G);
   for (int r = 0; r < G; ++r) {
     const std::int64_t n = std::int64_t(shards[r].size());
     buf[r].keys_in = to_device(shards[r]);
-    buf[r].keys_out.resize(std::max<std::int64_t>(capacity, 1));
+    buf[r].keys_out.resize(std::max<std::int64_t>(capacity + at, 1));
     poison(buf[r].keys_out);
     if (pairs) {
       buf[r].values_in = to_device(values[r]);
-      buf[r].values_out.resize(std::max<std::int64_t>(capacity, 1));
+      buf[r].values_out.resize(std::max<std::int64_t>(capacity + at, 1));
     }
     buf[r].offsets.resize((1u << std::max(bits, 0)) + 1);
     std::size_t bytes = 0;
     if (op == Op::Sort)
-      bytes = pairs ? primlab::distributed_sort_pairs_workspace_bytes<K, V>(n, capacity, G)
-                    : primlab::distributed_sort_keys_workspace_bytes<K>(n, capacity, G);
+      bytes = pairs ? primlab::distributed_sort_pairs_workspace_bytes<K, V>(n, capacity, G, setup.options)
+                    : primlab::distributed_sort_keys_workspace_bytes<K>(n, capacity, G, setup.options);
     else
       bytes = pairs ? primlab::distributed_partition_pairs_workspace_bytes<K, V>(n, capacity, G, bits)
                     : primlab::distributed_partition_keys_workspace_bytes<K>(n, capacity, G, bits);
     buf[r].ws = workspace(bytes);
-    shard[r] = {buf[r].keys_in.get(), buf[r].keys_out.get(), n, capacity, {buf[r].ws.get(), bytes},
-                pairs ? buf[r].values_in.get() : nullptr, pairs ? buf[r].values_out.get() : nullptr,
+    shard[r] = {buf[r].keys_in.get(), buf[r].keys_out.get() + at, n, capacity, {buf[r].ws.get(), bytes},
+                pairs ? buf[r].values_in.get() : nullptr, pairs ? buf[r].values_out.get() + at : nullptr,
                 buf[r].offsets.get()};
   }
   std::vector<primlab::Shard<K>> key_shard(G);
   for (int r = 0; r < G; ++r)
     key_shard[r] = {shard[r].d_keys_in, shard[r].d_keys_out, shard[r].n, shard[r].capacity, shard[r].ws,
                     nullptr, nullptr, shard[r].d_offsets};
-  primlab::LoopbackExchange ex(G, nullptr);
+  primlab::LoopbackExchange loopback(G, nullptr);
+  primlab::Exchange& ex = setup.transport ? setup.transport(loopback) : loopback;
   Outcome<K, V> out;
+  primlab::DistributedTimes* t = &out.times;
+  const primlab::DistributedOptions& o = setup.options;
   if (op == Op::Sort)
-    out.status = pairs ? primlab::distributed_sort_pairs(ex, shard.data(), order, begin_bit, begin_bit + bits)
-                       : primlab::distributed_sort_keys(ex, key_shard.data(), order, begin_bit, begin_bit + bits);
+    out.status = pairs ? primlab::distributed_sort_pairs(ex, shard.data(), order, begin_bit, begin_bit + bits, t, o)
+                       : primlab::distributed_sort_keys(ex, key_shard.data(), order, begin_bit, begin_bit + bits, t, o);
   else
-    out.status = pairs ? primlab::distributed_partition_pairs(ex, shard.data(), begin_bit, bits)
-                       : primlab::distributed_partition_keys(ex, key_shard.data(), begin_bit, bits);
+    out.status = pairs ? primlab::distributed_partition_pairs(ex, shard.data(), begin_bit, bits, t, o)
+                       : primlab::distributed_partition_keys(ex, key_shard.data(), begin_bit, bits, t, o);
+  out.error = ex.last_error();
   if (!pairs)
     for (int r = 0; r < G; ++r) shard[r].count = key_shard[r].count;
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   for (int r = 0; r < G; ++r) {
+    out.inputs_intact = out.inputs_intact && first_bit_mismatch(to_host(buf[r].keys_in, shards[r].size()), shards[r]) == -1;
+    if (pairs) out.inputs_intact = out.inputs_intact && to_host(buf[r].values_in, values[r].size()) == values[r];
     out.counts.push_back(shard[r].count);
     if (out.status != Status::Success) continue;
-    out.keys.push_back(to_host(buf[r].keys_out, std::size_t(shard[r].count)));
-    if (pairs) out.values.push_back(to_host(buf[r].values_out, std::size_t(shard[r].count)));
+    out.keys.push_back(to_host_at(buf[r].keys_out, at, shard[r].count));
+    if (pairs) out.values.push_back(to_host_at(buf[r].values_out, at, shard[r].count));
     if (op == Op::Partition) out.offsets.push_back(to_host(buf[r].offsets, (1u << bits) + 1));
   }
   return out;
@@ -202,20 +278,115 @@ TEST(Distributed, SortPairsIsStable) {
   sort_cases<std::uint64_t>(true);
 }
 
-// Sorts on 2 to 4 ranks sort each shard first and merge the runs a rank holds (2, 3 or 4 of them,
-// starting anywhere in their senders' shards); more ranks partition first. Both schemes, on every rank count up
-// to 8, with shards of uneven sizes, keys and pairs, ascending and descending.
-TEST(Distributed, EveryRankCountSortsStably) {
+// Both schemes at every pipeline depth, on every rank count each takes, with shards of uneven
+// sizes (some chunks empty), keys and pairs, ascending and descending: keys whose cuts are
+// top-digit edges (one radix partition pass per chunk), few distinct keys (cuts inside runs of
+// equal keys) and Zipf keys (cuts that take a second splitter round).
+template <class K>
+void every_scheme_and_pipeline(std::int64_t n) {
+  for (int G : {1, 2, 3, 4, 5, 8})
+    for (DistributedScheme scheme : {DistributedScheme::PartitionFirst, DistributedScheme::SortFirst})
+      for (int chunks : {1, 3, 16}) {
+        if (scheme == DistributedScheme::SortFirst && G > 4) continue;
+        for (Dist d : {Dist::Uniform, Dist::FewDistinct, Dist::Zipf, Dist::Sorted})
+          for (SortOrder order : {SortOrder::Ascending, SortOrder::Descending}) {
+            SCOPED_TRACE(testing::Message() << type_name<K>() << " " << dist_name(d) << " G " << G
+                                            << (scheme == DistributedScheme::SortFirst ? " sort-first" : " partition-first")
+                                            << " chunks " << chunks << (order == SortOrder::Descending ? " descending" : ""));
+            const auto shards = split(make_keys<K>(d, n, 7), G, true);
+            const auto ids = global_positions(shards);
+            CallSetup setup;
+            setup.options = {scheme, chunks};
+            const int bits = int(sizeof(K) * 8);
+            const auto with_values = run<K, std::uint32_t>(Op::Sort, shards, ids, order, 0, bits, setup);
+            expect_result<K>(Op::Sort, shards, with_values, order, 0, bits, true);
+            EXPECT_EQ(with_values.times.scheme, scheme);
+            EXPECT_EQ(with_values.times.chunks, chunks);
+            expect_result<K>(Op::Sort, shards, run<K, std::uint32_t>(Op::Sort, shards, {}, order, 0, bits, setup), order, 0,
+                             bits, false);
+          }
+      }
+}
+
+TEST(Distributed, EverySchemeAndPipelineSortsStably) {
+  every_scheme_and_pipeline<std::uint32_t>(60001);
+  every_scheme_and_pipeline<std::uint64_t>(20001);
+}
+
+// The default (Auto) takes the scheme of kernels/tuning/distributed.cuh, and the tuned pipeline.
+TEST(Distributed, EveryRankCountSortsStablyByDefault) {
   for (int G = 2; G <= 8; ++G)
-    for (Dist d : {Dist::Uniform, Dist::FewDistinct, Dist::Sorted})
-      for (SortOrder order : {SortOrder::Ascending, SortOrder::Descending}) {
-        SCOPED_TRACE(testing::Message() << dist_name(d) << " G " << G << (order == SortOrder::Descending ? " descending" : ""));
-        const auto shards = split(make_keys<std::uint64_t>(d, 90001, 7), G, true);
+    for (Dist d : {Dist::Uniform, Dist::FewDistinct, Dist::Sorted}) {
+      SCOPED_TRACE(testing::Message() << dist_name(d) << " G " << G);
+      const auto shards = split(make_keys<std::uint64_t>(d, 90001, 7), G, true);
+      const auto ids = global_positions(shards);
+      const auto out = run<std::uint64_t, std::uint32_t>(Op::Sort, shards, ids, SortOrder::Ascending, 0, 64);
+      expect_result<std::uint64_t>(Op::Sort, shards, out, SortOrder::Ascending, 0, 64, true);
+      const auto tuned = primlab::detail::DistributedTuning::choice(G, true, 90001 / G);
+      EXPECT_EQ(out.times.scheme, G <= 4 ? tuned.scheme : DistributedScheme::PartitionFirst);
+    }
+}
+
+// Every message of 16 bytes or more leaves and lands on a 16-byte boundary, whatever the outputs'
+// alignment (they start 0, 1 or 3 elements into their buffers), for both schemes.
+TEST(Distributed, EveryMessageLeavesAndLandsOnA16ByteBoundary) {
+  for (int G : {2, 3, 4, 7})
+    for (DistributedScheme scheme : {DistributedScheme::PartitionFirst, DistributedScheme::SortFirst})
+      for (std::int64_t out_offset : {0, 1, 3}) {
+        if (scheme == DistributedScheme::SortFirst && G > 4) continue;
+        SCOPED_TRACE(testing::Message() << "G " << G << (scheme == DistributedScheme::SortFirst ? " sort-first" : " partition-first")
+                                        << " outputs at +" << out_offset);
+        const auto shards = split(make_keys<std::uint32_t>(Dist::Uniform, 50001, 3), G, true);
         const auto ids = global_positions(shards);
-        expect_result<std::uint64_t>(Op::Sort, shards, run<std::uint64_t, std::uint32_t>(Op::Sort, shards, ids, order, 0, 64),
-                                     order, 0, 64, true);
-        expect_result<std::uint64_t>(Op::Sort, shards, run<std::uint64_t, std::uint32_t>(Op::Sort, shards, {}, order, 0, 64),
-                                     order, 0, 64, false);
+        int messages = 0, misaligned = 0;
+        CallSetup setup;
+        setup.options = {scheme, 3};
+        setup.out_offset = out_offset;
+        std::unique_ptr<CheckedExchange> checked;
+        setup.transport = [&](primlab::LoopbackExchange& l) -> primlab::Exchange& {
+          checked = std::make_unique<CheckedExchange>(l);
+          return *checked;
+        };
+        const auto out = run<std::uint32_t, std::uint32_t>(Op::Sort, shards, ids, SortOrder::Ascending, 0, 32, setup);
+        expect_result<std::uint32_t>(Op::Sort, shards, out, SortOrder::Ascending, 0, 32, true);
+        messages += checked->messages();
+        misaligned += checked->misaligned();
+        const auto shards64 = split(make_keys<std::uint64_t>(Dist::Uniform, 30001, 4), G, true);
+        expect_result<std::uint64_t>(Op::Sort, shards64,
+                                     run<std::uint64_t, std::uint32_t>(Op::Sort, shards64, {}, SortOrder::Ascending, 0, 64, setup),
+                                     SortOrder::Ascending, 0, 64, false);
+        messages += checked->messages();
+        misaligned += checked->misaligned();
+        EXPECT_GT(messages, 0);
+        EXPECT_EQ(misaligned, 0) << "of " << messages << " messages";
+      }
+}
+
+// A transport that fails mid-pipeline (after some transfers have gone) makes the call return
+// CommError with the transport's message, leaves the inputs intact, and the next call sorts.
+TEST(Distributed, ATransportFailureMidPipelineIsCommError) {
+  for (int G : {2, 3, 4})
+    for (DistributedScheme scheme : {DistributedScheme::PartitionFirst, DistributedScheme::SortFirst})
+      for (int fail_at : {0, 1, 2}) {
+        SCOPED_TRACE(testing::Message() << "G " << G << (scheme == DistributedScheme::SortFirst ? " sort-first" : " partition-first")
+                                        << " failing transfer " << fail_at);
+        const auto shards = split(make_keys<std::uint32_t>(Dist::Uniform, 40001, 9), G, true);
+        const auto ids = global_positions(shards);
+        CallSetup setup;
+        setup.options = {scheme, 4};
+        std::unique_ptr<CheckedExchange> failing;
+        setup.transport = [&](primlab::LoopbackExchange& l) -> primlab::Exchange& {
+          failing = std::make_unique<CheckedExchange>(l, fail_at);
+          return *failing;
+        };
+        const auto out = run<std::uint32_t, std::uint32_t>(Op::Sort, shards, ids, SortOrder::Ascending, 0, 32, setup);
+        if (failing->transfers() <= fail_at) continue;  // this scheme made fewer transfers
+        EXPECT_EQ(out.status, Status::CommError);
+        EXPECT_EQ(out.error, "transport failed in transfer " + std::to_string(fail_at));
+        EXPECT_TRUE(out.inputs_intact);
+        setup.transport = nullptr;
+        expect_result<std::uint32_t>(Op::Sort, shards, run<std::uint32_t, std::uint32_t>(Op::Sort, shards, ids, SortOrder::Ascending, 0, 32, setup),
+                                     SortOrder::Ascending, 0, 32, true);
       }
 }
 
@@ -233,19 +404,25 @@ TEST(Distributed, PartitionByADigit) {
   for (Dist d : {Dist::Uniform, Dist::AllEqual, Dist::Zipf})
     for (int G : {1, 2, 4, 7})
       for (auto [begin, bits] : {std::pair{0, 8}, std::pair{3, 1}, std::pair{20, 12}})
-        for (bool pairs : {false, true}) {
-          SCOPED_TRACE(testing::Message() << dist_name(d) << " G " << G << " bits [" << begin << ", " << begin + bits << ")" << (pairs ? " pairs" : ""));
-          const auto shards = split(make_keys<std::uint32_t>(d, 30001, 9), G, true);
-          const auto ids = pairs ? global_positions(shards) : std::vector<std::vector<std::uint32_t>>{};
-          expect_result<std::uint32_t>(Op::Partition, shards,
-                                       run<std::uint32_t, std::uint32_t>(Op::Partition, shards, ids, SortOrder::Ascending, begin, bits),
-                                       SortOrder::Ascending, begin, bits, pairs);
-        }
+        for (bool pairs : {false, true})
+          for (int chunks : {1, 5}) {
+            SCOPED_TRACE(testing::Message() << dist_name(d) << " G " << G << " bits [" << begin << ", " << begin + bits << ")"
+                                            << (pairs ? " pairs" : "") << " chunks " << chunks);
+            const auto shards = split(make_keys<std::uint32_t>(d, 30001, 9), G, true);
+            const auto ids = pairs ? global_positions(shards) : std::vector<std::vector<std::uint32_t>>{};
+            CallSetup setup;
+            setup.options.chunks = chunks;
+            expect_result<std::uint32_t>(Op::Partition, shards,
+                                         run<std::uint32_t, std::uint32_t>(Op::Partition, shards, ids, SortOrder::Ascending, begin, bits, setup),
+                                         SortOrder::Ascending, begin, bits, pairs);
+          }
 }
 
 TEST(Distributed, ASmallCapacityStopsEveryRankWithTheShares) {
   const auto shards = split(make_keys<std::uint32_t>(Dist::Uniform, 10000, 3), 4, false);
-  const auto out = run<std::uint32_t, std::uint32_t>(Op::Sort, shards, {}, SortOrder::Ascending, 0, 32, 1000);
+  CallSetup small;
+  small.capacity = 1000;
+  const auto out = run<std::uint32_t, std::uint32_t>(Op::Sort, shards, {}, SortOrder::Ascending, 0, 32, small);
   EXPECT_EQ(out.status, Status::OutputTooSmall);
   std::int64_t sum = 0;
   for (std::int64_t c : out.counts) sum += c;
@@ -276,9 +453,28 @@ TEST(Distributed, OneBadRankStopsEveryRank) {
   shard[2].ws.bytes += 1;
   EXPECT_EQ(primlab::distributed_sort_keys(ex, shard.data(), SortOrder::Ascending, 0, 33), Status::InvalidArgument);
   EXPECT_EQ(primlab::distributed_partition_keys(ex, shard.data(), 0, 13), Status::InvalidArgument);
+  EXPECT_EQ(primlab::distributed_sort_keys(ex, shard.data(), SortOrder::Ascending, 0, 32, nullptr,
+                                           {DistributedScheme::Auto, primlab::kDistributedMaxChunks + 1}),
+            Status::InvalidArgument);
+  EXPECT_EQ(primlab::distributed_partition_keys(ex, shard.data(), 0, 8, nullptr, {DistributedScheme::SortFirst, 0}),
+            Status::InvalidArgument);
   EXPECT_EQ(first_bit_mismatch(to_host(in[1], 1000), before), -1) << "the input is untouched";
   primlab::LoopbackExchange too_many(primlab::kDistributedMaxRanks + 1, nullptr);
   EXPECT_EQ(primlab::distributed_sort_keys(too_many, shard.data(), SortOrder::Ascending, 0, 32), Status::Unsupported);
+  {
+    // Sort-first merges at most 4 runs.
+    std::vector<primlab::DeviceBuffer<unsigned char>> ws5;
+    std::vector<primlab::Shard<std::uint32_t>> five(5);
+    const primlab::DistributedOptions sort_first{DistributedScheme::SortFirst, 0};
+    for (int r = 0; r < 5; ++r) {
+      const std::size_t bytes = primlab::distributed_sort_keys_workspace_bytes<std::uint32_t>(1000, cap, 5, sort_first);
+      ws5.push_back(workspace(bytes));
+      five[r] = {in[r % G].get(), out[r % G].get(), 1000, cap, {ws5[r].get(), bytes}};
+    }
+    primlab::LoopbackExchange ex5(5, nullptr);
+    EXPECT_EQ(primlab::distributed_sort_keys(ex5, five.data(), SortOrder::Ascending, 0, 32, nullptr, sort_first),
+              Status::Unsupported);
+  }
   // After every error the same shards still sort.
   primlab::DistributedTimes t;
   ASSERT_EQ(primlab::distributed_sort_keys(ex, shard.data(), SortOrder::Ascending, 0, 32, &t), Status::Success);

@@ -15,7 +15,9 @@ namespace {
 
 using primlab::detail::SplitterSearch;
 using primlab::detail::class_lower_bounds;
+using primlab::detail::landing_offsets;
 using primlab::detail::send_counts;
+using primlab::detail::send_runs;
 
 enum class Keys { Uniform, AllEqual, FewDistinct, Zipf, Sorted, OneHeavy };
 
@@ -48,10 +50,12 @@ struct Tagged {
   std::int64_t id;  // the global input position (rank-major)
 };
 
-// Runs the plan over simulated ranks; returns each rank's result.
+// Runs the plan over simulated ranks, each shard cut into `chunks` pieces that are staged and sent
+// apart (rank-major senders); returns each rank's result. Each run lands where landing_offsets
+// puts it, and the stable local sort by key alone must then give the stable global order.
 std::vector<std::vector<Tagged>> simulate(const std::vector<std::vector<std::uint64_t>>& shards, int width,
-                                          std::int64_t slack, int* rounds = nullptr) {
-  const int G = int(shards.size());
+                                          std::int64_t slack, int* rounds = nullptr, int chunks = 1) {
+  const int G = int(shards.size()), K = chunks, Q = G * K;
   std::vector<std::int64_t> totals;
   for (const auto& s : shards) totals.push_back(std::int64_t(s.size()));
   SplitterSearch search(width, totals, slack);
@@ -73,41 +77,56 @@ std::vector<std::vector<Tagged>> simulate(const std::vector<std::vector<std::uin
   const std::vector<std::uint64_t> lower = class_lower_bounds(search.cuts(), width);
   const int C = int(lower.size());
   auto class_of = [&](std::uint64_t x) { return int(std::upper_bound(lower.begin(), lower.end(), x) - lower.begin()) - 1; };
-  // Each rank's stable partition by class, and its class counts.
-  std::vector<std::vector<Tagged>> staged(G);
-  std::vector<std::int64_t> class_counts(std::size_t(G) * C, 0);
+  // Each sender (a rank's chunk) stably partitioned by class, and its class counts.
+  std::vector<std::vector<Tagged>> staged(Q);
+  std::vector<std::int64_t> class_counts(std::size_t(Q) * C, 0);
   std::int64_t id = 0;
   for (int r = 0; r < G; ++r) {
-    for (std::uint64_t x : shards[r]) {
-      staged[r].push_back({x, id++});
-      ++class_counts[std::size_t(r) * C + class_of(x)];
+    const std::size_t n = shards[r].size(), per_chunk = (n + K - 1) / K;
+    for (std::size_t i = 0; i < n; ++i) {
+      const int q = r * K + int(i / per_chunk);
+      staged[q].push_back({shards[r][i], id++});
+      ++class_counts[std::size_t(q) * C + class_of(shards[r][i])];
     }
-    std::stable_sort(staged[r].begin(), staged[r].end(), [&](const Tagged& a, const Tagged& b) { return class_of(a.x) < class_of(b.x); });
   }
+  for (auto& st : staged)
+    std::stable_sort(st.begin(), st.end(), [&](const Tagged& a, const Tagged& b) { return class_of(a.x) < class_of(b.x); });
   std::vector<std::int64_t> positions;
   for (const auto& c : search.cuts()) positions.push_back(c.position);
-  const std::vector<std::int64_t> send = send_counts(G, C, class_counts, positions);
-  // The exchange: one run per destination, received in rank order; then a stable local sort.
+  const std::vector<std::int64_t> send = send_counts(Q, G, C, class_counts, positions);
+  const std::vector<std::int64_t> landing = landing_offsets(Q, G, send);
+  std::vector<std::int64_t> share(G, 0);
+  for (int q = 0; q < Q; ++q)
+    for (int s = 0; s < G; ++s) share[s] += send[std::size_t(q) * G + s];
+  // The exchange: one run per sender and destination, landing at its offset.
   std::vector<std::vector<Tagged>> result(G);
-  for (int r = 0; r < G; ++r) {
+  std::vector<std::vector<bool>> written(G);
+  for (int s = 0; s < G; ++s) {
+    result[s].assign(std::size_t(share[s]), Tagged{0, -1});
+    written[s].assign(std::size_t(share[s]), false);
+  }
+  for (int q = 0; q < Q; ++q) {
     std::vector<std::int64_t> class_start(C, 0);
-    for (int c = 1; c < C; ++c) class_start[c] = class_start[c - 1] + class_counts[std::size_t(r) * C + c - 1];
-    const auto runs = primlab::detail::send_runs(G, C, class_counts, positions, r, class_start);
+    for (int c = 1; c < C; ++c) class_start[c] = class_start[c - 1] + class_counts[std::size_t(q) * C + c - 1];
+    const auto runs = send_runs(Q, G, C, class_counts, positions, q, class_start);
     std::size_t sent = 0;
     for (int s = 0; s < G; ++s) {
-      EXPECT_EQ(runs[s].count, send[std::size_t(r) * G + s]);
+      EXPECT_EQ(runs[s].count, send[std::size_t(q) * G + s]);
       const std::size_t at = std::size_t(runs[s].offset), k = std::size_t(runs[s].count);
-      EXPECT_LE(at + k, staged[r].size());
-      for (std::size_t i = 0; i < k && at + i < staged[r].size(); ++i) result[s].push_back(staged[r][at + i]);
+      const std::size_t to = std::size_t(landing[std::size_t(q) * G + s]);
+      EXPECT_LE(at + k, staged[q].size());
+      EXPECT_LE(to + k, result[s].size());
+      for (std::size_t i = 0; i < k && at + i < staged[q].size() && to + i < result[s].size(); ++i) {
+        EXPECT_FALSE(written[s][to + i]) << "two runs land on one place";
+        result[s][to + i] = staged[q][at + i];
+        written[s][to + i] = true;
+      }
       sent += k;
     }
-    EXPECT_EQ(sent, staged[r].size()) << "rank " << r << " sends every key once";
+    EXPECT_EQ(sent, staged[q].size()) << "sender " << q << " sends every key once";
   }
-  // Received in rank order; the local stable sort keeps (rank, position) among equal keys.
-  for (auto& v : result) {
-    std::sort(v.begin(), v.end(), [](const Tagged& a, const Tagged& b) { return a.id < b.id; });
-    std::stable_sort(v.begin(), v.end(), [](const Tagged& a, const Tagged& b) { return a.x < b.x; });
-  }
+  // The local stable sort keeps the landing order among equal keys.
+  for (auto& v : result) std::stable_sort(v.begin(), v.end(), [](const Tagged& a, const Tagged& b) { return a.x < b.x; });
   return result;
 }
 
@@ -147,6 +166,35 @@ TEST(DistributedPlan, SortIsTheStableGlobalOrderAndBalanced) {
           // The fair share plus a slack at each of the rank's two cuts.
           EXPECT_LE(largest(result), (total + G - 1) / G + 2 * slack);
         }
+}
+
+TEST(DistributedPlan, ChunksLandInTheGlobalInputOrder) {
+  // A shard cut into chunks that are staged and sent apart: every chunk's runs land after those of
+  // the earlier chunks and ranks, so that the local stable sort needs nothing else.
+  for (Keys kind : {Keys::Uniform, Keys::AllEqual, Keys::FewDistinct, Keys::OneHeavy})
+    for (int G : {1, 2, 3, 4, 7})
+      for (int chunks : {1, 2, 3, 16})
+        for (std::int64_t per_rank : {0, 1, 5, 1000}) {
+          SCOPED_TRACE(testing::Message() << "kind " << int(kind) << " G " << G << " chunks " << chunks << " n/rank " << per_rank);
+          const auto shards = make_shards(kind, G, per_rank, 32, 11 + G);
+          std::int64_t total = 0;
+          for (const auto& s : shards) total += std::int64_t(s.size());
+          expect_global_order(shards, simulate(shards, 32, total / (std::int64_t(G) * 128), nullptr, chunks));
+          const auto digits = make_shards(kind, G, per_rank, 8, 11 + G);  // the partition's: exact cuts
+          expect_global_order(digits, simulate(digits, 8, 0, nullptr, chunks));
+        }
+}
+
+TEST(DistributedPlan, HeadsEndOnTheReceiversBoundary) {
+  for (std::size_t at = 0; at < 64; at += 4)
+    for (std::size_t bytes : {std::size_t(0), std::size_t(4), std::size_t(12), std::size_t(16), std::size_t(100)}) {
+      const std::size_t h = primlab::detail::head_bytes(at, bytes);
+      EXPECT_LE(h, bytes);
+      EXPECT_LT(h, 16u);
+      if (h < bytes) {
+        EXPECT_EQ((at + h) % 16, 0u) << "the body starts on a boundary";
+      }
+    }
 }
 
 TEST(DistributedPlan, NoSlackSplitsExactly) {

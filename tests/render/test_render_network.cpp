@@ -24,15 +24,15 @@ TEST(RenderNetwork, CurrentPassShowsBothComparatorDirections) {
   for (int n : {8, 32, 64}) {
     ui::AppState& s = app_for("bitonic-sort", n, 4);
     ASSERT_TRUE(s.step.session.trace().network);
-    // Stage 4, stride 2: half the comparators sort up, half down.
-    const int pass = step_with_label(s.step.session.trace(), "stage 4, stride 2");
+    // Size 4, stride 2: half the comparators sort up, half down.
+    const int pass = step_with_label(s.step.session.trace(), "size 4, stride 2");
     ASSERT_GE(pass, 0);
     s.step.session.go(pass);
     auto px = ui::render_step_view(s, 1200, 800);
     EXPECT_GT(count_near(px, kUp, 10), 100u) << "n=" << n;
     EXPECT_GT(count_near(px, kDown, 10), 100u) << "n=" << n;
     // The final merge sorts up only.
-    const int last = step_with_label(s.step.session.trace(), "final merge " + std::to_string(n) + ", stride 1");
+    const int last = step_with_label(s.step.session.trace(), "final merge, size " + std::to_string(n) + ", stride 1");
     ASSERT_GE(last, 0);
     s.step.session.go(last);
     auto fin = ui::render_step_view(s, 1200, 800);

@@ -12,22 +12,29 @@
 //  3. a stable local partition of the shard by destination;
 //  4. the exchange (all_to_all_v), received in rank order;
 //  5. a local stable radix sort (or radix partition) of what arrived.
-// A sort on 2 to 4 ranks goes the other way round: 3. a local stable radix sort of the shard
-// (before step 2, whose first histogram it counts), whose destinations then lie side by side;
-// 4. the exchange of those runs from where they lie; 5. the stable merge of the G sorted runs a
-// rank holds, in ceil(log2 G) rounds of pairwise merges. A round costs less than the partition
-// pass it replaces (2^28 u32 keys on H100: 1.0 ms against 1.8), and no run is moved to its
-// receiver's alignment first (bench/NOTES-distributed.md).
-// So the result is the stable global order: equal keys keep the order of (rank, position).
+// Steps 3 and 4 are a pipeline: the shard is cut into chunks (DistributedOptions::chunks), and
+// chunk k travels while chunk k + 1 is partitioned (the first histogram counts each chunk apart,
+// so every rank knows every chunk's runs before anything moves).
+// A sort can also go the other way round (DistributedScheme::SortFirst, 1 to 4 ranks): 3. a local
+// stable radix sort of the shard (before step 2, whose first histogram it counts), whose
+// destinations then lie side by side; 4. the exchange of those runs from where they lie; 5. the
+// stable merge of the G sorted runs a rank holds, in ceil(log2 G) rounds of pairwise merges. With
+// chunks > 1 the runs travel peer by peer and a pair of runs is merged as soon as both are there,
+// while the others travel. Which scheme runs by default is measured per rank count and size
+// (kernels/tuning/distributed.cuh, bench/NOTES-distributed.md).
+// Either way the result is the stable global order: equal keys keep the order of (rank, position).
+// Every message of 16 bytes or more leaves and lands on a 16-byte boundary, where NCCL copies at
+// full speed.
 //
 // Conventions as in primlab/ops.h, per rank: sizes and workspace per shard, from the queries
-// below (about 3 shards' worth of keys and values). Nothing is allocated per call. Every rank of
-// the group must make the same call (same order, bit range, key and value types); a rank whose
-// arguments are invalid makes every rank return InvalidArgument, with nothing moved. A rank whose
-// share exceeds its capacity makes every rank return OutputTooSmall, with nothing moved and each
-// Shard::count set to its share.
+// below (about 3 shards' worth of keys and values), given the same options as the call. Nothing
+// is allocated per call. Every rank of the group must make the same call (same order, bit range,
+// key and value types, options); a rank whose arguments are invalid makes every rank return
+// InvalidArgument, with nothing moved. A rank whose share exceeds its capacity makes every rank
+// return OutputTooSmall, with nothing moved and each Shard::count set to its share.
 // A transport failure is CommError (Exchange::last_error() has the message); the inputs are then
-// intact but the outputs are undefined.
+// intact but the outputs are undefined. Every transfer the call started is ordered before the
+// work the caller queues next on each rank's stream, whatever the call returns.
 // K: uint32, int32, float, uint64, int64, double; V: the same six. Up to kDistributedMaxRanks
 // ranks, n <= 2^31 - 1 keys per rank before and after. Keys and values are not modified.
 //
@@ -64,12 +71,29 @@ struct Shard {
   std::int64_t count = 0;              // out: keys this rank holds after the call
 };
 
-// Wall-clock milliseconds of each step, summed over the driven ranks' streams (the call waits
-// for each step when given one of these, so times are exact but the steps do not overlap).
-// `partition` is step 3 (for a sort on 2 to 4 ranks, the local sort), `local` step 5 (there, the
-// merge).
+// Which way a sort goes (the steps above). Auto takes the measured choice for the rank count, the
+// keys per rank and keys or pairs (kernels/tuning/distributed.cuh). A partition always partitions
+// first.
+enum class DistributedScheme { Auto, PartitionFirst, SortFirst };
+
+// How a call runs. The defaults are the measured ones; the bench and the tests force each way.
+struct DistributedOptions {
+  DistributedScheme scheme = DistributedScheme::Auto;
+  // Pieces the exchange is cut into, each overlapped with local work: for PartitionFirst the
+  // chunks of the shard (1 to kDistributedMaxChunks); for SortFirst, more than 1 sends the runs
+  // peer by peer and merges each pair of runs as soon as it has arrived. 0: the tuned count.
+  int chunks = 0;
+};
+constexpr int kDistributedMaxChunks = 16;
+
+// Wall-clock milliseconds of each step, summed over the driven ranks' streams. The call waits
+// for each step (each chunk's partition, each transfer) when given one of these, so times are
+// exact but nothing overlaps: their sum less the time of a call without them is what the overlap
+// hides. `partition` is step 3 (for SortFirst, the local sort), `local` step 5 (there, the merge).
 struct DistributedTimes {
   double agree = 0, splitters = 0, partition = 0, exchange = 0, local = 0;
+  DistributedScheme scheme = DistributedScheme::Auto;  // the scheme that ran
+  int chunks = 0;                                      // and its pieces
   int splitter_rounds = 0;     // histogram passes (1 when the top 8 bits balance the ranks)
   std::int64_t largest = 0;    // the largest rank's share
   std::int64_t total = 0;      // keys over all ranks
@@ -80,10 +104,13 @@ struct DistributedTimes {
 // splitters' slack (1/128 of it per cut). Capacities of at least this never give OutputTooSmall.
 std::int64_t distributed_capacity(std::int64_t total_n, int ranks);
 
+// With DistributedScheme::Auto, the room of either scheme.
 template <class K>
-std::size_t distributed_sort_keys_workspace_bytes(std::int64_t n, std::int64_t capacity, int ranks);
+std::size_t distributed_sort_keys_workspace_bytes(std::int64_t n, std::int64_t capacity, int ranks,
+                                                  const DistributedOptions& options = {});
 template <class K, class V>
-std::size_t distributed_sort_pairs_workspace_bytes(std::int64_t n, std::int64_t capacity, int ranks);
+std::size_t distributed_sort_pairs_workspace_bytes(std::int64_t n, std::int64_t capacity, int ranks,
+                                                   const DistributedOptions& options = {});
 template <class K>
 std::size_t distributed_partition_keys_workspace_bytes(std::int64_t n, std::int64_t capacity, int ranks, int num_bits);
 template <class K, class V>
@@ -91,21 +118,23 @@ std::size_t distributed_partition_pairs_workspace_bytes(std::int64_t n, std::int
                                                         int num_bits);
 
 // shards: one per rank this process drives (ex.local_count()), in local order.
+// SortFirst on more than 4 ranks is Unsupported.
 template <class K>
 Status distributed_sort_keys(Exchange& ex, Shard<K>* shards, SortOrder order, int begin_bit, int end_bit,
-                             DistributedTimes* times = nullptr);
+                             DistributedTimes* times = nullptr, const DistributedOptions& options = {});
 template <class K, class V>
 Status distributed_sort_pairs(Exchange& ex, Shard<K, V>* shards, SortOrder order, int begin_bit, int end_bit,
-                              DistributedTimes* times = nullptr);
+                              DistributedTimes* times = nullptr, const DistributedOptions& options = {});
 
 // The stable global radix partition by bits [begin_bit, begin_bit + num_bits) (1 to 12 bits):
 // partitions in digit order over the ranks, each in input order (rank, position), the ranks
 // balanced to within one key (a partition is split between ranks where needed).
+// options.scheme must be Auto or PartitionFirst.
 template <class K>
 Status distributed_partition_keys(Exchange& ex, Shard<K>* shards, int begin_bit, int num_bits,
-                                  DistributedTimes* times = nullptr);
+                                  DistributedTimes* times = nullptr, const DistributedOptions& options = {});
 template <class K, class V>
 Status distributed_partition_pairs(Exchange& ex, Shard<K, V>* shards, int begin_bit, int num_bits,
-                                   DistributedTimes* times = nullptr);
+                                   DistributedTimes* times = nullptr, const DistributedOptions& options = {});
 
 }  // namespace primlab

@@ -1,9 +1,11 @@
 // Exchange: the transport under the multi-GPU primitives (primlab/distributed.h), kept to the two
 // collectives they need. One process drives one or more ranks of a group (one per GPU with
 // NCCL, or all G virtual ranks of the loopback); every call takes one entry per rank this process
-// drives, in local order, and returns when the transfer is queued (all_to_all_v) or done
-// (all_gather). Two implementations: LoopbackExchange below (G virtual ranks on one GPU, for tests
-// and teaching) and NcclExchange (primlab/exchange_nccl.h, when the build has NCCL).
+// drives, in local order. all_gather returns when done; all_to_all_v returns when the transfer is
+// queued, on the exchange's own stream beside each rank's, so that the rank's stream computes while
+// the bytes travel, and join() orders the rank's stream after it. Two implementations:
+// LoopbackExchange below (G virtual ranks on one GPU, for tests and teaching) and NcclExchange
+// (primlab/exchange_nccl.h, when the build has NCCL).
 #pragma once
 #include <cuda_runtime_api.h>
 
@@ -28,6 +30,29 @@ struct ExchangePlan {
   const std::size_t* recv_offsets = nullptr;
 };
 
+namespace detail {
+
+// Orders a transfer's stream after a rank's stream (the transfer waits for what was queued before
+// it) and a rank's stream after a transfer (join): per driven rank a ring of kSlots event pairs,
+// transfer t taking slot t % kSlots. A join of a transfer whose slot a later one has taken waits
+// for the later one, which is behind it on the same in-order stream: safe, and only a pipeline
+// longer than the ring over-waits.
+class TransferEvents {
+ public:
+  static constexpr int kSlots = 64;
+  cudaError_t create();  // on the current device
+  void destroy();
+  cudaError_t start(int ticket, cudaStream_t rank_stream, cudaStream_t transfer);
+  cudaError_t finish(int ticket, cudaStream_t transfer);
+  cudaError_t join(int ticket, cudaStream_t rank_stream) const;
+
+ private:
+  cudaEvent_t ready_[kSlots] = {};
+  cudaEvent_t done_[kSlots] = {};
+};
+
+}  // namespace detail
+
 class Exchange {
  public:
   virtual ~Exchange() = default;
@@ -41,17 +66,26 @@ class Exchange {
   virtual Status all_gather(const std::int64_t* h_local, std::size_t count, std::int64_t* h_all) = 0;
   virtual std::size_t max_gather_count() const = 0;
   // Device to device: `parts` plans per driven rank (plans[local * parts + part]), moved as one
-  // transfer (with NCCL, one group: one kernel per GPU); ordered on each driven rank's stream.
-  virtual Status all_to_all_v(const ExchangePlan* plans, int parts) = 0;
+  // transfer (with NCCL, one group: one kernel per GPU). The transfer starts once the work queued
+  // so far on each driven rank's stream is done and runs on the exchange's own stream; transfers
+  // run one after another, in the order they were asked for. *ticket names it for join(). Its
+  // buffers must not be touched until a join covers it.
+  virtual Status all_to_all_v(const ExchangePlan* plans, int parts, int* ticket) = 0;
+  // Makes driven rank `local`'s stream wait for the transfer `ticket` and every one before it.
+  virtual Status join(int local, int ticket) = 0;
   // Why the last call that returned CommError failed (the transport's own message).
   virtual std::string last_error() const = 0;
 };
 
-// G virtual ranks on the current CUDA device, all driven by this process, ordered on one stream:
-// all_gather copies on the host, all_to_all_v is device-to-device copies.
+// G virtual ranks on the current CUDA device, all driven by this process on one stream:
+// all_gather copies on the host, all_to_all_v is device-to-device copies on a second stream (so
+// that a missing join shows in the tests as it would over NCCL).
 class LoopbackExchange final : public Exchange {
  public:
   LoopbackExchange(int ranks, cudaStream_t stream);
+  ~LoopbackExchange() override;
+  LoopbackExchange(const LoopbackExchange&) = delete;
+  LoopbackExchange& operator=(const LoopbackExchange&) = delete;
   int size() const override { return ranks_; }
   int local_count() const override { return ranks_; }
   int rank(int local) const override { return local; }
@@ -59,13 +93,17 @@ class LoopbackExchange final : public Exchange {
   cudaStream_t stream(int) const override { return stream_; }
   Status all_gather(const std::int64_t* h_local, std::size_t count, std::int64_t* h_all) override;
   std::size_t max_gather_count() const override { return ~std::size_t(0); }
-  Status all_to_all_v(const ExchangePlan* plans, int parts) override;
+  Status all_to_all_v(const ExchangePlan* plans, int parts, int* ticket) override;
+  Status join(int local, int ticket) override;
   std::string last_error() const override { return {}; }
 
  private:
   int ranks_;
   int device_ = 0;
   cudaStream_t stream_;
+  cudaStream_t transfer_ = nullptr;  // the copies' stream; null if it could not be made
+  detail::TransferEvents events_;
+  int next_ticket_ = 0;
 };
 
 }  // namespace primlab

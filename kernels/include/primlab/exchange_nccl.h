@@ -1,7 +1,9 @@
 // NcclExchange: the Exchange of primlab/exchange.h over NCCL communicators the caller made, one
 // per GPU this process drives (one for one process per GPU; all of a node's for one process that
 // drives them, as from ncclCommInitAll; any NCCL group, multi-node included). Collectives are
-// grouped over the driven ranks (ncclGroupStart/End); the all-to-all is grouped ncclSend/ncclRecv.
+// grouped over the driven ranks (ncclGroupStart/End); the all-to-all is grouped ncclSend/ncclRecv
+// on a stream the exchange makes per GPU at the device's highest priority, so that NCCL's kernel
+// gets its SMs as soon as a block of a long kernel on the rank's stream ends.
 // Link primlab::nccl (built when CMake finds NCCL). Keep NVLink SHARP multicast off
 // (NCCL_NVLS_ENABLE=0) where the platform asks for it.
 #pragma once
@@ -22,10 +24,10 @@ struct NcclRank {
 
 class NcclExchange final : public Exchange {
  public:
-  // Reads each communicator's rank, size and device, and allocates the small device buffers the
-  // all-gather stages through (size() * max_gather_count() 8-byte words per driven rank). All
-  // communicators must belong to one group. On failure, returns a status, leaves `out` empty and
-  // puts NCCL's message in *error when given.
+  // Reads each communicator's rank, size and device, and makes per driven rank the transfers'
+  // stream and events and the small device buffer the all-gather stages through
+  // ((size() + 1) * max_gather_count() 8-byte words). All communicators must belong to one group.
+  // On failure, returns a status, leaves `out` empty and puts NCCL's message in *error when given.
   static Status create(const std::vector<NcclRank>& ranks, std::unique_ptr<NcclExchange>& out,
                        std::string* error = nullptr);
   ~NcclExchange() override;
@@ -39,7 +41,8 @@ class NcclExchange final : public Exchange {
   cudaStream_t stream(int local) const override { return local_[local].nccl.stream; }
   Status all_gather(const std::int64_t* h_local, std::size_t count, std::int64_t* h_all) override;
   std::size_t max_gather_count() const override { return gather_count_; }
-  Status all_to_all_v(const ExchangePlan* plans, int parts) override;
+  Status all_to_all_v(const ExchangePlan* plans, int parts, int* ticket) override;
+  Status join(int local, int ticket) override;
   std::string last_error() const override { return last_error_; }
 
  private:
@@ -47,6 +50,8 @@ class NcclExchange final : public Exchange {
     NcclRank nccl;
     int rank = 0, device = 0;
     std::int64_t* d_gather = nullptr;  // this rank's slot, then the gathered values
+    cudaStream_t transfer = nullptr;   // all_to_all_v's stream
+    detail::TransferEvents events;
   };
   NcclExchange() = default;
   Status fail(ncclResult_t r, ncclComm_t comm);
@@ -54,6 +59,7 @@ class NcclExchange final : public Exchange {
   int size_ = 0;
   std::size_t gather_count_ = 0;
   std::vector<Local> local_;
+  int next_ticket_ = 0;
   std::string last_error_;
 };
 

@@ -16,34 +16,22 @@ namespace {
 
 const char kOpen[] = "// listing:";
 const char kStep[] = "// step:";
-const char kIdentifier[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.";
 
 std::string trim(const std::string& s) {
   const std::size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t\r");
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
 }
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
-// A traced kernel's statement that only records the trace: `ctx.op(...)`, `p.ctx.count(...)`,
-// `ctx.branch(...)` or `ctx.shared_access(...)`, alone or as the body of a one-line `for` (a
-// `ctx.row(r)` is the algorithm's data: it stays).
-bool records_trace(const std::string& code) {
-  for (const char* call : {"ctx.op(", "ctx.count(", "ctx.branch(", "ctx.shared_access("}) {
-    const std::size_t at = code.find(call);
-    if (at == std::string::npos) continue;
-    if (at == 0) return true;
-    const std::size_t object = code.find_last_not_of(kIdentifier, at - 1);  // `p.` of `p.ctx.op(`
-    if (object == std::string::npos) return true;
-    const std::string head = code.substr(0, object + 1);  // `for (...) `
-    return starts_with(head, "for (") && head.size() >= 2 && head.compare(head.size() - 2, 2, ") ") == 0;
-  }
-  return false;
-}
+// A statement that only records the trace: a call of the kernel's probe (`probe.op(...)`,
+// `probe.barrier();`), which the timed form compiles to nothing.
+bool records_trace(const std::string& code) { return starts_with(code, "probe."); }
 
 // A region being read: its lines and tags, relative to the region, until `// listing: end`.
 struct Region {
   std::string file;
   int first_line = 0;  // 1-based line of the source where the region's code starts
   std::vector<std::string> lines;
+  std::vector<std::vector<int>> sources;  // per line, the source lines it stands for
   std::vector<std::pair<std::string, int>> tags;
 };
 
@@ -59,8 +47,10 @@ void append(Listing& l, const Region& r) {
   if (indent == std::string::npos) indent = 0;
   const std::size_t file_name = r.file.find_last_of('/') + 1;
   l.lines.push_back("// " + r.file.substr(file_name) + ":" + std::to_string(r.first_line));
+  l.sources.emplace_back();
   const int base = int(l.lines.size());
   for (const std::string& s : r.lines) l.lines.push_back(s.size() > indent ? s.substr(indent) : trim(s));
+  l.sources.insert(l.sources.end(), r.sources.begin(), r.sources.end());
   for (const auto& [tag, line] : r.tags) {
     auto it = std::find_if(l.tags.begin(), l.tags.end(), [&](const Tag& t) { return t.name == tag; });
     if (it == l.tags.end()) it = l.tags.insert(it, Tag{tag, {}});
@@ -99,6 +89,8 @@ Parsed parse() {
       if (recording || records_trace(t)) {  // a statement that records the trace, to its `;`
         const std::string code = trim(t.substr(0, t.find("//")));
         recording = code.empty() || code.back() != ';';
+        for (auto& [n, r] : open)
+          if (!r.sources.empty()) r.sources.back().push_back(number);
         continue;
       }
       const std::size_t mark = line.find(kStep);
@@ -112,6 +104,7 @@ Parsed parse() {
       for (auto& [n, r] : open) {
         if (!tag.empty()) r.tags.emplace_back(tag, int(r.lines.size()));
         r.lines.push_back(code);
+        r.sources.push_back({number});
       }
     }
     for (const auto& [n, r] : open) p.errors.push_back(file + ": listing " + n + " is never closed");

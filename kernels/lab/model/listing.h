@@ -8,8 +8,8 @@
 //                                several lines may carry one tag (a step that spans them)
 // A listing is its regions in the order of the files' paths, then of their lines. Each region is
 // shown with its indentation removed, after a line naming the file and line it starts at. The
-// markers and a traced kernel's statements that only record the trace (`ctx.op(...)`,
-// `p.ctx.count(...)`, `ctx.branch(...)`, `ctx.shared_access(...)`) are left out.
+// markers and the statements that only record the trace, the probe's calls (`probe.op(...)`,
+// `probe.barrier();`, kernels/util/probe.cuh), are left out.
 #pragma once
 #include <string>
 #include <vector>
@@ -25,6 +25,9 @@ struct Listing {
   std::string name;
   std::vector<std::string> lines;
   std::vector<Tag> tags;  // in order of their first line
+  // Per line, the source lines it stands for: its own, and those of the probe calls hidden after
+  // it (a stepped run records the source line of each probe.op; this maps it to the line shown).
+  std::vector<std::vector<int>> sources;
 };
 
 // Every listing of the sources, sorted by name.

@@ -46,9 +46,13 @@ int append_lines(Trace& t, const std::string& name) {
   t.code.insert(t.code.end(), lines.begin(), lines.end());
   t.code_tags.resize(at);
   t.code_tags.resize(t.code.size());
-  if (const listing::Listing* l = listing::find(name))
+  t.code_sources.resize(at);
+  if (const listing::Listing* l = listing::find(name)) {
     for (const listing::Tag& g : l->tags)
       for (int line : g.lines) t.code_tags[at + std::size_t(line)] = g.name;
+    t.code_sources.insert(t.code_sources.end(), l->sources.begin(), l->sources.end());
+  }
+  t.code_sources.resize(t.code.size());
   return int(at);
 }
 }  // namespace
@@ -61,6 +65,7 @@ int append_code(Trace& t, const std::string& name, const std::string& tag) {
 Code code(Trace& t, const std::string& name) {
   t.code.clear();
   t.code_tags.clear();
+  t.code_sources.clear();
   append_lines(t, name);
   return {name};
 }

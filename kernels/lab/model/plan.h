@@ -2,7 +2,7 @@
 #pragma once
 #include <string>
 
-#include "lab/catalog.h"
+#include "lab/model/forms.h"
 #include "lab/model/trace.h"
 
 namespace primlab::plan {

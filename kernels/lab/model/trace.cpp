@@ -65,21 +65,31 @@ Counters Trace::totals(std::size_t upto_step) const {
   return c;
 }
 
-std::vector<int> step_code_lines(const Trace& t, std::size_t s) {
-  const int line = t.steps[s].code_line;
-  if (line < 0 || line >= int(t.code.size())) return {};
-  if (std::size_t(line) >= t.code_tags.size() || t.code_tags[std::size_t(line)].empty()) return {line};
+namespace {
+// The run of lines next to `line` that carry its tag (a gap of untagged lines ends it: compaction
+// joins two listings, which may reuse a tag name).
+void add_tag_span(const Trace& t, int line, std::vector<int>& v) {
+  if (line < 0 || line >= int(t.code.size())) return;
+  if (std::size_t(line) >= t.code_tags.size() || t.code_tags[std::size_t(line)].empty()) {
+    v.push_back(line);
+    return;
+  }
   const std::string& tag = t.code_tags[std::size_t(line)];
-  // The tag's lines next to the step's line: a gap of untagged lines ends the span (compaction
-  // joins two listings, which may reuse a tag name).
+  auto tagged = [&](int i) { return i >= 0 && i < int(t.code_tags.size()) && t.code_tags[std::size_t(i)] == tag; };
   int first = line, last = line;
-  auto tagged = [&](int i) {
-    return i >= 0 && i < int(t.code_tags.size()) && (t.code_tags[std::size_t(i)] == tag);
-  };
   while (tagged(first - 1)) --first;
   while (tagged(last + 1)) ++last;
-  std::vector<int> v;
   for (int i = first; i <= last; ++i) v.push_back(i);
+}
+}  // namespace
+
+std::vector<int> step_code_lines(const Trace& t, std::size_t s) {
+  std::vector<int> v;
+  add_tag_span(t, t.steps[s].code_line, v);
+  if (v.empty()) return v;
+  for (int line : t.steps[s].also_lit) add_tag_span(t, line, v);
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
   return v;
 }
 

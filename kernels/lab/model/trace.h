@@ -62,6 +62,9 @@ struct LaunchShape {
   }
 };
 
+// A counter a kernel's probe adds to (probe.count), in the order of Counters' fields.
+enum Count : int { kAdds, kGlobalRead, kGlobalWrite, kShared, kConflict, kDivergent, kAtomics, kNumCounts };
+
 // Counters of one step, measured by the executing backend.
 struct Counters {
   std::int64_t adds = 0;                // arithmetic combine operations
@@ -115,7 +118,7 @@ struct RowInfo {
 // One warp-wide shared-memory access as the banks see it: the 4-byte word address of each lane in
 // its block's shared memory (-1: the lane is inactive or absent), and how many warps of the step
 // made exactly this access. Both backends record every access they count (CpuRun::shared_access,
-// StepCtx::shared_access); a step keeps the distinct ones sorted by address, so the CPU and CUDA
+// RecordingProbe::shared_access); a step keeps the distinct ones sorted by address, so the CPU and CUDA
 // records compare bit for bit whatever order the warps ran in.
 struct WarpAccess {
   std::array<std::int32_t, 32> addr;
@@ -139,6 +142,7 @@ struct Step {
   std::string explain; // the step in plain words: what moves where, and why
   bool barrier = false;  // the step continues the kernel of the step before, after a barrier
   int code_line = -1;  // line of Trace::code highlighted for this step
+  std::vector<int> also_lit;  // lines of other tags the step runs too (each lights its tag's lines)
   int focus_row = 0;   // the row drawn as bars in this step
   LaunchShape launch;
   Counters counters;
@@ -148,6 +152,9 @@ struct Step {
   // View: where each band of the focus row starts, and the end (a virtual GPU's keys); empty: one
   // band per block of Trace::block x elems_per_thread elements.
   std::vector<std::int32_t> bands;
+  // Stepped CUDA runs: the source lines (of the kernel's file) whose probe calls recorded this
+  // step's ops; the listing maps them to the lines that ran. Empty on the CPU reference.
+  std::vector<std::int32_t> source_lines;
   std::int64_t op_count() const { return launch.launched() * ops_per_thread; }
 };
 
@@ -165,6 +172,8 @@ struct Trace {
   std::vector<Op> ops;                // all steps' op slots, None where a thread was idle
   std::vector<std::string> code;      // the kernel listing
   std::vector<std::string> code_tags; // per listing line, its `// step:` tag ("" for none)
+  // Per listing line, the kernel source lines it stands for (listing::Listing::sources).
+  std::vector<std::vector<std::int32_t>> code_sources;
   bool network = false;               // view: also draw the comparator network of all steps (sorting networks)
   // A block's shared memory word by word: the logical index each word holds, -1 for a padding
   // word that the addressing skips (the scan's conflict-free offsets). Empty: word w holds index w.
@@ -180,8 +189,9 @@ struct Trace {
   Counters totals(std::size_t upto_step) const;  // sum of counters of steps [0, upto_step]
 };
 
-// The listing lines step s highlights: its code line and every line carrying the same `// step:`
-// tag in that listing (a step that spans several statements); empty when the step has no line.
+// The listing lines step s highlights: its code line and its also_lit lines, each with the lines
+// next to it that carry the same `// step:` tag (a step that spans several statements), in order;
+// empty when the step has no line.
 std::vector<int> step_code_lines(const Trace& t, std::size_t s);
 
 // Worst bank-conflict degree of one warp-wide shared-memory access: the most distinct 4-byte

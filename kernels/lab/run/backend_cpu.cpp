@@ -9,12 +9,3 @@ const BackendInfo& backend() {
 }
 }  // namespace primlab
 #endif
-
-#ifndef PRIMLAB_HAVE_CUDA
-#include "lab/catalog.h"
-namespace primlab {
-Result build_trace_cuda(const Algorithm&, const StepConfig&, const std::vector<std::uint32_t>&, Trace&) {
-  return Result::failure("this build has no CUDA backend");
-}
-}  // namespace primlab
-#endif

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "lab/catalog.h"
+#include "lab/model/forms.h"
 #include "lab/model/trace.h"
 
 namespace primlab::cpu {

@@ -1,28 +1,29 @@
-// Declares the functions of one algorithm's folder, kernels/lab/algorithms/<family>/<algo>/, beside
-// its catalog row: the plan and CPU stepper (<algo>.cpp), the CUDA stepper (<algo>_traced.cu) and
-// the timed kernel (<algo>_timed.cu). PRIMLAB_STEPPED / PRIMLAB_TIMED name them in the row, null
-// where the build has no CUDA.
+// The function types of one algorithm's folder, kernels/lab/algorithms/<family>/<algo>/, as the
+// catalog's rows name them: the plan and CPU reference (<algo>.cpp), and the two CUDA forms
+// (<algo>.cu): the stepped form's host driver and the timed form with its workspace query. The
+// catalog declares each row's functions with these types, beside the row; PRIMLAB_IF_CUDA names a
+// CUDA form in the row, null where the build has no CUDA.
 #pragma once
 #include <cstddef>
-#include <string>
+#include <cstdint>
 #include <vector>
 
-#include "lab/catalog.h"
+#include "lab/model/forms.h"
+#include "lab/model/result.h"
+#include "primlab/status.h"
 
-#define PRIMLAB_DECLARE_STEPPER(name)                                                                  \
-  Result plan_##name(const StepConfig& cfg, Trace& t);                                                 \
-  void cpu_##name(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t);           \
-  Result cuda_##name(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t,        \
-                     DeviceTraceView out);
+namespace primlab::steppers {
 
-#define PRIMLAB_DECLARE_TIMED(name)                \
-  std::size_t timed_bytes_##name(const TimedArgs& a); \
-  Status timed_##name(const TimedArgs& a);
+using PlanFn = Result(const StepConfig& cfg, Trace& t);
+using CpuFn = void(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t);
+using CudaFn = Result(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t, DeviceTraceView out);
+using TimedBytesFn = std::size_t(const TimedArgs& a);
+using TimedFn = Status(const TimedArgs& a);
+
+}  // namespace primlab::steppers
 
 #ifdef PRIMLAB_HAVE_CUDA
-#define PRIMLAB_STEPPED(name) &steppers::plan_##name, &steppers::cpu_##name, &steppers::cuda_##name
-#define PRIMLAB_TIMED(name) &steppers::timed_bytes_##name, &steppers::timed_##name
+#define PRIMLAB_IF_CUDA(function) &function
 #else
-#define PRIMLAB_STEPPED(name) &steppers::plan_##name, &steppers::cpu_##name, nullptr
-#define PRIMLAB_TIMED(name) nullptr, nullptr
+#define PRIMLAB_IF_CUDA(function) nullptr
 #endif

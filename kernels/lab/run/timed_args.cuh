@@ -1,11 +1,12 @@
-// Unpacks the catalog's TimedArgs for a timed kernel (<algo>_timed.cu): the element type as a
+// Unpacks the catalog's TimedArgs for a timed form (<algo>.cu): the element type as a
 // C++ type, the block and items with the catalog's defaults, the workspace and the stream.
 #pragma once
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
 
-#include "lab/catalog.h"
+#include "lab/model/forms.h"
+#include "primlab/status.h"
 
 namespace primlab::timed {
 

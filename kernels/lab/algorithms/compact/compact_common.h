@@ -1,21 +1,16 @@
 // Stream compaction (seeds 001, 002): map to flags, exclusive scan of the flags, scatter. The scan
-// is one of the scan family's stepped algorithms, run as is on the flags (its plan, its CPU or
-// CUDA stepper) and spliced into the compaction's trace: its rows become compaction rows, its
-// steps compaction steps, its listing follows the compaction's. Shared by the plan, the CPU
-// reference and the CUDA traced stepper.
+// is one of the scan family's rows, found in the catalog and run as it runs (its plan, its CPU
+// reference or its stepped CUDA form) on the flags, then spliced into the compaction's trace: its
+// rows become compaction rows, its steps compaction steps, its listing follows the compaction's.
+// Shared by the plan, the CPU reference and the stepped CUDA form (map_scan_scatter/).
 #pragma once
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include "lab/catalog.h"
 #include "lab/model/plan.h"
 #include "lab/run/steppers.h"
-
-namespace primlab::steppers {
-PRIMLAB_DECLARE_STEPPER(scan_blelloch)
-PRIMLAB_DECLARE_STEPPER(scan_naive)
-PRIMLAB_DECLARE_STEPPER(scan_shared)
-}  // namespace primlab::steppers
 
 #ifdef __CUDACC__
 #define PRIMLAB_COMPACT_HD __host__ __device__
@@ -38,8 +33,9 @@ struct Layout {
   std::string error;
 };
 
-inline const char* scan_algo(int variant) {
-  return variant == kNaive ? "scan-naive" : variant == kSharedScan ? "scan-shared" : "scan-blelloch";
+// The scan row of the catalog that the variant runs.
+inline const Algorithm& scan_algo(int variant) {
+  return *find_algorithm(variant == kNaive ? "scan-naive" : variant == kSharedScan ? "scan-shared" : "scan-blelloch");
 }
 
 inline Layout make_layout(const StepConfig& cfg) {
@@ -52,23 +48,22 @@ inline Layout make_layout(const StepConfig& cfg) {
     L.error = "the predicate must be 0 (non-zero), 1 (even) or 2 (greater than the threshold)";
     return L;
   }
-  if (cfg.variant == kSharedScan && (cfg.block & (cfg.block - 1)) != 0) {
-    L.error = "the shared-memory scan needs a power-of-two block size (got " + std::to_string(cfg.block) + ")";
-    return L;
-  }
+  const Algorithm& scan = scan_algo(cfg.variant);
   L.scan_cfg = cfg;
   L.scan_cfg.variant = 0;  // the shared scan's one-term offsets
   L.scan_cfg.type = ElemType::I32;
   L.scan_cfg.inclusive = false;
   L.scan_cfg.input = nullptr;
+  if (const Result r = validate(scan, L.scan_cfg); !r.ok()) {  // the scan's own limits (a power-of-two block)
+    L.error = r.message();
+    return L;
+  }
   Trace& s = L.scan;
-  s.algo = scan_algo(cfg.variant);
+  s.algo = scan.name;
   s.type = ElemType::I32;
   s.n = cfg.n;
   s.block = cfg.block;
-  const Result r = cfg.variant == kNaive        ? plan_scan_naive(L.scan_cfg, s)
-                   : cfg.variant == kSharedScan ? plan_scan_shared(L.scan_cfg, s)
-                                                : plan_scan_blelloch(L.scan_cfg, s);
+  const Result r = scan.plan(L.scan_cfg, s);
   if (!r.ok()) {
     L.error = r.message();
     return L;
@@ -78,7 +73,9 @@ inline Layout make_layout(const StepConfig& cfg) {
   L.row_map.assign(s.rows.size(), -1);
   L.row_map[kRowMain] = kScanned;
   int next = kScanAux;
-  for (std::size_t r = kStdRows; r < s.rows.size(); ++r) L.row_map[r] = s.rows[r].name == "input" ? kFlags : next++;
+  // Every scan of the family shows its input at step 0: the flags.
+  const int scan_in = s.steps[0].focus_row;
+  for (std::size_t r = kStdRows; r < s.rows.size(); ++r) L.row_map[r] = int(r) == scan_in ? kFlags : next++;
   L.output_row = next++;
   L.count_row = next;
   return L;

@@ -1,70 +1,123 @@
-// The facts of a distributed radix sort on G virtual GPUs that its plan, CPU stepper
-// (distributed_sort.cpp) and CUDA stepper (distributed_sort_traced.cu) share: the trace's rows,
-// shards, splitter rounds, destinations and sends. Tests read them too.
+// What the distributed radix sort on G virtual GPUs shares between its kernels and host code
+// (distributed_sort.cuh), its plan and CPU reference (distributed_sort.cpp) and its tests: the rows
+// the kernels name, the kernels' arguments (the shards, a round of the splitter search, the key
+// classes), a cut's state, and the classes the final cuts define. Plain C++: the CPU-only build
+// reads it too.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
-#include "lab/catalog.h"
+#include "lab/model/trace.h"
 
-#ifdef __CUDACC__
-#define PRIMLAB_HD __host__ __device__
-#else
-#define PRIMLAB_HD
-#endif
+namespace primlab::lab {
 
-namespace primlab::steppers::distributed {
+constexpr int kDistMaxGpus = 8;
+// Classes of keys a partition sorts into: each cut adds at most two boundaries.
+constexpr int kDistMaxClasses = 2 * kDistMaxGpus - 1;
 
-// The trace's rows after the standard three.
-enum Rows : int {
-  kDigit = kStdRows,  // top digit of each key
-  kGpuHist,           // per-GPU histograms [gpu][digit]
-  kGlobalHist,        // the all-reduced histogram
-  kCounts,            // keys per GPU the current splitters give
-  kEdges,             // where GPU s starts in the global order (G + 1 values)
-  kDest,              // destination GPU of each key
-  kPart,              // each shard grouped by destination
-  kBytes,             // bytes sent [from][to]
-  kRecv,              // each GPU's received keys
-  kSorted,            // each GPU's keys sorted
-  kRefine,            // the refined histogram [bucket][next digit] (only when a round refines)
+// The rows the probe names.
+enum DistributedRow : int {
+  kDistKeys = kRowMain,  // GPU r holds shard r
+  kDistCell = kStdRows,  // each key's histogram cell in this round (registers; -1: not counted)
+  kDistGpuHist,          // gpu_hist[g * cells + c]: GPU g's counts
+  kDistHist,             // hist[c]: the sum over the GPUs (the all-reduce)
+  kDistCounts,           // keys per GPU after the round's cuts
+  kDistEdges,            // edges[s]: where GPU s starts in the global order (G + 1)
+  kDistDest,             // each key's destination GPU (registers)
+  kDistPart,             // each shard in class order, staged for the exchange
+  kDistBytes,            // bytes[r * G + s]: bytes GPU r sends GPU s
+  kDistRecv,             // what each GPU received, in sender order
+  kDistSorted,           // each GPU's keys sorted: the output
 };
 
-// A key word as the radix digits read it: uint32 as it is, int32 with the sign bit flipped (both
-// steppers).
-PRIMLAB_HD inline std::uint32_t radix_key(std::uint32_t w, ElemType t) { return t == ElemType::I32 ? w ^ 0x80000000u : w; }
+// Shard r holds the keys [start[r], start[r + 1]) of the global input order.
+struct Shards {
+  std::int32_t start[kDistMaxGpus + 1];
+};
 
-// One round of the splitter search: the histogram of one digit among the keys of the queried
-// buckets (round 0: the top digit of every key), and where the cuts stand after it.
+// One round of the splitter search, as its kernels take it: the histogram of the digit bits
+// [rest, rest + bits) of the span among the keys whose top `level` bits are one of the prefixes
+// (round 0: every key, level 0), cell q * 2^bits + digit for the q-th prefix.
 struct Round {
-  int level = 0;                          // bits of the span fixed before this round's digit
-  int bits = 0;                           // the digit's width (0: every key is equal)
-  std::vector<std::uint32_t> queries;     // the buckets (top `level` bits of the span) counted
-  std::vector<std::int32_t> gpu_hist;     // [gpu][query][digit]
-  std::vector<std::int32_t> hist;         // [query][digit], the all-reduced sum
-  std::vector<std::int32_t> slot;         // per key: its [query][digit] cell, -1 outside the queries
-  std::vector<std::int32_t> cut_slot;     // per cut walked this round: the cell it landed in (-1: none)
-  std::vector<std::int32_t> edges;        // G + 1: where GPU s starts after this round
-  std::int32_t walked = 0;                // histogram cells the cuts walked
-  int at_edge = 0, refined = 0, ties = 0;  // cuts placed on a bucket edge, sent to the next digit, split by position
+  int level = 0, bits = 0, rest = 0;
+  int queries = 0;
+  std::uint32_t prefix[kDistMaxGpus - 1] = {};
 };
 
-struct Model {
-  std::int32_t n = 0;
-  int gpus = 0, digit_bits = 0;
-  int span = 0;                           // bits below the highest bit where two keys differ
-  std::int32_t slack = 0;                 // a cut this close to a bucket edge takes the edge
-  std::vector<std::uint32_t> keys;        // radix keys (int32: sign bit flipped)
-  std::vector<std::int32_t> shard;        // G + 1: shard r = [shard[r], shard[r + 1])
-  std::vector<Round> rounds;
-  std::vector<std::int32_t> edges;        // G + 1: GPU s holds global positions [edges[s], edges[s + 1])
-  std::vector<std::int32_t> dest;         // per key
-  std::vector<std::int32_t> send;         // [from][to] keys
+// One cut between GPU s and s + 1, carried from round to round.
+struct Cut {
+  std::uint32_t prefix = 0;    // the bucket that still holds the cut: the top `level` bits of the span
+  std::int32_t below = 0;      // keys before that bucket in the global order
+  std::int32_t at = 0;         // the cut's global position so far: GPU s + 1 starts there
+  std::int32_t resolved = 0;   // 1: placed for good
+  std::int32_t tie = 0;        // 1: inside a run of keys equal to `bound`, cut by position
+  std::uint64_t bound = 0;     // on a bucket edge: the keys below it go left; a tie: the run's value
+  std::int32_t run_start = 0;  // a tie: keys before the run in the global order
+  std::int32_t run_before[kDistMaxGpus] = {};  // a tie: keys of the run on the GPUs before g
 };
 
-// cfg.bins GPUs, cfg.digit_bits, cfg.type; input: n words.
-Model model(const StepConfig& cfg, const std::vector<std::uint32_t>& input);
-// Largest range / mean of the ranges between edges (1 for no keys).
-double balance(const std::vector<std::int32_t>& edges);
+// The classes of keys the cuts define, in key order: class c holds the span images x with
+// lower[c] <= x < lower[c + 1]. Every cut's boundary is a class boundary, and a tie's run of equal
+// keys is a class of its own; so a class's keys go to one GPU, dest[c], except a run's, which go
+// by their global position: run_start[c] + run_before[c][g] + the key's rank in its class on GPU g.
+struct Classes {
+  int count = 0, gpus = 0;
+  std::uint32_t lower[kDistMaxClasses] = {};
+  std::int32_t dest[kDistMaxClasses] = {};
+  std::int32_t run_start[kDistMaxClasses] = {};
+  std::int32_t run_before[kDistMaxClasses][kDistMaxGpus] = {};
+  std::int32_t edges[kDistMaxGpus + 1] = {};  // GPU s holds the global positions [edges[s], edges[s + 1])
+};
 
-}  // namespace primlab::steppers::distributed
+// The classes of the final cuts of n keys on `gpus` GPUs, keys read as `span`-bit images.
+inline Classes make_classes(const Cut* cuts, int gpus, int span, std::int32_t n) {
+  const std::uint64_t end = std::uint64_t(1) << span;
+  std::vector<std::uint64_t> lower{0};
+  for (int s = 0; s + 1 < gpus; ++s) {
+    const Cut& c = cuts[s];
+    if (c.bound < end) lower.push_back(c.bound);
+    if (c.tie && c.bound + 1 < end) lower.push_back(c.bound + 1);
+  }
+  std::sort(lower.begin(), lower.end());
+  lower.erase(std::unique(lower.begin(), lower.end()), lower.end());
+  Classes k;
+  k.count = int(lower.size());
+  k.gpus = gpus;
+  for (int c = 0; c < k.count; ++c) {
+    k.lower[c] = std::uint32_t(lower[std::size_t(c)]);
+    const Cut* run = nullptr;
+    int left = 0;  // cuts the whole class lies right of
+    for (int s = 0; s + 1 < gpus; ++s) {
+      const Cut& cut = cuts[s];
+      if (cut.tie && cut.bound == lower[std::size_t(c)]) run = &cut;
+      left += cut.tie ? cut.bound + 1 <= lower[std::size_t(c)] : cut.bound <= lower[std::size_t(c)];
+    }
+    k.dest[c] = run ? -1 : left;
+    if (run) {
+      k.run_start[c] = run->run_start;
+      std::copy(run->run_before, run->run_before + gpus, k.run_before[c]);
+    }
+  }
+  k.edges[0] = 0;
+  for (int s = 0; s + 1 < gpus; ++s) k.edges[s + 1] = cuts[s].at;
+  k.edges[gpus] = n;
+  return k;
+}
+
+// The bits the keys differ in: those below the highest bit where two keys differ (0: all equal).
+// The lab sorts those bits of the radix images (the same bits: flipping a sign bit flips it in
+// every key), so that small keys read in a few digits.
+inline int span_of(const std::vector<std::uint32_t>& words) {
+  std::uint32_t diff = 0;
+  for (std::uint32_t w : words) diff |= w ^ words.front();
+  int span = 0;
+  while (span < 32 && (diff >> span) != 0) ++span;
+  return span;
+}
+
+// The threads of one virtual GPU's block: one a key of its widest shard or range, at most 1024
+// (a block of fewer loops).
+inline int gpu_threads(std::int32_t widest) { return int(std::min<std::int32_t>(std::max<std::int32_t>(widest, 1), 1024)); }
+
+}  // namespace primlab::lab

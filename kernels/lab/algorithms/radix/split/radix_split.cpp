@@ -1,237 +1,256 @@
-// LSD radix sort by 1-bit splits (seed 000, the lecture's radix slides): plan, listing and CPU
-// reference. A parallel max reduction first (the seed's kernFindMax loop, one step per level) finds
-// how many low bits the keys need; then per bit: b = bit, e = !b, f = exclusive scan of e, totalFalses
-// = e[n-1] + f[n-1], t = i - f + totalFalses, scatter to d = b ? t : f, ping-pong buffers A and B.
-// Negative int32 keys: the max is taken over k ^ (k >> 31) (the bits that differ from the sign), and a
-// last pass splits on the flipped sign bit, so negatives come first (the lecture's flip, for ints).
+// radix-split: the plan (one step a launch of radix_split.cuh's host code and one a barrier inside
+// its kernels: find_max_kernel's tree levels, the scan's sweeps) and the CPU reference, which runs
+// the same launches warp by warp. The rows are the code's arrays (radix_split_rows.h); the plan
+// knows the input, so it sizes the passes from the max as the host code does.
 #include <string>
 
+#include "lab/algorithms/radix/radix_steps.h"
+#include "lab/algorithms/radix/split/radix_split_rows.h"
 #include "lab/model/plan.h"
 #include "lab/run/cpu_run.h"
-#include "lab/algorithms/radix/radix_steps.h"
 #include "lab/run/steppers.h"
 
 namespace primlab::steppers {
 namespace {
-constexpr int kBufB = kStdRows, kMax = kStdRows + 1, kBit = kStdRows + 2, kFalse = kStdRows + 3, kScanned = kStdRows + 4,
-              kTotal = kStdRows + 5, kTrue = kStdRows + 6, kDest = kStdRows + 7;
+using namespace lab::radix;
 
-
-struct Pass {
-  int bit;     // 0..30, or 31 for the flipped sign
-  bool from_a; // reads buffer A (writes B)
-};
-
-// The bits the keys need: bit length of the max of k ^ (k >> 31) (int32) or k (uint32).
-int needed_bits(const StepConfig& cfg, std::uint32_t& max_out) {
+// The max find_max_kernel finds, and the bits it gives (uint32 and int32 without the input: all).
+int needed_bit_count(const StepConfig& cfg, std::uint32_t& max_out) {
   max_out = 0;
   if (!cfg.input) return cfg.type == ElemType::I32 ? 31 : 32;
-  for (std::uint32_t k : *cfg.input) {
-    const std::uint32_t m = cfg.type == ElemType::I32 ? k ^ std::uint32_t(std::int32_t(k) >> 31) : k;
-    max_out = std::max(max_out, m);
-  }
-  int L = 0;
-  while (L < 32 && (max_out >> L) != 0) ++L;
-  return L;
+  for (std::uint32_t k : *cfg.input) max_out = std::max(max_out, needed_bits(k, cfg.type));
+  int bits = 0;
+  while (bits < 32 && (max_out >> bits) != 0) ++bits;
+  return bits;
 }
 
-std::vector<Pass> passes_of(const Trace& t) {
-  std::vector<Pass> v;
-  for (const Step& s : t.steps)
-    if (s.phase == "bits") v.push_back({std::stoi(s.label.substr(4)), v.size() % 2 == 0});
+// Pass p's bit, and the key rows it reads and writes (the last pass writes out).
+struct SplitPass {
+  int k, src, dst;
+};
+std::vector<SplitPass> split_passes(int bits, bool i32) {
+  const int passes = bits + (i32 ? 1 : 0);
+  std::vector<SplitPass> v;
+  int src = kSplitIn;
+  for (int p = 0; p < passes; ++p) {
+    const int dst = (passes - 1 - p) % 2 == 0 ? kSplitOut : kSplitAlt;
+    v.push_back({p < bits ? p : 31, src, dst});
+    src = dst;
+  }
   return v;
 }
+
+std::string key_row_name(int r) { return r == kSplitIn ? "in" : r == kSplitOut ? "out" : "alt"; }
+
+const ScanRows kScanRows{kSplitFalse, kSplitFalseScan, kSplitTemp, kSplitSums};
+
 }  // namespace
 
 Result plan_radix_split(const StepConfig& cfg, Trace& t) {
   if (cfg.type == ElemType::F32)
     return Result::failure("radix-split sorts int32 and uint32 keys (radix-digits takes floats)");
-  const std::int32_t n = cfg.n, B = cfg.block, W = plan::next_pow2(n), blocks = plan::div_up(n, B);
+  const std::int32_t n = cfg.n, B = cfg.block, W = split_width(n, B);
+  const bool i32 = cfg.type == ElemType::I32;
+  const int tree = tree_block(B, n);
+  const std::int32_t max_blocks = std::int32_t(blocks_for(n, tree)), grid = std::int32_t(blocks_for(n, B));
   t.title = "Radix sort, 1-bit split (scan of the false flags)";
   t.width = W;
-  // radix_split_timed.cu (the max, the bit maps and the scatter) and radix_split_traced.cu (the copy back)
   const plan::Code code = plan::code(t, "radix-split");
-  plan::standard_rows(t, "buffer A (keys)", n, cfg.type);
-  plan::add_row(t, "buffer B (keys)", RowKind::Values, n, cfg.type);
-  plan::add_row(t, cfg.type == ElemType::I32 ? "m = k ^ (k >> 31) (max tree)" : "m = k (max tree)", RowKind::Values,
-                W, ElemType::U32);
+  plan::standard_rows(t, "in (keys)", n, cfg.type);
+  plan::add_row(t, "alt (keys)", RowKind::Values, n, cfg.type);
+  plan::add_row(t, "out (keys)", RowKind::Values, n, cfg.type);
+  plan::add_row(t, i32 ? "s_max: k ^ (k >> 31) (max tree)" : "s_max (max tree)", RowKind::Values, max_blocks * tree,
+                ElemType::U32);
+  plan::add_row(t, "out_max", RowKind::Values, 1, ElemType::U32, false);
   plan::add_row(t, "b = bit k", RowKind::Bits, n, ElemType::I32);
-  plan::add_row(t, "e = !b", RowKind::Flags, W, ElemType::I32);
-  plan::add_row(t, "f = scan(e)", RowKind::Index, W, ElemType::I32);
-  plan::add_row(t, "totalFalses", RowKind::Values, 1, ElemType::I32, false);
-  plan::add_row(t, "t = i - f + totalFalses", RowKind::Index, n, ElemType::I32);
-  plan::add_row(t, "d = b ? t : f", RowKind::Index, n, ElemType::I32);
+  plan::add_row(t, "f = !b", RowKind::Flags, n, ElemType::I32);
+  plan::add_row(t, "fs = scan(f)", RowKind::Index, n, ElemType::I32);
+  plan::add_row(t, "temp (the scan's shared memory)", RowKind::Values, std::int32_t(scan_row_width(n, B)),
+                ElemType::I32, false);
+  plan::add_row(t, "sums (the scan's block sums)", RowKind::Values, std::int32_t(radix_scan_scratch_words(n, B)),
+                ElemType::I32, false);
+  plan::add_row(t, "total_falses", RowKind::Values, 1, ElemType::I32, false);
+  plan::add_row(t, "t = i - fs[i] + total_falses", RowKind::Index, n, ElemType::I32);
+  plan::add_row(t, "destination b[i] ? t : fs[i]", RowKind::Index, n, ElemType::I32);
   plan::initial_step(t);
+
   std::uint32_t maxv = 0;
-  const int L = needed_bits(cfg, maxv);
-  plan::add_step(t, "max reduction: m[i] = " + std::string(cfg.type == ElemType::I32 ? "k ^ (k >> 31)" : "k") +
-                        " (the bits each key needs)",
-                 "max keys", code.line("max keys"), plan::div_up(W, B), B, W, 1, kMax)
-      .explain = "Each key is reduced to the bits it needs (negative ints flipped); a max over them tells how many "
-                 "bit passes the sort needs: bits above the largest key's top bit are 0 in every key.";
-  const int levels = plan::log2_floor(W);
-  for (int d = 1; d <= levels; ++d) {
-    const std::int32_t m = W >> d;
-    std::string label = "max d=" + std::to_string(d) + ": m[k] = max(m[k], m[k-" + std::to_string(1 << (d - 1)) + "])";
-    if (d == levels && cfg.input)
-      label += " -> max " + std::to_string(maxv) + ": " + std::to_string(L) + " bit" + (L == 1 ? "" : "s");
-    plan::add_step(t, label, "find max", code.line("find max"), plan::div_up(m, B), B, m, 1, kMax).explain =
-        "Max tree, level " + std::to_string(d) + ": " + std::to_string(m) + " threads each keep the larger of two "
-        "values " + std::to_string(1 << (d - 1)) + " apart, halving the candidates.";
+  const int bits = needed_bit_count(cfg, maxv);
+  const std::vector<SplitPass> passes = split_passes(bits, i32);
+  const std::string key = i32 ? "in[i] ^ (in[i] >> 31)" : "in[i]";
+  plan::add_step(t, "find_max_kernel: s_max[tid] = i < n ? " + key + " : 0", "max keys", code.line("max keys"),
+                 max_blocks, tree, max_blocks * tree, 1, kSplitTree)
+      .explain = "Each thread puts the bits its key needs (" + std::string(i32 ? "negative ints flipped, " : "") +
+                 "0 past n) into the block's shared tree s_max: the max over them tells how many bit passes the sort "
+                 "needs.";
+  for (int s = tree / 2; s >= 1; s /= 2) {
+    Step& st = plan::add_step(t,
+                              "s = " + std::to_string(s) + ": s_max[tid] = max(s_max[tid], s_max[tid + " +
+                                  std::to_string(s) + "]), tid < " + std::to_string(s),
+                              "find max", code.line("find max"), max_blocks, tree, max_blocks * s, 1, kSplitTree);
+    st.barrier = true;
+    st.explain = "Max tree, s = " + std::to_string(s) + ": the first " + std::to_string(s) +
+                 " threads of each block keep the larger of two values s apart, halving the candidates.";
   }
-  std::vector<int> bits;
-  for (int k = 0; k < L && k < 31 + (cfg.type == ElemType::U32); ++k) bits.push_back(k);
-  if (cfg.type == ElemType::I32) bits.push_back(31);
-  bool from_a = true;
-  for (int k : bits) {
-    const std::string in = from_a ? "A" : "B", out = from_a ? "B" : "A";
-    const std::string bit = k == 31 && cfg.type == ElemType::I32 ? "31 (sign, flipped: negatives first)"
-                                                                 : std::to_string(k);
-    const int in_row = from_a ? kRowMain : kBufB, out_row = from_a ? kBufB : kRowMain;
-    const std::string K = std::to_string(k);
-    plan::add_step(t, "bit " + bit + ": b = bit of " + in + ", e = !b", "bits", code.line("bits"), blocks, B, n, 1,
-                   in_row)
-        .explain = "Pass for bit " + K + ": each thread reads its key's bit b and writes e = !b, 1 for the keys that "
-                   "go first (the falses).";
-    Step& scan = plan::add_step(t, "bit " + K + ": f = exclusive scan of e (Blelloch, " +
-                                       std::to_string(radix::scan_launches(W)) + " launches)",
-                                "scan", code.line("scan"), plan::div_up(W, B), B, n, 1, kScanned);
-    scan.explain = "An exclusive scan of e gives each false key its destination f: the number of false keys before "
-                   "it. The whole Blelloch scan runs in this one step (" +
-                   std::to_string(radix::scan_launches(W)) + " launches).";
-    plan::add_step(t, "bit " + K + ": totalFalses = e[n-1] + f[n-1]", "total", code.line("total"), 1, 1, 1, 2, kScanned)
-        .explain = "One thread adds the last flag to the last scanned value: the number of false keys, where the true "
-                   "keys start.";
-    plan::add_step(t, "bit " + K + ": t = i - f + totalFalses", "true", code.line("true"), blocks, B, n, 1, kTrue)
-        .explain = "Each thread computes the destination of a true key: totalFalses plus the number of true keys "
-                   "before it, i - f.";
-    plan::add_step(t, "bit " + K + ": scatter " + in + " -> " + out + " at d = b ? t : f", "scatter",
-                   code.line("scatter"), blocks, B, n, 1, out_row)
-        .explain = "Each key moves to f (bit 0) or t (bit 1) in the other buffer: the falses first, the trues after, "
-                   "each group in its input order, so the split is stable and the earlier bits' order survives.";
-    from_a = !from_a;
+  std::string found;
+  if (cfg.input)
+    found = " -> max " + std::to_string(maxv) + ": " + std::to_string(bits) + " bit" + (bits == 1 ? "" : "s") +
+            (i32 ? " and the sign" : "") + (passes.empty() ? ", nothing to sort: out = in" : "");
+  Step& am = plan::add_step(t, "thread 0 of each block: atomicMax(out_max, s_max[0])" + found, "atomic max",
+                            code.line("atomic max"), max_blocks, tree, max_blocks, 1, kSplitMax);
+  am.barrier = true;
+  am.explain =
+      "Thread 0 of each block folds its block's max into out_max with one atomicMax; the host reads it "
+      "back: bits = 32 - clz(max) passes" +
+      std::string(i32 ? ", then one on the sign bit." : ".");
+
+  for (const SplitPass& p : passes) {
+    const std::string K = std::to_string(p.k), in = key_row_name(p.src), out = key_row_name(p.dst);
+    const std::string bit = p.k == 31 && i32 ? "31 (the sign, flipped: negatives first)" : K;
+    plan::add_step(t, "bit k = " + bit + ": b[i] = bit k of " + in + "[i], f[i] = b[i] ^ 1", "bits", code.line("bits"),
+                   grid, B, n, 2, kSplitBit)
+        .explain = "Pass for bit k = " + K +
+                   ": each thread reads its key's bit b and writes f = !b, 1 for the keys "
+                   "that go first (the falses).";
+    plan_scan(t, code, n, B, kScanRows, "bit " + K + ": fs = scan(f)");
+    Step& sc = plan::add_step(t,
+                              "bit " + K + ": total_falses = fs[n-1] + f[n-1], t = i - fs[i] + total_falses, " + out +
+                                  "[b[i] ? t : fs[i]] = " + in + "[i]",
+                              "scatter", code.line("scatter"), grid, B, n, 1, p.dst);
+    sc.also_lit = {code.line("total"), code.line("true")};
+    sc.explain =
+        "Each thread adds the last flag to the last scanned value (total_falses, where the true keys start), "
+        "computes t, its place if its bit is 1, and moves its key to fs[i] (bit 0) or t (bit 1) in " +
+        out +
+        ": the falses first, the trues after, each group in its input order, so the split is stable and the "
+        "earlier bits' order survives.";
   }
-  if (!from_a)
-    plan::add_step(t, "copy B -> A (the result of the last pass is in B)", "copy back", code.line("copy back"),
-                   blocks, B, n, 1, kRowMain)
-        .explain = "An odd number of passes left the sorted keys in buffer B: they are copied back to A.";
   return {};
 }
 
-void cpu_radix_split(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t) {
+void cpu_radix_split(const StepConfig&, const std::vector<std::uint32_t>& input, Trace& t) {
   cpu::CpuRun run(t);
-  const std::int32_t n = t.n, W = t.width, B = t.block;
-  const bool i32 = t.type == ElemType::I32;
-  std::copy(input.begin(), input.end(), run.row(kRowMain));
+  const std::int32_t n = t.n, B = t.block;
+  const ElemType type = t.type;
+  std::copy(input.begin(), input.end(), run.row(kSplitIn));
   run.snapshot_initial();
-  std::uint32_t* m = run.row(kMax);
-  std::uint32_t* b = run.row(kBit);
-  std::uint32_t* e = run.row(kFalse);
-  std::uint32_t* f = run.row(kScanned);
-  std::uint32_t* tr = run.row(kTrue);
-  std::uint32_t* d = run.row(kDest);
-  std::uint32_t& total = run.row(kTotal)[0];
-  int level = 0, bit = 0;
-  bool from_a = true;
-  const std::vector<Pass> passes = passes_of(t);
-  std::size_t pass = 0;
-  (void)cfg;
-  for (std::size_t s = 1; s < t.steps.size(); ++s) {
-    run.begin(s);
-    const Step& st = t.steps[s];
-    Counters& c = run.count();
-    std::uint32_t* in = run.row(from_a ? kRowMain : kBufB);
-    std::uint32_t* out = run.row(from_a ? kBufB : kRowMain);
-    const int in_row = from_a ? kRowMain : kBufB, out_row = from_a ? kBufB : kRowMain;
-    // `if (i >= n) return;` of the element kernels: its divergence.
-    auto elem_branch = [&](std::int32_t count) { c.divergent_warps += radix::divergent_warps(count, B); };
-    if (st.phase == "max keys") {
-      elem_branch(W);
-      for (std::int32_t i = 0; i < W; ++i) {
-        if (i < n) {
-          m[i] = i32 ? in[i] ^ std::uint32_t(std::int32_t(in[i]) >> 31) : in[i];
-          run.op(i, 0, OpKind::Move, kRowMain, i, kMax, i);
-          c.global_read_bytes += 4;
-        } else {
-          m[i] = 0;
-        }
-        c.global_write_bytes += 4;
-      }
-    } else if (st.phase == "find max") {
-      ++level;
-      const std::int32_t off1 = 1 << (level - 1), off2 = 1 << level, cnt = W >> level;
-      elem_branch(cnt);
-      cpu::for_each_warp(st.launch, [&](std::int32_t blk, std::int32_t first, int lanes) {
-        int paths[32], live = 0;
-        for (int l = 0; l < lanes; ++l) {
-          const std::int32_t j = blk * B + first + l;
-          if (j >= cnt) continue;
-          const std::int32_t a = (j + 1) * off2 - 1;
-          const bool replace = m[a] < m[a - off1];
-          paths[live++] = replace;
-          c.global_read_bytes += 8;
-          if (replace) {
-            m[a] = m[a - off1];
-            c.global_write_bytes += 4;
-          }
-          run.op(j, 0, OpKind::Add, kMax, a - off1, kMax, a);
-        }
-        if (live) run.branch(paths, live);
-      });
-    } else if (st.phase == "bits") {
-      bit = passes[pass].bit;
-      elem_branch(n);
-      for (std::int32_t i = 0; i < n; ++i) {
-        const std::uint32_t k = bit == 31 && i32 ? in[i] ^ 0x80000000u : in[i];
-        b[i] = (k >> bit) & 1u;
-        e[i] = 1u - b[i];
-        run.op(i, 0, OpKind::Move, in_row, i, kBit, i);
-        c.global_read_bytes += 4;
-        c.global_write_bytes += 8;
-      }
-    } else if (st.phase == "scan") {
-      radix::scan_cpu(e, f, n, W, B, c);
-      for (std::int32_t i = 0; i < n; ++i)
-        run.op(i, 0, i == 0 ? OpKind::Write : OpKind::Add, kFalse, i - 1, kScanned, i);
-    } else if (st.phase == "total") {
-      total = e[n - 1] + f[n - 1];
-      run.op(0, 0, OpKind::Add, kFalse, n - 1, kTotal, 0);
-      run.op(0, 1, OpKind::Add, kScanned, n - 1, kTotal, 0);
-      c.adds += 1;
-      c.global_read_bytes += 8;
-      c.global_write_bytes += 4;
-    } else if (st.phase == "true") {
-      elem_branch(n);
-      for (std::int32_t i = 0; i < n; ++i) {
-        tr[i] = std::uint32_t(i) - f[i] + total;
-        run.op(i, 0, OpKind::Add, kScanned, i, kTrue, i);
-        c.adds += 2;
-        c.global_read_bytes += 8;
-        c.global_write_bytes += 4;
-      }
-    } else if (st.phase == "scatter") {
-      elem_branch(n);
-      for (std::int32_t i = 0; i < n; ++i) {
-        d[i] = b[i] ? tr[i] : f[i];
-        out[d[i]] = in[i];
-        run.op(i, 0, OpKind::Move, in_row, i, out_row, std::int32_t(d[i]));
-        c.global_read_bytes += 12;
-        c.global_write_bytes += 8;
-      }
-      from_a = !from_a;
-      ++pass;
-    } else if (st.phase == "copy back") {
-      elem_branch(n);
-      std::uint32_t* a = run.row(kRowMain);
-      const std::uint32_t* bb = run.row(kBufB);
-      for (std::int32_t i = 0; i < n; ++i) {
-        a[i] = bb[i];
-        run.op(i, 0, OpKind::Move, kBufB, i, kRowMain, i);
-        c.global_read_bytes += 4;
-        c.global_write_bytes += 4;
-      }
+  std::uint32_t* tree_row = run.row(kSplitTree);
+  std::uint32_t* b = run.row(kSplitBit);
+  std::uint32_t* f = run.row(kSplitFalse);
+  std::uint32_t* fs = run.row(kSplitFalseScan);
+  const int tree = tree_block(B, n);
+  std::size_t s = 1;
+
+  // find_max_kernel: the load, the tree levels, the atomicMax
+  run.begin(s);
+  cpu::for_each_warp(t.steps[s].launch, [&](std::int32_t blk, std::int32_t first, int lanes) {
+    std::int32_t a[32];
+    for (int l = 0; l < lanes; ++l) a[l] = first + l;
+    run.shared_access(a, lanes);
+    for (int l = 0; l < lanes; ++l) {
+      const std::int32_t i = blk * tree + first + l;
+      tree_row[i] = i < n ? needed_bits(run.row(kSplitIn)[i], type) : 0u;
+      run.op(i, 0, i < n ? OpKind::Move : OpKind::Write, kSplitIn, i < n ? i : -1, kSplitTree, i);
+      run.count().global_read_bytes += i < n ? 4 : 0;
     }
+  });
+  run.end();
+  ++s;
+  for (int half = tree / 2; half >= 1; half /= 2, ++s) {
+    run.begin(s);
+    cpu::for_each_warp(t.steps[s].launch, [&](std::int32_t blk, std::int32_t first, int lanes) {
+      int paths[32];
+      std::int32_t lo[32], hi[32];
+      for (int l = 0; l < lanes; ++l) {
+        const std::int32_t tid = first + l;
+        paths[l] = tid < half;
+        lo[l] = paths[l] ? tid : -1;
+        hi[l] = paths[l] ? tid + half : -1;
+      }
+      run.branch(paths, lanes);
+      for (int l = 0; l < lanes; ++l) {
+        if (!paths[l]) continue;
+        const std::int32_t base = blk * tree, g = base + first + l;
+        tree_row[base + lo[l]] = std::max(tree_row[base + lo[l]], tree_row[base + hi[l]]);
+        run.op(g, 0, OpKind::Add, kSplitTree, base + hi[l], kSplitTree, base + lo[l]);
+      }
+      run.shared_access(lo, lanes);
+      run.shared_access(hi, lanes);
+      run.shared_access(lo, lanes);
+    });
     run.end();
+  }
+  run.begin(s);
+  cpu::for_each_warp(t.steps[s].launch, [&](std::int32_t blk, std::int32_t first, int lanes) {
+    int paths[32];
+    std::int32_t a[32];
+    for (int l = 0; l < lanes; ++l) {
+      paths[l] = first + l == 0;
+      a[l] = paths[l] ? 0 : -1;
+    }
+    run.branch(paths, lanes);
+    if (first == 0) {
+      std::uint32_t& out_max = run.row(kSplitMax)[0];
+      out_max = std::max(out_max, tree_row[blk * tree]);
+      run.op(blk * tree, 0, OpKind::Atomic, kSplitTree, blk * tree, kSplitMax, 0);
+      run.count().atomics += 1;
+    }
+    run.shared_access(a, lanes);
+  });
+  const std::uint32_t maxv = run.row(kSplitMax)[0];
+  const int bits = maxv == 0 ? 0 : 32 - __builtin_clz(maxv);
+  const std::vector<SplitPass> passes = split_passes(bits, type == ElemType::I32);
+  if (passes.empty()) std::copy(input.begin(), input.end(), run.row(kSplitOut));  // the host's cudaMemcpyAsync
+  run.end();
+  ++s;
+
+  for (const SplitPass& p : passes) {
+    const std::uint32_t* src = run.row(p.src);
+    std::uint32_t* dst = run.row(p.dst);
+    // bool_maps_kernel
+    run.begin(s);
+    cpu::for_each_warp(t.steps[s].launch, [&](std::int32_t blk, std::int32_t first, int lanes) {
+      int paths[32];
+      for (int l = 0; l < lanes; ++l) paths[l] = blk * B + first + l < n;
+      run.branch(paths, lanes);
+      for (int l = 0; l < lanes; ++l) {
+        const std::int32_t i = blk * B + first + l;
+        if (i >= n) continue;
+        b[i] = key_bit(src[i], p.k, type);
+        f[i] = b[i] ^ 1u;
+        run.op(i, 0, OpKind::Move, p.src, i, kSplitBit, i);
+        run.op(i, 1, OpKind::Move, p.src, i, kSplitFalse, i);
+        run.count().global_read_bytes += 4;
+        run.count().global_write_bytes += 8;
+      }
+    });
+    run.end();
+    ++s;
+    s = run_scan(run, t, s, n, B, kScanRows);
+    // scatter_kernel
+    run.begin(s);
+    cpu::for_each_warp(t.steps[s].launch, [&](std::int32_t blk, std::int32_t first, int lanes) {
+      int paths[32];
+      for (int l = 0; l < lanes; ++l) paths[l] = blk * B + first + l < n;
+      run.branch(paths, lanes);
+      for (int l = 0; l < lanes; ++l) {
+        const std::int32_t i = blk * B + first + l;
+        if (i >= n) continue;
+        const std::uint32_t total_falses = fs[n - 1] + f[n - 1];
+        const std::uint32_t tr = std::uint32_t(i) - fs[i] + total_falses;
+        const std::uint32_t d = b[i] ? tr : fs[i];
+        run.row(kSplitTotal)[0] = total_falses;
+        run.row(kSplitTrue)[i] = tr;
+        run.row(kSplitDest)[i] = d;
+        dst[d] = src[i];
+        run.op(i, 0, OpKind::Move, p.src, i, p.dst, std::int32_t(d));
+        run.count().adds += 3;
+        run.count().global_read_bytes += 20;
+        run.count().global_write_bytes += 4;
+      }
+    });
+    run.end();
+    ++s;
   }
 }
 

@@ -1,106 +1,117 @@
-// Work-efficient Blelloch scan in global memory: plan, listing and CPU reference. One launch per
-// up-sweep level, one to clear the last element, one per down-sweep level; a non-power-of-two n
-// is padded with zeros (the identity) up to the next power of two, and the padding is shown.
+// scan-blelloch: the plan (one step a launch of scan_blelloch.cuh's host code) and the CPU
+// reference, which runs the same launches warp by warp. The rows are the code's arrays: buf, the
+// input padded with zeros to a power of two m, and in.
+#include "lab/algorithms/scan/cpu_scan_steps.h"
 #include "lab/model/plan.h"
 #include "lab/run/cpu_run.h"
 #include "lab/run/steppers.h"
 
 namespace primlab::steppers {
 namespace {
-enum Rows { kInput = kStdRows };
+enum Rows { kBuf = kRowMain, kIn = kStdRows };
+
+std::int32_t padded_width(std::int32_t n) { return plan::next_pow2(std::max(n, 2)); }
+
+std::string level_range(std::int32_t count) { return "k = 0.." + std::to_string(count - 1); }
 }  // namespace
 
 Result plan_scan_blelloch(const StepConfig& cfg, Trace& t) {
-  const std::int32_t n = cfg.n, B = cfg.block, W = plan::next_pow2(n);
-  const int L = plan::log2_floor(W);
+  const std::int32_t n = cfg.n, B = cfg.block, m = padded_width(n);
+  const std::string M = std::to_string(m);
   t.title = "Work-efficient scan (Blelloch)";
-  t.width = W;
+  t.width = m;
   t.elems_per_thread = 2;
   const plan::Code code = plan::code(t, "scan-blelloch");
-  plan::standard_rows(t, "x", W, cfg.type);
-  plan::add_row(t, "input", RowKind::Values, W, cfg.type);
-  plan::initial_step(t);
-  for (int d = 1; d <= L; ++d) {
-    const std::int32_t active = W >> d;
-    plan::add_step(t,
-                   "up-sweep d=" + std::to_string(d) + ": x[k+" + std::to_string((1 << d) - 1) + "] += x[k+" +
-                       std::to_string((1 << (d - 1)) - 1) + "]",
-                   "up-sweep", code.line("up-sweep"), plan::div_up(active, B), B, active, 1)
-        .explain = "Up-sweep level " + std::to_string(d) + ": " + std::to_string(active) +
-                   " threads each add a left child into its right sibling, so every node at this level holds the sum "
-                   "of its " + std::to_string(1 << d) + " leaves. The tree of partial sums is built in place; half "
-                   "as many threads work at each level.";
+  plan::standard_rows(t, "buf (in padded to m = " + M + ")", m, cfg.type);
+  plan::add_row(t, "in", RowKind::Values, n, cfg.type);
+  plan::initial_step(t, kIn);
+  plan::add_step(t, "copy: buf[i] = i < n ? in[i] : 0 for i < m = " + M, "copy", code.line("copy"),
+                 plan::div_up(m, B), B, m, 1)
+      .explain = "The scan runs in place on a copy of the input padded with zeros (the identity of +) to m = " + M +
+                 ", a power of two, so that every level of the tree is complete.";
+  for (std::int32_t d = 1; d < m / 2; d *= 2) {
+    const std::int32_t count = m / (2 * d);
+    const std::string D = std::to_string(d), R = std::to_string(2 * d) + "k + " + std::to_string(2 * d - 1);
+    plan::add_step(t, "up-sweep d=" + D + ": buf[right] += buf[right - " + D + "], right = " + R + ", " +
+                          level_range(count),
+                   "up-sweep", code.line("up-sweep"), plan::div_up(count, B), B, count, 1)
+        .explain = "Up-sweep with stride d = " + D + ": " + std::to_string(count) +
+                   " threads each add the left child buf[right - d] into the right child buf[right]; buf[right] "
+                   "now holds the sum of its " + std::to_string(2 * d) + " leaves. Each level halves the threads. "
+                   "The root's own level is skipped: the down-sweep clears the root anyway.";
   }
-  plan::add_step(t, "clear last: x[" + std::to_string(W - 1) + "] = 0", "clear", code.line("clear"), 1, 1, 1, 1)
-      .explain = "The root, which holds the total, is cleared to 0: the down-sweep pushes this zero and the partial "
-                 "sums back down the tree, so each element ends with the sum of everything to its left.";
-  for (int d = L; d >= 1; --d) {
-    const std::int32_t active = W >> d;
-    plan::add_step(t,
-                   "down-sweep d=" + std::to_string(d) + ": swap x[k+" + std::to_string((1 << (d - 1)) - 1) +
-                       "], x[k+" + std::to_string((1 << d) - 1) + "] and add",
-                   "down-sweep", code.line("down-sweep"), plan::div_up(active, B), B, active, 2)
-        .explain = "Down-sweep level " + std::to_string(d) + ": " + std::to_string(active) +
-                   " threads each swap and add: the left child takes its parent's value (the sum of everything "
-                   "left of the subtree) and the right child gets the parent plus the left child's old sum.";
+  for (std::int32_t d = m / 2; d >= 1; d /= 2) {
+    const std::int32_t count = m / (2 * d);
+    const bool root = d == m / 2;
+    const std::string D = std::to_string(d), R = std::to_string(2 * d) + "k + " + std::to_string(2 * d - 1);
+    Step& st = plan::add_step(t,
+                              "down-sweep d=" + D + ": " + (root ? "buf[" + std::to_string(m - 1) + "] = 0, then " : "") +
+                                  "left = buf[right - " + D + "]; buf[right - " + D + "] = buf[right]; buf[right] += "
+                                  "left, right = " + R + ", " + level_range(count),
+                              "down-sweep", code.line("down-sweep"), plan::div_up(count, B), B, count, root ? 3 : 2);
+    if (root) st.also_lit.push_back(code.line("root"));
+    st.explain = std::string(root ? "Thread 0 first clears the root to 0, the identity. " : "") +
+                 "Down-sweep with stride d = " + D + ": " + std::to_string(count) +
+                 " threads each move buf[right] (the sum of everything left of the subtree) into the left child and "
+                 "add the left child's old sum into the right child. Each level doubles the threads.";
   }
   if (cfg.inclusive)
-    plan::add_step(t, "inclusive: x[i] += in[i]", "inclusive", code.line("inclusive"), plan::div_up(n, B), B, n, 1)
+    plan::add_step(t, "inclusive: out[i] += in[i] for i < n = " + std::to_string(n) + ", out = buf", "inclusive",
+                   code.line("inclusive"),
+                   plan::div_up(n, B), B, n, 1)
         .explain = "Each element adds its own input to its exclusive sum: the inclusive scan.";
   return {};
 }
 
 void cpu_scan_blelloch(const StepConfig&, const std::vector<std::uint32_t>& input, Trace& t) {
   cpu::CpuRun run(t);
-  std::uint32_t* x = run.row(kRowMain);
-  std::copy(input.begin(), input.end(), x);
-  std::copy(input.begin(), input.end(), run.row(kInput));
+  std::uint32_t* buf = run.row(kBuf);
+  std::uint32_t* in = run.row(kIn);
+  std::copy(input.begin(), input.end(), in);
   run.snapshot_initial();
+  const std::int32_t m = t.width;
   for (std::size_t s = 1; s < t.steps.size(); ++s) {
     run.begin(s);
     const Step& st = t.steps[s];
     Counters& c = run.count();
-    if (st.phase == "clear") {
-      x[t.width - 1] = 0;
-      run.op(0, 0, OpKind::Write, kRowMain, -1, kRowMain, t.width - 1);
-      c.global_write_bytes += 4;
-      run.end();
-      continue;
-    }
-    const std::int32_t active = st.launch.active;
-    const std::int32_t stride = active > 0 ? t.width / active : 0;
-    cpu::for_each_warp(st.launch, [&](std::int32_t b, std::int32_t first, int lanes) {
-      int paths[32];
-      for (int l = 0; l < lanes; ++l) {
-        const std::int32_t k = b * t.block + first + l;
-        paths[l] = k < active;
-        if (k >= active) continue;
-        if (st.phase == "inclusive") {
-          x[k] = cpu::add_words(x[k], run.row(kInput)[k], t.type);
-          run.op(k, 0, OpKind::Add, kInput, k, kRowMain, k);
-          c.global_read_bytes += 8;
-          c.global_write_bytes += 4;
-          c.adds += 1;
-          continue;
-        }
-        const std::int32_t left = k * stride + stride / 2 - 1, right = k * stride + stride - 1;
+    const std::int32_t count = st.launch.active;
+    if (st.phase == "copy") {
+      scan::elementwise(run, st.launch, count, [&](std::int64_t i) {
+        buf[i] = i < t.n ? in[i] : 0u;
+        run.op(i, 0, i < t.n ? OpKind::Move : OpKind::Write, kIn, i < t.n ? std::int32_t(i) : -1, kBuf, std::int32_t(i));
+        c.global_read_bytes += i < t.n ? 4 : 0;
+        c.global_write_bytes += 4;
+      });
+    } else if (st.phase == "inclusive") {
+      scan::add_input(run, st.launch, t.n, t.type);
+    } else {
+      const std::int32_t d = m / (2 * count);
+      const bool root_level = st.phase == "down-sweep" && d == m / 2;
+      scan::elementwise(run, st.launch, count, [&](std::int64_t k) {
+        const std::int32_t right = std::int32_t((k + 1) * 2 * d - 1), left = right - d;
         if (st.phase == "up-sweep") {
-          x[right] = cpu::add_words(x[right], x[left], t.type);
-          run.op(k, 0, OpKind::Add, kRowMain, left, kRowMain, right);
+          buf[right] = cpu::add_words(buf[right], buf[left], t.type);
+          run.op(k, 0, OpKind::Add, kBuf, left, kBuf, right);
           c.global_write_bytes += 4;
         } else {
-          const std::uint32_t tmp = x[left];
-          x[left] = x[right];
-          x[right] = cpu::add_words(x[right], tmp, t.type);
-          run.op(k, 0, OpKind::Move, kRowMain, right, kRowMain, left);
-          run.op(k, 1, OpKind::Add, kRowMain, left, kRowMain, right);
+          if (root_level && k == 0) {
+            buf[right] = 0;
+            run.op(k, 2, OpKind::Write, kBuf, -1, kBuf, right);
+            c.global_write_bytes += 4;
+          }
+          const std::uint32_t old_left = buf[left];
+          buf[left] = buf[right];
+          buf[right] = cpu::add_words(buf[right], old_left, t.type);
+          run.op(k, 0, OpKind::Move, kBuf, right, kBuf, left);
+          run.op(k, 1, OpKind::Add, kBuf, left, kBuf, right);
           c.global_write_bytes += 8;
         }
         c.global_read_bytes += 8;
         c.adds += 1;
-      }
-      run.branch(paths, lanes);
-    });
+      });
+      if (st.phase == "down-sweep")
+        scan::live_branch(run, st.launch, count, [&](std::int64_t k) { return root_level && k == 0; });
+    }
     run.end();
   }
 }
