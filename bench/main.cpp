@@ -1,76 +1,27 @@
 // The `bench` command: times primlab, the lab's timed kernels, CUB, Thrust and the CPU over a
 // sweep through the measuring engine, prints a table (ratio ours/CUB per row) and writes the
-// results JSON.
-//   bench --algo scan_exclusive,reduce_sum --type u32 --n 2^16,2^28 [--impl primlab,cub]
-//         [--block 256] [--items 8] [--runs N] [--json FILE|auto] [--commit SHA] [--driver S]
-//         [--list]
+// results JSON. Its command line is the tools' one grammar (cli/grammar.h).
+//   bench --prim scan_exclusive,reduce_sum --type u32 --n 2^16,2^28 [--impl primlab,cub]
+//         [--block 256] [--items 8] [--runs N] [--out FILE|auto] [--commit SHA] [--driver S] [--list]
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
-#include <filesystem>
 #include <string>
-#include <type_traits>
 #include <vector>
 
+#include "cli/grammar.h"
 #include "engine/session.h"
-#include "lab/error_line.h"
-#include "lab/model/input.h"
 
 using namespace primlab::bench;
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage: bench --algo A[,B] --type T[,U] --n 2^10..2^28 [--impl I[,J]] [--block B] [--items K] [--runs R] "
-    "[--host-runs R] [--host-max-n N] [--json FILE|auto] [--commit SHA] [--driver S] [--list]";
 constexpr std::int64_t kMaxN = std::int64_t(1) << 40;
 
-int fail(const std::string& message, int code = 2) { return primlab::print_error_line("bench", message, code); }
-
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::size_t i = 0;
-  while (i <= s.size()) {
-    std::size_t j = s.find(',', i);
-    if (j == std::string::npos) j = s.size();
-    if (j > i) out.push_back(s.substr(i, j - i));
-    i = j + 1;
-  }
-  return out;
-}
-
-// A whole decimal integer in [lo, hi].
-bool parse_int(const std::string& s, std::int64_t lo, std::int64_t hi, std::int64_t* v) {
-  errno = 0;
-  char* end = nullptr;
-  const long long x = std::strtoll(s.c_str(), &end, 10);
-  if (s.empty() || *end != 0 || errno == ERANGE || x < lo || x > hi) return false;
-  *v = x;
-  return true;
-}
-
-// "2^28", "1<<20", "1000000", and ranges "2^10..2^16" (every power of two); each n in [0, 2^40].
-bool parse_sizes(const std::string& s, std::vector<std::int64_t>* out) {
-  auto one = [](const std::string& x, std::int64_t* v) {
-    return primlab::parse_count(x, *v).ok() && *v >= 0 && *v <= kMaxN;
-  };
-  for (const std::string& part : split(s)) {
-    const std::size_t dots = part.find("..");
-    if (dots == std::string::npos) {
-      std::int64_t v;
-      if (!one(part, &v)) return false;
-      out->push_back(v);
-    } else {
-      std::int64_t a, b;
-      if (!one(part.substr(0, dots), &a) || !one(part.substr(dots + 2), &b) || a <= 0 || a > b) return false;
-      for (std::int64_t v = a; v <= b; v *= 2) out->push_back(v);
-    }
-  }
-  return !out->empty();
-}
+int fail(const std::string& message, int code = 2) { return primlab::cli::fail("bench", message, code); }
 
 std::string slug(const std::string& s) {
   std::string r;
@@ -82,95 +33,69 @@ std::string slug(const std::string& s) {
   return r;
 }
 
-// Every name must be in the table (as a primitive, or as an implementation).
-bool check_names(const Table& table, const std::vector<std::string>& names, bool impl, std::string* bad) {
+// The first name that is not in the table (as a primitive, or as an implementation); "" if none.
+std::string unknown_name(const Table& table, const std::vector<std::string>& names, bool impl) {
   for (const std::string& name : names) {
     bool found = false;
     for (const Impl& im : table) found = found || (impl ? im.impl : im.primitive) == name;
-    if (!found) {
-      *bad = name;
-      return false;
-    }
+    if (!found) return name;
   }
-  return true;
+  return "";
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  namespace cli = primlab::cli;
+  CLI::App app{"bench: time primlab, the lab's kernels, CUB, Thrust and the CPU; print a table, write JSON"};
   SweepOptions o;
-  std::string json, commit, driver;
+  std::string prims, impls, types, sizes = "2^16,2^24,2^28", block = "0", host_max_n = "2^28", json, commit, driver;
+  int factor = 2;
   bool list = false;
-  const std::vector<std::string> with_value = {"--algo", "--impl", "--type", "--n", "--block", "--items", "--runs",
-                                                "--host-runs", "--host-max-n", "--json", "--commit", "--driver"};
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--help" || a == "-h") {
-      std::printf("%s\n", kUsage);
-      return 0;
-    }
-    if (a == "--list") {
-      list = true;
-      continue;
-    }
-    if (std::find(with_value.begin(), with_value.end(), a) == with_value.end())
-      return fail("unknown argument '" + a + "' (--help shows the usage)");
-    if (i + 1 >= argc) return fail(a + " needs a value");
-    const std::string v = argv[++i];
-    // An integer option's value, whole and in [lo, hi].
-    auto integer = [&](std::int64_t lo, std::int64_t hi, auto* field) {
-      std::int64_t x = 0;
-      if (!parse_int(v, lo, hi, &x)) return false;
-      *field = static_cast<std::remove_pointer_t<decltype(field)>>(x);
-      return true;
-    };
-    bool ok = true;
-    if (a == "--algo") o.primitives = split(v);
-    else if (a == "--impl") o.impls = split(v);
-    else if (a == "--type") {
-      for (const std::string& t : split(v)) {
-        Type ty;
-        if (!parse_type(t, &ty)) return fail("unknown type '" + t + "' (u8, i32, u32, f32, i64, f64, u64)");
-        o.types.push_back(ty);
-      }
-    } else if (a == "--n") {
-      o.sizes.clear();
-      ok = parse_sizes(v, &o.sizes);
-    } else if (a == "--block") ok = integer(0, 1024, &o.settings.block);
-    else if (a == "--items") ok = integer(0, 64, &o.settings.items);
-    else if (a == "--runs") ok = integer(0, 100000, &o.settings.runs);
-    else if (a == "--host-runs") ok = integer(0, 1000, &o.settings.host_runs);
-    else if (a == "--host-max-n") ok = integer(0, kMaxN, &o.host_max_n);
-    else if (a == "--json") json = v;
-    else if (a == "--commit") commit = v;
-    else if (a == "--driver") driver = v;
-    if (!ok) return fail("bad " + a + " '" + v + "' (--help shows the usage)");
-  }
+  cli::add_renamed_option(app, "--prim,--algo", prims, "primitives, comma-separated (default: every one; --list)");
+  app.add_option("--impl", impls, "implementations, comma-separated (default: every one; --list)");
+  app.add_option("--type", types, "element types, comma-separated: u8, i32, u32, f32, i64, f64, u64 (default: every one)");
+  app.add_option("--n", sizes, "sizes: 4096, 2^20, 1<<20, ranges 2^10..2^28, lists 2^16,2^28 (0 to 2^40)");
+  app.add_option("--n-factor", factor, "each n of a range is this many times the last: 2 or 4")
+      ->check(CLI::IsMember({2, 4}));
+  app.add_option("--block", block, "block size for the implementations that take one (0: default; up to 1024)");
+  app.add_option("--items", o.settings.items, "items per thread for those that take it (0: default)")
+      ->check(CLI::Range(0, 64));
+  app.add_option("--runs", o.settings.runs, "GPU runs per row (0: automatic)")->check(CLI::Range(0, 100000));
+  app.add_option("--host-runs", o.settings.host_runs, "CPU runs per row (0: automatic)")->check(CLI::Range(0, 1000));
+  app.add_option("--host-max-n", host_max_n, "CPU rows above this n are skipped (a size, up to 2^40)");
+  cli::add_renamed_option(app, "--out,--json", json, "write the results JSON to this file ('auto': bench/results/<gpu>-<date>.json)");
+  app.add_option("--commit", commit, "the commit to record (default: $PRIMLAB_COMMIT)");
+  app.add_option("--driver", driver, "the driver version to record");
+  app.add_flag("--list", list, "list the primitives and implementations and exit");
+  if (auto code = cli::parse(app, "bench", argc, argv)) return *code;
+  o.primitives = cli::split_list(prims);
+  o.impls = cli::split_list(impls);
+  std::int64_t v = 0;
+  primlab::Result checked = cli::parse_sizes("--n", sizes, 0, kMaxN, factor, o.sizes);
+  if (checked.ok() && !types.empty()) checked = cli::parse_types("--type", types, o.types);
+  if (checked.ok()) checked = cli::parse_size("--block", block, 0, 1024, v);
+  o.settings.block = int(v);
+  if (checked.ok()) checked = cli::parse_size("--host-max-n", host_max_n, 0, kMaxN, o.host_max_n);
+  if (checked.ok() && !json.empty() && json != "auto") checked = cli::check_output_file(json);
+  if (!checked.ok()) return fail(checked.message());
   Session session;
   const Table& table = session.table();
-  std::string bad;
-  if (!check_names(table, o.primitives, false, &bad)) return fail("unknown --algo '" + bad + "' (bench --list)");
-  if (!check_names(table, o.impls, true, &bad)) return fail("unknown --impl '" + bad + "' (bench --list)");
   if (list) {
-    for (const Impl& im : table) {
-      std::printf("%-22s %-16s", im.primitive.c_str(), im.impl.c_str());
-      for (Type t : im.types) std::printf(" %s", type_name(t));
-      std::printf("%s%s\n", im.takes_block ? " [block]" : "", im.takes_items ? " [items]" : "");
-    }
+    cli::print_list(stdout, {cli::implementations_list(table)});
     return 0;
   }
-  if (!json.empty() && json != "auto") {
-    std::error_code ec;
-    const std::filesystem::path dir = std::filesystem::path(json).parent_path();
-    if (!dir.empty() && !std::filesystem::is_directory(dir, ec))
-      return fail("no folder '" + dir.string() + "' for --json");
+  if (const std::string bad = unknown_name(table, o.primitives, false); !bad.empty()) {
+    const bool is_impl = unknown_name(table, {bad}, true).empty();
+    return fail("unknown --prim '" + bad + "'" + (is_impl ? " (an implementation: --impl " + bad + ")" : " (bench --list)"));
   }
+  if (const std::string bad = unknown_name(table, o.impls, true); !bad.empty())
+    return fail("unknown --impl '" + bad + "' (bench --list)");
   if (!session.has_device())
     for (const Impl& im : table)
       if (!im.on_host && (o.primitives.empty() || std::count(o.primitives.begin(), o.primitives.end(), im.primitive)) &&
           (o.impls.empty() || std::count(o.impls.begin(), o.impls.end(), im.impl)))
         return fail("no CUDA device: GPU rows need one (--impl cpu,cpu-par run without it)", 1);
-  if (o.sizes.empty()) o.sizes = {std::int64_t(1) << 16, std::int64_t(1) << 24, std::int64_t(1) << 28};
   Results r;
   o.on_row = [](const Row& row) {
     std::printf("%s\n", format_row(row).c_str());

@@ -1,7 +1,8 @@
 # Finds or generates primlab's dependencies from Debian's packages; no third-party source is copied here.
 # Each is looked up only when a part that needs it is built: the library alone needs only CUDA.
 #   lab (app, tests, bench, Python): json - nlohmann-json3-dev;  Threads
-#   step options (app, Python): CLI11 - libcli11-dev
+#   app, bench and Python: CLI11 - libcli11-dev (every tool's command line, bench/cli/; the step
+#        options of app/model/step_choice, which the Python package shares)
 #   headless view (app; Python's step.png() when found): glad - python3-glad, run at configure time
 #        (an OpenGL 3.3 core loader);  EGL - libegl-dev;  stb - libstb-dev (PNG)
 #   app: imgui - libimgui-dev (core + GLFW and OpenGL3 backends in libimgui.a), through pkg-config
@@ -17,11 +18,14 @@ if(PRIMLAB_WITH_TESTS)
   find_package(GTest REQUIRED)
 endif()
 
+if(PRIMLAB_WITH_APP OR PRIMLAB_WITH_BENCH OR PRIMLAB_WITH_PYTHON)
+  find_package(CLI11 REQUIRED)
+endif()
+
 set(PRIMLAB_HAVE_VIEW OFF)
 if(NOT PRIMLAB_WITH_APP AND NOT PRIMLAB_WITH_PYTHON)
   return()
 endif()
-find_package(CLI11 REQUIRED)
 
 # [SECTION] The headless view: required by the app; the Python package draws step.png() with it
 # when its three packages are there, and says so when they are not.

@@ -55,6 +55,7 @@ void merge_rows(Results& into, const std::vector<Row>& rows) {
 std::vector<int> block_sizes() { return {32, 64, 128, 256, 512, 1024}; }
 
 std::vector<std::int64_t> plan_sizes(const Plan& p) {
+  if (!p.sizes.empty()) return p.sizes;
   std::vector<std::int64_t> out;
   const int lo = std::clamp(p.log2_min, 0, 34), hi = std::clamp(p.log2_max, lo, 34);
   const int step = std::max(1, p.log2_step);
@@ -300,6 +301,7 @@ Progress Worker::poll(std::vector<Row>* out, Results* header) {
   }
   if (header && header_fresh_) {
     header->gpu = header_.gpu;
+    header->host = header_.host;
     header->cuda_version = header_.cuda_version;
     header->driver = header_.driver;
     header->cub = header_.cub;
@@ -361,7 +363,12 @@ bool start_jobs(PerfState& s, const Plan& plan) {
 }
 }  // namespace
 
-bool start_sweep(PerfState& s) { return start_jobs(s, s.plan); }
+bool start_sweep(PerfState& s) {
+  // The answer line's n moves into the swept range (outside it, it could only say "no results").
+  if (s.plan.mode == SweepMode::Sizes)
+    s.plan.block_sweep_log2_n = std::clamp(s.plan.block_sweep_log2_n, s.plan.log2_min, std::max(s.plan.log2_min, s.plan.log2_max));
+  return start_jobs(s, s.plan);
+}
 
 bool rerun_tunable(PerfState& s) {
   Plan p = s.plan;

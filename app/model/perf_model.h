@@ -41,6 +41,7 @@ struct Plan {
   std::string type = "u32";
   int log2_min = 10, log2_max = 28;
   int log2_step = 1;               // 1: n x2 per step, 2: n x4
+  std::vector<std::int64_t> sizes;  // sizes as typed (perf --n 1000,2^20); empty: the range above
   SweepMode mode = SweepMode::Sizes;
   int block = 0, items = 0;        // 0: defaults; only for entries that take them
   int block_sweep_log2_n = 20;     // the n of the block-size sweep
@@ -59,7 +60,8 @@ struct Job {
 
 // The block sizes of the block-size sweep and of the slider: 32, 64, ..., 1024.
 std::vector<int> block_sizes();
-// The sizes of a plan: 2^log2_min ... 2^log2_max by x2 or x4 (the largest always included).
+// The sizes of a plan: its typed sizes, else 2^log2_min ... 2^log2_max by x2 or x4 (the largest
+// always included).
 std::vector<std::int64_t> plan_sizes(const Plan& p);
 // Schedules a plan: sizes ascending and, for each, the chosen entries in table order (so every
 // series grows together while it runs). In block mode, entries that take a block run at each
@@ -170,7 +172,8 @@ struct PerfState {
 // device and a default plan (every entry of the plan's primitive that runs here). Not while a
 // sweep runs.
 void init_perf(PerfState& s, std::shared_ptr<Backend> backend);
-// Schedules s.plan and starts the worker; false with s.message when it cannot start.
+// Schedules s.plan and starts the worker; false with s.message when it cannot start. An n sweep
+// moves the answer line's n (block_sweep_log2_n) into its range.
 bool start_sweep(PerfState& s);
 // Re-runs only the chosen entries that take a block or items (the sliders' release).
 bool rerun_tunable(PerfState& s);

@@ -2,8 +2,11 @@
 #include "model/step_choice.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 
+#include "cli/sizes.h"
 #include "model/presets.h"
 
 namespace primlab::ui {
@@ -35,23 +38,52 @@ bool parse_size(const std::string& text, int min_w, int min_h, int& w, int& h) {
   return true;
 }
 
+namespace {
+
+// The widest value any algorithm takes for an option (its row's limits); a value past it is out of
+// range whatever the algorithm.
+int widest_bins() {
+  int most = 2;
+  for (const Algorithm& a : algorithms())
+    if (a.options & kOptBins) most = std::max(most, int(a.max_bins));
+  return most;
+}
+
+int widest_variant() {
+  int most = 0;
+  for (const Algorithm& a : algorithms()) {
+    if (!(a.options & kOptVariant) || !a.variant_names) continue;
+    int names = 0;
+    for (const char* p = a.variant_names; *p; p += std::strlen(p) + 1) ++names;
+    most = std::max(most, names - 1);
+  }
+  return most;
+}
+
+}  // namespace
+
 void add_step_options(CLI::App& app, StepOptions& o) {
-  app.add_option("--preset", o.preset, "a named example input with its settings (see --list)");
-  app.add_option("--algo", o.algo, "algorithm (see --list)");
+  app.add_option("--preset", o.preset, "a named example input with its settings (--list names them)");
+  app.add_option("--algo", o.algo, "the algorithm to step (--list names them)");
   app.add_option("--input", o.input, "a typed list of values, e.g. \"3 1 7 0 4 1 6 3\" (sets n)");
-  app.add_option("--n", o.n, "number of elements, 1..4096 (ignored with --input)")->each([&o](const std::string&) { o.n_given = true; });
+  app.add_option("--n", o.n, "number of elements: 1 to 4096, as 16, 2^4 or 1<<4 (ignored with --input)")
+      ->each([&o](const std::string&) { o.n_given = true; });
   app.add_option("--dist", o.dist, "random, sorted, reversed, all-equal, few-distinct");
-  app.add_option("--seed", o.seed, "seed of the random input");
-  app.add_option("--type", o.type, "int, uint or float");
-  app.add_option("--block", o.block, "threads per block of the traced kernels");
+  app.add_option("--seed", o.seed, "seed of the random input (0 to 4294967295)");
+  app.add_option("--type", o.type, "element type: i32, u32 or f32 (int, uint, float: the old names)");
+  app.add_option("--block", o.block, "threads per block of the traced kernels: 1 to 1024 (or 2^K)");
   app.add_flag("--inclusive", o.inclusive, "inclusive scan (default exclusive)");
   app.add_flag("--no-offsets", o.no_offsets, "shared-memory scan without the bank-conflict offsets");
-  app.add_option("--digit-bits", o.digit_bits, "radix digit width");
-  app.add_option("--bins", o.bins, "histogram bins, partitions or GPUs")->each([&o](const std::string&) { o.bins_given = true; });
-  app.add_option("--digit-start", o.digit_start, "radix partition: lowest bit of the digit");
-  app.add_option("--predicate", o.predicate, "compaction: 0 non-zero, 1 even, 2 greater than --threshold");
-  app.add_option("--threshold", o.threshold, "compaction threshold");
-  app.add_option("--variant", o.variant, "algorithm sub-variant");
+  app.add_option("--digit-bits", o.digit_bits, "radix digit width in bits")->check(CLI::Range(2, 8));
+  app.add_option("--bins", o.bins, "histogram bins, partitions or GPUs")
+      ->check(CLI::Range(2, widest_bins()))
+      ->each([&o](const std::string&) { o.bins_given = true; });
+  app.add_option("--digit-start", o.digit_start, "radix partition: lowest bit of the digit")->check(CLI::Range(0, 31));
+  app.add_option("--predicate", o.predicate, "compaction: 0 non-zero, 1 even, 2 greater than --threshold")
+      ->check(CLI::Range(0, 2));
+  app.add_option("--threshold", o.threshold, "compaction threshold (an int32)");
+  app.add_option("--variant", o.variant, "algorithm sub-variant (--list names each algorithm's)")
+      ->check(CLI::Range(0, widest_variant()));
   app.add_flag("--descending", o.descending, "sort descending");
   app.add_flag("--kv", o.key_value, "key-value pairs");
   app.add_option("--backend", o.backend, "auto, cpu or cuda");
@@ -60,22 +92,22 @@ void add_step_options(CLI::App& app, StepOptions& o) {
 Result resolve_step_options(const StepOptions& given, StepChoice& out) {
   const Preset* preset = given.preset.empty() ? nullptr : find_preset(given.preset);
   if (!given.preset.empty() && !preset) {
-    return Result::failure("unknown preset '" + given.preset + "' (trace --list names them)");
+    return Result::failure("unknown preset '" + given.preset + "' (--list names them)");
   }
   const StepOptions& o = preset ? preset->options : given;
   StepChoice c;
   const Algorithm* a = find_algorithm(o.algo);
-  if (!a) return Result::failure("unknown algorithm '" + o.algo + "' (trace --list names them)");
+  if (!a) return Result::failure("unknown algorithm '" + o.algo + "' (--list names them)");
   c.algo = o.algo;
-  if (o.type == "int" || o.type == "int32") c.cfg.type = ElemType::I32;
-  else if (o.type == "uint" || o.type == "uint32") c.cfg.type = ElemType::U32;
-  else if (o.type == "float" || o.type == "f32") c.cfg.type = ElemType::F32;
+  // One type vocabulary with perf and bench (i32, u32, f32); the step tools' old names stay.
+  if (o.type == "i32" || o.type == "int" || o.type == "int32") c.cfg.type = ElemType::I32;
+  else if (o.type == "u32" || o.type == "uint" || o.type == "uint32") c.cfg.type = ElemType::U32;
+  else if (o.type == "f32" || o.type == "float") c.cfg.type = ElemType::F32;
   else {
-    return Result::failure("unknown --type '" + o.type + "' (int, uint or float)");
+    return Result::failure("--type: unknown type '" + o.type + "' (the step tools take i32, u32 or f32)");
   }
   std::int64_t v = 0;
-  if (Result r = parse_count(o.block, v); !r.ok()) return Result::failure("--block: " + r.message());
-  if (v < 1 || v > 1024) return Result::failure("--block must be between 1 and 1024 (got " + o.block + ")");
+  if (Result r = cli::parse_size("--block", o.block, 1, 1024, v); !r.ok()) return r;
   c.cfg.block = std::int32_t(v);
   if (o.input) {
     c.input = InputKind::Typed;
@@ -84,8 +116,9 @@ Result resolve_step_options(const StepOptions& given, StepChoice& out) {
     if (!parse_input_kind(o.dist, c.input) || c.input == InputKind::Typed) {
       return Result::failure("unknown --dist '" + o.dist + "' (random, sorted, reversed, all-equal, few-distinct)");
     }
-    if (Result r = parse_count(o.n, v); !r.ok()) return Result::failure("--n: " + r.message());
-    if (v < 1 || v > 4096) return Result::failure("--n must be between 1 and 4096 in step mode (got " + o.n + ")");
+    if (o.n.find(',') != std::string::npos || o.n.find("..") != std::string::npos)
+      return Result::failure("--n: step mode takes one size (got '" + o.n + "'; lists and ranges are for perf and bench)");
+    if (Result r = cli::parse_size("--n", o.n, 1, 4096, v); !r.ok()) return r;
     c.cfg.n = std::int32_t(v);
   }
   c.seed = o.seed;
@@ -112,7 +145,10 @@ Result resolve_step_options(const StepOptions& given, StepChoice& out) {
   std::vector<std::uint32_t> in;
   if (Result r = make_choice_input(c, in); !r.ok()) return r;
   c.cfg.n = std::int32_t(in.size());
-  if (Result r = validate(*a, c.cfg); !r.ok()) return r;
+  // The whole check of the row, planning included, so that a value the algorithm cannot take is
+  // a bad argument here rather than a failure after the work started.
+  Trace planned;
+  if (Result r = plan_trace(*a, c.cfg, in, planned); !r.ok()) return r;
   out = c;
   return {};
 }

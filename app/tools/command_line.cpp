@@ -1,50 +1,29 @@
-// Command-line plumbing shared by the tools: one-line errors, CLI11 parsing, output paths.
+// The app's command-line checks: frame patterns, the backend, races, the step tools' --list.
 #include "tools/command_line.h"
 
-#include <CLI/CLI.hpp>
-#include <cerrno>
-#include <cstdio>
 #include <cstring>
-#include <filesystem>
 
 #include "lab/catalog.h"
-#include "lab/error_line.h"
 #include "lab/run/backend.h"
+#include "model/presets.h"
 
 namespace primlab::ui {
 
-int fail(const char* tool, const std::string& message, int code) {
-  return print_error_line(tool, message, code);
-}
-
-std::optional<int> parse_command_line(CLI::App& app, const char* tool, int argc, char** argv) {
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help: the help text, exit 0
-    std::string what = e.what();
-    // CLI11 says "Could not convert: --seed = -1"; say what the option takes instead.
-    const std::string prefix = "Could not convert: ", eq = " = ";
-    const std::size_t at = what.find(eq);
-    if (dynamic_cast<const CLI::ConversionError*>(&e) && what.rfind(prefix, 0) == 0 && at != std::string::npos)
-      what = what.substr(prefix.size(), at - prefix.size()) + ": '" + what.substr(at + eq.size()) +
-             "' is not a value this option takes";
-    return fail(tool, what + " (--help lists the options)");
+std::vector<cli::ListSection> step_list() {
+  cli::ListSection algos{"algorithms (--algo NAME, --race A,B)", {}};
+  for (const Algorithm& a : algorithms()) {
+    std::string text = std::string(a.title) + ": " + a.description;
+    if ((a.options & kOptVariant) && a.variant_names) {
+      text += " --variant";
+      int k = 0;
+      for (const char* v = a.variant_names; *v; v += std::strlen(v) + 1, ++k)
+        text += (k ? "; " : " ") + std::to_string(k) + ": " + v;
+    }
+    algos.rows.push_back({a.name, "[" + std::string(a.family) + "]", text});
   }
-  return std::nullopt;
-}
-
-Result check_output_file(const std::string& path) {
-  // Opening the file is the only test that covers every case (a missing or read-only folder, a
-  // folder in the way, a file system that takes no new files); a file that was not there before
-  // is removed again.
-  std::error_code ec;
-  const bool existed = std::filesystem::exists(path, ec);
-  std::FILE* f = std::fopen(path.c_str(), "ab");
-  if (!f) return Result::failure("cannot write '" + path + "': " + std::strerror(errno));
-  std::fclose(f);
-  if (!existed) std::filesystem::remove(path, ec);
-  return {};
+  cli::ListSection named{"presets (--preset NAME)", {}};
+  for (const Preset& p : presets()) named.rows.push_back({p.name, p.description});
+  return {algos, named};
 }
 
 Result frame_path(const std::string& pattern, int index, std::string& path) {
@@ -93,7 +72,7 @@ Result parse_race(const std::string& text, std::string& a, std::string& b) {
   b = text.substr(comma + 1);
   for (const std::string* name : {&a, &b}) {
     if (!find_algorithm(*name)) {
-      return Result::failure("--race: unknown algorithm '" + *name + "' (trace --list names them)");
+      return Result::failure("--race: unknown algorithm '" + *name + "' (--list names them)");
     }
   }
   return {};

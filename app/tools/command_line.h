@@ -1,29 +1,25 @@
-// Command-line plumbing shared by the tools (the window, `trace`, `render`, `perf`): the project's
-// error convention (one line "tool: message" on stderr, exit code 2), CLI11 parsing under that
-// convention, and checks of the paths and patterns that users type.
+// The app's command-line checks over the tools' one grammar (bench/cli/grammar.h, shared with
+// `bench`: one-line errors with exit code 2, CLI11 parsing, sizes, --list): frame patterns, the
+// backend, races, and the --list of the step tools (the window, `trace`, `render`).
 #pragma once
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "cli/grammar.h"
 #include "lab/model/result.h"
-
-namespace CLI {
-class App;
-}
 
 namespace primlab::ui {
 
-// Prints "tool: message" as one line on stderr (control characters and newlines escaped, so that
-// whatever the user typed stays on the line) and returns `code`.
-int fail(const char* tool, const std::string& message, int code = 2);
+using cli::check_output_file;
+using cli::fail;
+inline std::optional<int> parse_command_line(CLI::App& app, const char* tool, int argc, char** argv) {
+  return cli::parse(app, tool, argc, argv);
+}
 
-// Parses argv into `app`. Returns the exit code when the program should stop now: 0 after
-// --help (printed on stdout), 2 after a parse error (one line); nullopt to go on.
-std::optional<int> parse_command_line(CLI::App& app, const char* tool, int argc, char** argv);
-
-// Checks that a file can be written at `path` (its folder exists and takes files; the path is not
-// a folder). A failure with a one-line message otherwise.
-Result check_output_file(const std::string& path);
+// What --algo and --preset can be: every algorithm of the catalog and every preset (the step
+// tools' --list, printed with cli::print_list).
+std::vector<cli::ListSection> step_list();
 
 // The path of frame `index` for a pattern with exactly one %d or %0Nd (N from 1 to 9), e.g.
 // "frames/step_%03d.png"; "%%" stands for '%'. A failure with a one-line message for any other '%'.

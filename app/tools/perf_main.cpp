@@ -2,18 +2,17 @@
 // (the measuring engine's session, on its own CUDA stream where there is a device), writes the results as JSON (the
 // bench's format) and CSV, and draws the tab and its plots to PNG through EGL, as `render` does.
 //   perf --prim scan_exclusive --impl scan-naive,scan-blelloch,scan-shared,primlab,cub,thrust,cpu,cpu-par
-//        --type u32 --n 2^10..2^28 --out DIR [--step 2] [--block-sweep] [--baseline FILE]
+//        --type u32 --n 2^10..2^28 --out DIR [--n-factor 4] [--block-sweep --n 2^20] [--baseline FILE]
+// Its command line is the tools' one grammar (bench/cli/grammar.h).
 #include <CLI/CLI.hpp>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <sstream>
 #include <thread>
 
 #include "tools/command_line.h"
@@ -27,28 +26,6 @@ namespace {
 
 using namespace primlab::perf;
 using primlab::Result;
-
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string x;
-  while (std::getline(ss, x, ','))
-    if (!x.empty()) out.push_back(x);
-  return out;
-}
-
-// "2^10..2^28" or "2^20"; log2 bounds.
-bool parse_range(const std::string& s, int* lo, int* hi) {
-  auto one = [](const std::string& x, int* v) {
-    if (x.rfind("2^", 0) != 0) return false;
-    const char* end = x.data() + x.size();
-    const auto [p, ec] = std::from_chars(x.data() + 2, end, *v);
-    return ec == std::errc() && p == end && *v >= 0 && *v <= 34;
-  };
-  const std::size_t dots = s.find("..");
-  if (dots == std::string::npos) return one(s, lo) && one(s, hi);
-  return one(s.substr(0, dots), lo) && one(s.substr(dots + 2), hi) && *lo <= *hi;
-}
 
 // The implementations and the type must be in the table for the primitive; a one-line failure.
 Result check_plan(const PerfState& s) {
@@ -75,28 +52,33 @@ double now_s() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  namespace cli = primlab::cli;
   CLI::App app{"perf: run a sweep of the Performance tab headless; write JSON, CSV and PNG"};
   PerfState s;
-  std::string impls, range = "2^10..2^28", out = "perf-results", size = "1600x1000", baseline;
-  int step = 1, block_n = 20;
+  std::string impls, type = s.plan.type, sizes = "2^10..2^28", out = "perf-results", size = "1600x1000", baseline;
+  std::string block = "0", host_max_n = "2^28";
+  int factor = 2, old_step = 0, old_block_n = -1;
   double cancel_after = 0;
   bool block_sweep = false, list = false, no_png = false, live = false;
-  std::int64_t host_max_n = std::int64_t(1) << 28;
   app.add_option("--prim", s.plan.primitive, "primitive (scan_exclusive, reduce_sum, ...; --list)");
-  app.add_option("--impl", impls, "implementations, comma-separated (default: every one that runs here)");
-  app.add_option("--type", s.plan.type, "element type (u32, i32, f32, ...)");
-  app.add_option("--n", range, "sizes: 2^A..2^B (or one 2^K)");
-  app.add_option("--step", step, "1: n x2 per step, 2: n x4")->check(CLI::Range(1, 4));
-  app.add_flag("--block-sweep", block_sweep, "sweep the block size (32..1024) at n = 2^--block-n");
-  app.add_option("--block-n", block_n, "log2 of n for --block-sweep")->check(CLI::Range(0, 34));
-  app.add_option("--block", s.plan.block, "block size for the variants that take one (0: default)")
-      ->check(CLI::Range(0, 1024));
+  app.add_option("--impl", impls, "implementations, comma-separated (default: every one that runs here; --list)");
+  app.add_option("--type", type, "element type: u8, i32, u32, f32, i64, f64, u64 (--list: each one's types)");
+  app.add_option("--n", sizes, "sizes: 4096, 2^20, 1<<20, ranges 2^10..2^28, lists 2^16,2^20 (1 to 2^34); with "
+                               "--block-sweep one power of two");
+  app.add_option("--n-factor", factor, "each n of a range is this many times the last: 2 or 4")
+      ->check(CLI::IsMember({2, 4}));
+  app.add_option("--step", old_step, "the old name of --n-factor (1: x2, 2: x4), kept for one release")
+      ->check(CLI::Range(1, 2));
+  app.add_flag("--block-sweep", block_sweep, "sweep the block size (32..1024) at the one n of --n");
+  app.add_option("--block-n", old_block_n, "the old name of --n 2^K (with --block-sweep; without it, the n of "
+                                           "the answer line), kept for one release")
+      ->check(CLI::Range(0, 34));
+  app.add_option("--block", block, "block size for the variants that take one (0: default; up to 1024)");
   app.add_option("--items", s.plan.items, "items per thread for the variants that take it (0: default)")
       ->check(CLI::Range(0, 64));
   app.add_option("--runs", s.plan.runs, "GPU runs per row (0: automatic, about 0.3 s per row)")
       ->check(CLI::Range(0, 100000));
-  app.add_option("--host-max-n", host_max_n, "CPU rows above this n are skipped")
-      ->check(CLI::Range(std::int64_t(0), std::int64_t(1) << 34));
+  app.add_option("--host-max-n", host_max_n, "CPU rows above this n are skipped (a size, up to 2^34)");
   app.add_option("--out", out, "folder for perf-<prim>-<type>.{json,csv,png} and perf-tab.png");
   app.add_option("--size", size, "WIDTHxHEIGHT of the tab PNG");
   app.add_option("--baseline", baseline, "a saved JSON to compare against (dashed in the plots)");
@@ -104,42 +86,59 @@ int main(int argc, char** argv) {
   app.add_option("--cancel-after", cancel_after, "press Cancel after this many seconds (and time the stop)")
       ->check(CLI::Range(0.0, 1e6));
   app.add_flag("--no-png", no_png, "write JSON and CSV only (no EGL)");
-  app.add_flag("--list", list, "list the implementations and exit");
+  app.add_flag("--list", list, "list the primitives and implementations and exit");
   using primlab::ui::fail;
-  if (auto code = primlab::ui::parse_command_line(app, "perf", argc, argv)) return *code;
+  if (auto code = cli::parse(app, "perf", argc, argv)) return *code;
+  if (list) {
+    cli::print_list(stdout, {cli::implementations_list(primlab::bench::make_table())});
+    return 0;
+  }
   int w = 0, h = 0;
   if (!primlab::ui::parse_size(size, 320, 240, w, h))
     return fail("perf", "--size must be WIDTHxHEIGHT between 320x240 and 8192x8192 (got '" + size + "')");
+  if (old_step) factor = old_step == 1 ? 2 : 4;
+  if (old_block_n >= 0 && block_sweep) sizes = "2^" + std::to_string(old_block_n);
+  std::vector<std::int64_t> ns;
+  std::int64_t v = 0;
+  primlab::bench::Type t;
+  Result checked = cli::parse_sizes("--n", sizes, 1, std::int64_t(1) << 34, factor, ns);
+  if (checked.ok() && !cli::parse_type_name(type, &t))
+    checked = Result::failure("--type: unknown type '" + type + "' (u8, i32, u32, f32, i64, f64, u64)");
+  if (checked.ok()) checked = cli::parse_size("--block", block, 0, 1024, v);
+  s.plan.block = int(v);
+  if (checked.ok()) checked = cli::parse_size("--host-max-n", host_max_n, 0, std::int64_t(1) << 34, s.plan.host_max_n);
+  if (checked.ok() && block_sweep && (ns.size() != 1 || (ns[0] & (ns[0] - 1)) != 0))
+    checked = Result::failure("--block-sweep takes one power-of-two size in --n (got '" + sizes + "')");
+  if (!checked.ok()) return fail("perf", checked.message());
   const Plan asked = s.plan;
   init_perf(s, make_default_backend());
   s.plan.primitive = asked.primitive;
-  s.plan.type = asked.type;
-  if (list) {
-    for (const Entry& e : s.entries) {
-      std::printf("%-22s %-24s %-4s", e.primitive.c_str(), e.impl.c_str(), e.gpu ? "gpu" : "cpu");
-      for (const std::string& t : e.types) std::printf(" %s", t.c_str());
-      std::printf("%s%s\n", e.takes_block ? " [block]" : "", e.takes_items ? " [items]" : "");
-    }
-    return 0;
-  }
+  s.plan.type = primlab::bench::type_name(t);
   const auto prims = primitives_of(s.entries);
   if (std::find(prims.begin(), prims.end(), s.plan.primitive) == prims.end())
     return fail("perf", "unknown primitive '" + s.plan.primitive + "' (see --list)");
   if (impls.empty()) {
-    const std::string t = s.plan.type;
+    const std::string kept = s.plan.type;
     select_all(s);
-    s.plan.type = t;
+    s.plan.type = kept;
   } else {
-    s.plan.impls = split(impls);
+    s.plan.impls = cli::split_list(impls);
   }
   if (Result r = check_plan(s); !r.ok()) return fail("perf", r.message());
-  if (!parse_range(range, &s.plan.log2_min, &s.plan.log2_max))
-    return fail("perf", "bad --n '" + range + "' (use 2^10..2^28 or 2^20, exponents 0 to 34)");
-  s.plan.log2_step = step;
+  s.plan.sizes = ns;
+  s.plan.log2_step = factor == 4 ? 2 : 1;
   s.plan.mode = block_sweep ? SweepMode::BlockSizes : SweepMode::Sizes;
-  // The answer line's n: --block-n, inside the swept range.
-  s.plan.block_sweep_log2_n = block_sweep ? block_n : std::clamp(block_n, s.plan.log2_min, s.plan.log2_max);
-  s.plan.host_max_n = host_max_n;
+  // The sliders of the tab drawn to perf-tab.png show the range's powers of two.
+  auto log2_floor = [](std::int64_t n) {
+    int k = 0;
+    while ((std::int64_t(2) << k) <= n) ++k;
+    return k;
+  };
+  s.plan.log2_min = log2_floor(*std::min_element(ns.begin(), ns.end()));
+  s.plan.log2_max = log2_floor(*std::max_element(ns.begin(), ns.end()));
+  // The answer line's n: the block sweep's, else --block-n or 2^20 inside the swept range.
+  s.plan.block_sweep_log2_n = block_sweep ? log2_floor(ns[0])
+                                          : std::clamp(old_block_n >= 0 ? old_block_n : 20, s.plan.log2_min, s.plan.log2_max);
   std::snprintf(s.export_dir, sizeof s.export_dir, "%s", out.c_str());
   if (!baseline.empty() && !load_baseline(s, baseline)) return fail("perf", s.message);
   // The output folder now, so that a bad one fails before the sweep rather than after it.

@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
   add_step_options(app, opt);
   std::string out = "step.png", size = "1280x800", gif;
   int step = -1, delay = 60;
-  bool all = false, view_only = false;
+  bool all = false, view_only = false, list = false;
   app.add_option("--out", out, "PNG path; with --all a pattern with one %d (or %03d), or a folder");
   std::string race;
   auto* race_opt =
@@ -56,7 +56,12 @@ int main(int argc, char** argv) {
   app.add_flag("--view-only", view_only, "draw the trace view without the UI around it")->excludes(race_opt);
   app.add_option("--gif", gif, "also write every step as an animated GIF to this path");
   app.add_option("--delay", delay, "GIF frame delay in hundredths of a second")->check(CLI::Range(0, 65535));
+  app.add_flag("--list", list, "list the algorithms and presets and exit");
   if (auto code = ui::parse_command_line(app, "render", argc, argv)) return *code;
+  if (list) {
+    cli::print_list(stdout, ui::step_list());
+    return 0;
+  }
   int w = 0, h = 0;
   if (!ui::parse_size(size, 64, 64, w, h))
     return ui::fail("render", "--size must be WIDTHxHEIGHT between 64 and 8192 (got '" + size + "')");

@@ -4,7 +4,6 @@
 #include <iostream>
 
 #include "tools/command_line.h"
-#include "model/presets.h"
 #include "model/step_choice.h"
 #include "lab/run/backend.h"
 #include "lab/model/trace_io.h"
@@ -15,15 +14,12 @@ int main(int argc, char** argv) {
   ui::StepOptions opt;
   bool list = false, json = false, all_rows = false;
   add_step_options(app, opt);
-  app.add_flag("--list", list, "list the algorithms and exit");
+  app.add_flag("--list", list, "list the algorithms and presets and exit");
   app.add_flag("--json", json, "print JSON instead of text");
   app.add_flag("--rows", all_rows, "print every row of every step");
   if (auto code = ui::parse_command_line(app, "trace", argc, argv)) return *code;
   if (list) {
-    for (const Algorithm& a : algorithms())
-      std::cout << a.name << "  [" << a.family << "]  " << a.title << ": " << a.description << "\n";
-    std::cout << "\npresets (--preset NAME):\n";
-    for (const ui::Preset& p : ui::presets()) std::cout << p.name << "  " << p.description << "\n";
+    cli::print_list(stdout, ui::step_list());
     return 0;
   }
   ui::StepChoice c;

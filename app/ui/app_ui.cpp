@@ -96,11 +96,27 @@ void write_state(const AppState& s, const std::string& path) {
   const char* tabs[] = {"step", "race", "perf"};
   json rects = json::object();
   for (const auto& [name, r] : item_rects()) rects[name] = r;
+  // The Performance tab: its sweep, and every text it drew this frame ([x0, y0, x1, y1, text] in
+  // window pixels) with the hover readout's lines (only while the tab is shown).
+  const perf::PerfState& p = s.perf;
+  json labels = json::array(), readout = json::array();
+  if (s.tab == kPerfTab) {
+    for (const perf::TextLabel& l : perf::drawn_texts().labels) labels.push_back({l.x0, l.y0, l.x1, l.y1, l.text});
+    for (const std::string& line : perf::drawn_texts().readout) readout.push_back(line);
+  }
+  const ImVec2 window = ImGui::GetIO().DisplaySize;
+  const json perf = {{"running", p.progress.running}, {"done", p.progress.done}, {"total", p.progress.total},
+                     {"view", p.view}, {"rows", p.results.rows.size()}, {"baseline_rows", p.baseline.rows.size()},
+                     {"message", p.message}, {"labels", labels}, {"readout", readout}};
+  static long frame = 0;  // the frames written so far: a test waits for a frame drawn after its input
   const json j = {{"tab", tabs[s.tab]},
+                  {"frame", ++frame},
+                  {"window", {window.x, window.y}},
                   {"items", rects},
                   {"step", pane(s.step)},
                   {"race", {{"step", s.race.transport.step}, {"playing", s.race.transport.playing},
-                            {"a", pane(s.race.a)}, {"b", pane(s.race.b)}}}};
+                            {"a", pane(s.race.a)}, {"b", pane(s.race.b)}}},
+                  {"perf", perf}};
   const std::string tmp = path + ".tmp";
   {
     std::ofstream f(tmp);

@@ -28,7 +28,15 @@ std::vector<unsigned char> render_perf_tab(PerfState& s, int w, int h, int frame
   });
 }
 
+namespace {
+DrawnTexts g_png_texts;
+}  // namespace
+
+const DrawnTexts& plot_png_texts() { return g_png_texts; }
+
 std::vector<unsigned char> render_plot(const PerfState& s, int view, int w, int h) {
+  DrawnTexts tab = std::move(drawn_texts());  // the tab's frame may be half drawn: its texts stay its own
+  drawn_texts() = DrawnTexts{};
   GLint prev_fb = 0, prev_viewport[4] = {0, 0, 0, 0};
   glGetIntegerv(GL_FRAMEBUFFER_BINDING, &prev_fb);
   glGetIntegerv(GL_VIEWPORT, prev_viewport);
@@ -44,6 +52,7 @@ std::vector<unsigned char> render_plot(const PerfState& s, int view, int w, int 
       ImGui::SetNextWindowPos(ImVec2(0, 0));
       ImGui::SetNextWindowSize(ImVec2(float(w), float(h)));
       ImGui::Begin("plot", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings);
+      drawn_texts() = DrawnTexts{};  // the last of the frames' texts
       draw_view_plot(s, view, ImVec2(-1, -1));
       ImGui::End();
     });
@@ -51,6 +60,8 @@ std::vector<unsigned char> render_plot(const PerfState& s, int view, int w, int 
   }
   ImGui::DestroyContext(ctx);
   ImGui::SetCurrentContext(prev);
+  g_png_texts = std::move(drawn_texts());
+  drawn_texts() = std::move(tab);
   glBindFramebuffer(GL_FRAMEBUFFER, GLuint(prev_fb));
   glViewport(prev_viewport[0], prev_viewport[1], prev_viewport[2], prev_viewport[3]);
   return px;

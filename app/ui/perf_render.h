@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "model/perf_model.h"
+#include "ui/plot.h"
 
 namespace primlab::perf {
 
@@ -18,5 +19,7 @@ std::vector<unsigned char> render_perf_tab(PerfState& s, int w, int h, int frame
 // current ImGui context and the GL framebuffer and viewport.
 std::vector<unsigned char> render_plot(const PerfState& s, int view, int w, int h);
 Result export_plot_png(const PerfState& s, int view, const std::string& path, int w, int h);
+// The texts of the last plot render_plot drew (kept apart from the tab's own, drawn_texts()).
+const DrawnTexts& plot_png_texts();
 
 }  // namespace primlab::perf

@@ -24,7 +24,13 @@ std::optional<int> parse_options(int argc, char** argv, Options& o, ui::AppState
   app.add_option("--screenshot", o.screenshot, "with --smoke-frames: save the last frame to this PNG")->needs(smoke);
   app.add_option("--state-file", o.state_file, "write what each frame shows to this JSON file (GUI tests)");
   app.add_flag("--frame-stats", o.frame_stats, "print the frame times at exit (with --perf-sweep: of the frames drawn while the sweep ran)");
+  bool list = false;
+  app.add_flag("--list", list, "list the algorithms and presets and exit");
   if (auto code = ui::parse_command_line(app, "primlab", argc, argv)) return *code;
+  if (list) {
+    cli::print_list(stdout, ui::step_list());
+    return 0;
+  }
   Result r = ui::resolve_step_options(o.step, state.step.session.choice);
   if (r.ok()) r = ui::check_backend(o.step.backend);
   if (r.ok() && !race.empty()) r = ui::parse_race(race, o.race_a, o.race_b);

@@ -38,5 +38,5 @@ rm -rf "$config"
 #   render --backend cuda --preset blelloch-8 --step 3 --size 1280x800 --out render-h200-blelloch.png
 #   perf --prim scan_exclusive --type u32 --impl scan-naive,scan-blelloch,scan-shared,primlab,cub,thrust,cpu,cpu-par \
 #        --n 2^10..2^28 --out results/   (perf-scan_exclusive-u32.png, -throughput.png, perf-tab.png)
-#   perf --prim scan_exclusive --impl scan-naive,scan-blelloch,scan-shared,primlab,cub --block-sweep --block-n 20 \
+#   perf --prim scan_exclusive --impl scan-naive,scan-blelloch,scan-shared,primlab,cub --block-sweep --n 2^20 \
 #        --out results/                  (perf-scan_exclusive-u32-block.png)

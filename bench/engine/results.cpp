@@ -51,6 +51,7 @@ void compute_ratios(std::vector<Row>& rows) {
 std::string to_json(const Results& r) {
   nlohmann::json j;
   j["gpu"] = r.gpu;
+  if (!r.host.empty()) j["host"] = r.host;
   j["cuda"] = r.cuda_version;
   j["cuda_version"] = r.cuda_version;
   j["driver"] = r.driver;
@@ -110,6 +111,7 @@ Result parse_json(const std::string& text, Results* out) {
     return *v >= 0 && *v <= max;
   };
   r.gpu = str(j, "gpu");
+  r.host = str(j, "host");
   r.cuda_version = str(j, "cuda_version");
   if (r.cuda_version.empty()) r.cuda_version = str(j, "cuda");
   r.driver = str(j, "driver");

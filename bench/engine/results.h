@@ -1,4 +1,4 @@
-// The engine's results: one header (gpu, CUDA version, driver, CUB version, commit, date, copy
+// The engine's results: one header (gpu, host, CUDA version, driver, CUB version, commit, date, copy
 // bandwidth) and rows {primitive, impl, type, n, median_ms, p10_ms, p90_ms, items_per_s, gbps, ...},
 // with their JSON (bench/results/*.json) and text table. `bench` writes them; the Performance tab
 // writes them and reads them back as a baseline. Plain C++.
@@ -25,6 +25,7 @@ struct Row {
 
 struct Results {
   std::string gpu, cuda_version, driver, cub, commit, date;  // cub: the toolkit's CUB version ("3.0.1")
+  std::string host;       // the machine's host name and CPU threads ("lab-07, 2 CPU threads"); empty in older files
   std::string cub_newer;  // the newer CUB beside it (rows "cub-3.6"), empty when none was built
   double copy_gbps = 0;  // copy bandwidth (read + write) of the device the rows ran on, 0 when unknown
   std::vector<Row> rows;

@@ -1,8 +1,11 @@
 // A measuring session: the header, host timing, the case's host inputs and the sweep.
 #include "engine/session.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <new>
@@ -31,6 +34,13 @@ std::string today() {
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&t));
   return buf;
+}
+
+// "lab-07, 2 CPU threads": the machine the rows ran on, and the threads the cpu-par rows used.
+std::string host_description(int threads) {
+  char name[256] = "";
+  if (gethostname(name, sizeof name - 1) != 0 || !name[0]) std::snprintf(name, sizeof name, "unknown host");
+  return std::string(name) + ", " + std::to_string(threads) + " CPU thread" + (threads == 1 ? "" : "s");
 }
 
 // The host's copy bandwidth (read + write of 64 MiB, best of 5): the CPU rows' ceiling.
@@ -133,6 +143,7 @@ const Results& Session::header() {
     header_.copy_gbps = host_copy_gbps();
   }
   header_.date = today();
+  header_.host = host_description(threads_);
   have_header_ = true;
   return header_;
 }
@@ -210,6 +221,7 @@ Row Session::measure(const Impl& im, Type t, std::int64_t n, const Settings& s, 
 void Session::sweep(const SweepOptions& o, Results* out) {
   const Results& h = header();
   out->gpu = h.gpu;
+  out->host = h.host;
   out->cuda_version = h.cuda_version;
   out->driver = h.driver;
   out->cub = h.cub;

@@ -256,6 +256,24 @@ TEST(PerfWorker, WithoutADeviceTheTabRunsTheCpuRows) {
   EXPECT_EQ(s.results.rows[0].impl, "cpu");
 }
 
+TEST(PerfWorker, AnNSweepMovesTheAnswerLinesNIntoItsRangeAndTypedSizesRunAsTyped) {
+  PerfState s;
+  init_perf(s, std::make_shared<FakeBackend>(1, false));
+  s.plan.log2_min = 10;
+  s.plan.log2_max = 12;
+  ASSERT_EQ(s.plan.block_sweep_log2_n, 20);
+  ASSERT_TRUE(start_sweep(s));
+  EXPECT_EQ(s.plan.block_sweep_log2_n, 12);
+  wait_done(s, 5);
+  s.plan.sizes = {1000, 3000};  // perf --n 1000,3000
+  EXPECT_EQ(plan_sizes(s.plan), (std::vector<std::int64_t>{1000, 3000}));
+  ASSERT_TRUE(start_sweep(s));
+  wait_done(s, 5);
+  std::vector<std::int64_t> ns;
+  for (const Row& r : s.results.rows) ns.push_back(r.n);
+  EXPECT_EQ(ns, (std::vector<std::int64_t>{1024, 2048, 4096, 1000, 3000}));
+}
+
 TEST(PerfExport, JsonRoundTripKeepsEveryField) {
   Results r;
   r.gpu = "NVIDIA H200";

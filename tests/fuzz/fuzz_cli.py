@@ -2,15 +2,16 @@
 """Fuzz test of primlab's command-line tools and file loaders (ctest fuzz_cli, label cpu).
 
 Runs `trace`, `render`, `perf`, the `primlab` window (with --smoke-frames 1, under the Xvfb that
-ctest starts) and `bench` (CUDA builds only) on seeded, generated argument vectors: unknown
-flags, missing values, huge and negative numbers, non-UTF-8 bytes, printf directives, paths in
+ctest starts) and `bench` on seeded, generated argument vectors: unknown flags, missing values, huge and negative numbers, non-UTF-8 bytes, printf directives, paths in
 missing or unwritable folders. Feeds the loaders (presets JSON, bench results and perf baselines
 JSON, the window's saved placement and layout) mutated and truncated files.
 
 A case passes when the tool exits 0, or exits 1 or 2 with exactly one line on stderr. It fails
 on a signal, a timeout, a sanitizer report, any other exit code, or a stated expectation (exit 2
-for arguments that no tool may accept, files that must exist after success). The same seed gives
-the same cases.
+for arguments that no tool may accept, files that must exist after success). The grammar cases
+hold the five tools to one command-line grammar: the same flag names, sizes and --list printer,
+and exit 2 with one line for every malformed or out-of-range value. The same seed gives the same
+cases.
 """
 import argparse
 import concurrent.futures
@@ -45,18 +46,18 @@ STEP_OPTIONS = {
                  [b"1 x 2", b"1,,2", b"99999999999999999999", b"nan inf", b"1e99999",
                   b" ".join([b"7"] * 5000)]),
     b"--n": ([b"1", b"2", b"16", b"33", b"2^6", b"1<<5", b"4096"],
-             [b"0", b"4097", b"2^63", b"1<<62", b"2^", b"3^4", b"2^99"]),
+             [b"0", b"4097", b"2^63", b"1<<62", b"2^", b"3^4", b"2^99", b"2^2..2^4", b"4,8"]),
     b"--dist": ([b"random", b"sorted", b"reversed", b"all-equal", b"few-distinct"], [b"typed", b"nope"]),
-    b"--type": ([b"int", b"uint", b"float"], [b"double", b"u8"]),
+    b"--type": ([b"i32", b"u32", b"f32", b"int", b"uint", b"float"], [b"double", b"u8"]),
     b"--block": ([b"1", b"4", b"8", b"32", b"1024"], [b"0", b"1025", b"2^40", b"3^2"]),
     b"--seed": ([b"0", b"1", b"4294967295"], []),
     b"--inclusive": (None, []), b"--no-offsets": (None, []), b"--descending": (None, []), b"--kv": (None, []),
-    b"--digit-bits": ([b"1", b"2", b"4", b"8", b"16", b"31", b"32"], []),
-    b"--bins": ([b"1", b"2", b"16", b"256", b"4096", b"65536"], []),
-    b"--digit-start": ([b"0", b"4", b"28", b"31", b"32"], []),
-    b"--predicate": ([b"0", b"1", b"2", b"3"], []),
+    b"--digit-bits": ([b"2", b"4", b"8"], [b"1", b"9", b"16", b"32"]),
+    b"--bins": ([b"2", b"16", b"256", b"4096"], [b"1", b"65536"]),
+    b"--digit-start": ([b"0", b"4", b"28", b"31"], [b"32"]),
+    b"--predicate": ([b"0", b"1", b"2"], [b"3"]),
     b"--threshold": ([b"0", b"5", b"-2147483648"], []),
-    b"--variant": ([b"0", b"1", b"2", b"7"], []),
+    b"--variant": ([b"0", b"1", b"2", b"3"], [b"7"]),
     b"--backend": ([b"auto", b"cpu", b"cuda"], [b"gpu"]),
 }
 SIZES = [b"64x64", b"100x80", b"320x240"], [b"0x0", b"63x64", b"-64x64", b"8193x64", b"64x", b"x64",
@@ -64,14 +65,14 @@ SIZES = [b"64x64", b"100x80", b"320x240"], [b"0x0", b"63x64", b"-64x64", b"8193x
 TOOLS = {
     "trace": {**STEP_OPTIONS, b"--list": (None, []), b"--json": (None, []), b"--rows": (None, [])},
     "render": {
-        **STEP_OPTIONS,
+        **STEP_OPTIONS, b"--list": (None, []),
         b"--out": ([b"PATH"], []), b"--race": ([b"scan-naive,scan-blelloch", b"reduce-naive,reduce-shared"],
                                              [b"scan-naive", b"scan-naive,nope", b",", b"scan-naive,"]),
         b"--step": ([b"0", b"1", b"3", b"100"], []), b"--all": (None, []), b"--size": SIZES,
         b"--view-only": (None, []), b"--gif": ([b"PATH"], []), b"--delay": ([b"0", b"10", b"65535"], [b"65536"]),
     },
     "primlab": {
-        **STEP_OPTIONS,
+        **STEP_OPTIONS, b"--list": (None, []),
         b"--tab": ([b"step", b"race", b"perf"], [b"nope", b"Step"]),
         b"--race": ([b"scan-naive,scan-blelloch"], [b"scan-naive,nope", b"scan-naive"]),
         b"--step": ([b"0", b"2", b"1000"], []), b"--screenshot": ([b"PATH"], []), b"--perf-sweep": (None, []),
@@ -80,24 +81,28 @@ TOOLS = {
         b"--prim": ([b"scan_exclusive", b"reduce_sum"], [b"nope", b"scan"]),  # + `perf --list`
         b"--impl": ([b"cpu", b"cpu-par", b"cpu,cpu-par", b"cpu,cpu"], [b"nope", b",", b"cpu,nope"]),
         b"--type": ([b"u32", b"i32", b"f32", b"u8", b"f64"], [b"int", b"u16"]),
-        b"--n": ([b"2^4", b"2^0..2^3", b"2^6..2^6"],
-                 [b"2^35", b"2^-1", b"2^", b"2^99999999999", b"2^6..2^4", b"2^1..2^2..2^3", b"1024", b"2^4.."]),
-        b"--step": ([b"1", b"2"], [b"0", b"5"]),
+        b"--n": ([b"2^4", b"2^0..2^3", b"2^6..2^6", b"1000", b"16,2^5", b"1<<4"],
+                 [b"2^35", b"2^-1", b"2^", b"2^99999999999", b"2^6..2^4", b"2^1..2^2..2^3", b"0", b"2^4.."]),
+        b"--n-factor": ([b"2", b"4"], [b"3", b"0"]), b"--step": ([b"1", b"2"], [b"0", b"5"]),
         b"--block-sweep": (None, []), b"--block-n": ([b"4", b"10"], [b"35"]),
-        b"--block": ([b"0", b"32", b"1024"], [b"1025"]), b"--items": ([b"0", b"8", b"64"], [b"65"]),
-        b"--runs": ([b"0", b"1", b"3"], [b"100001"]), b"--host-max-n": ([b"0", b"1024"], [b"17179869185"]),
+        b"--block": ([b"0", b"32", b"1024", b"2^8"], [b"1025"]), b"--items": ([b"0", b"8", b"64"], [b"65"]),
+        b"--runs": ([b"0", b"1", b"3"], [b"100001"]),
+        b"--host-max-n": ([b"0", b"1024", b"2^10"], [b"17179869185", b"2^35"]),
         b"--out": ([b"PATH"], []), b"--size": ([b"320x240", b"400x300"], SIZES[1]),
         b"--baseline": ([b"PATH"], []), b"--live": (None, []), b"--cancel-after": ([b"0", b"0.001"], []),
         b"--no-png": (None, []), b"--list": (None, []),
     },
     "bench": {
-        b"--algo": ([b"reduce_sum", b"scan_exclusive,reduce_sum"], [b"nope", b","]),
+        b"--prim": ([b"reduce_sum", b"scan_exclusive,reduce_sum"], [b"nope", b",", b"scan-naive"]),
+        b"--algo": ([b"reduce_sum"], [b"nope"]),  # the old spelling of --prim
         b"--impl": ([b"cpu", b"primlab,cub"], [b"nope"]),
-        b"--type": ([b"u32", b"f64,u8"], [b"int", b"u32,"]),
-        b"--n": ([b"2^10", b"1000", b"0", b"2^40", b"2^4..2^6"], [b"2^41", b"2^6..2^4", b"0..2^4", b"1<<64"]),
+        b"--type": ([b"u32", b"f64,u8", b"uint"], [b"u16", b"u32,"]),
+        b"--n": ([b"2^10", b"1000", b"0", b"2^40", b"2^4..2^6", b"16,2^5"], [b"2^41", b"2^6..2^4", b"0..2^4", b"1<<64"]),
+        b"--n-factor": ([b"2", b"4"], [b"3"]),
         b"--block": ([b"0", b"33", b"1024"], [b"1025"]), b"--items": ([b"0", b"3", b"64"], [b"65"]),
         b"--runs": ([b"0", b"1"], [b"100001"]), b"--host-runs": ([b"0", b"1"], [b"1001"]),
-        b"--host-max-n": ([b"0", b"1024"], []), b"--json": ([b"PATH", b"auto"], []),
+        b"--host-max-n": ([b"0", b"1024", b"2^10"], [b"2^41"]), b"--out": ([b"PATH"], []),
+        b"--json": ([b"PATH"], []),  # the old spelling of --out
         b"--commit": ([b"abc"], []), b"--driver": ([b"x"], []), b"--list": (None, []),
     },
 }
@@ -108,7 +113,7 @@ BASE = {
     "render": {b"--size": b"64x64", b"--n": b"8", b"--out": b"PATH"},
     "primlab": {b"--n": b"8"},
     "perf": {b"--impl": b"cpu", b"--n": b"2^4", b"--runs": b"1", b"--no-png": None, b"--out": b"PATH"},
-    "bench": {b"--algo": b"reduce_sum", b"--impl": b"cpu", b"--n": b"2^10", b"--runs": b"1"},
+    "bench": {b"--prim": b"reduce_sum", b"--impl": b"cpu", b"--n": b"2^10", b"--runs": b"1"},
 }
 # Case counts per tool (primlab starts a GL context per case: keep it modest).
 COUNTS = {"trace": 200, "render": 60, "perf": 40, "primlab": 20, "bench": 80}
@@ -168,7 +173,9 @@ def generate_argv(rng, tool, case_dir, work, names, baselines):
             options[name] = None
         else:
             options[name] = pick_value(rng, name, good, bad, case_dir, work, baselines)
-    argv = []
+    # The measuring tools' CPU rows stay small (their default sizes reach 2^28) unless a case sets
+    # the limit itself.
+    argv = [b"--host-max-n", b"2^16"] if tool in ("perf", "bench") and b"--host-max-n" not in options else []
     for k, v in options.items():
         argv += [k] if v is None else [k, v]
     # The option without a value goes last (CLI11 would take a following option as its value).
@@ -296,13 +303,14 @@ def run_case(case, timeout, binaries):
 
 
 def list_names(argv, stop):
-    """The first word of each line of a --list output, up to a line starting with `stop`."""
+    """The first word of each row of a --list output (rows are indented under "title:" lines), up to
+    a title starting with `stop`."""
     out = subprocess.run(argv, capture_output=True, check=True).stdout.split(b"\n")
     names = []
     for line in out:
         if stop and line.startswith(stop):
             break
-        if line.strip():
+        if line.startswith(b"  ") and line.strip():
             names.append(line.split()[0])
     return names
 
@@ -332,6 +340,7 @@ def tool_cases(args, binaries, work, tools, baselines, count):
         names = {t: {b"--algo": list_names([args.trace, "--list"], b"presets")} for t in ("trace", "render", "primlab")}
     if args.perf:
         names["perf"] = {b"--prim": sorted(set(list_names([args.perf, "--list"], None)))}
+        names["bench"] = {b"--prim": names["perf"][b"--prim"]}
     cases = []
     for tool in tools:
         rng = random.Random("%d-%s" % (args.seed, tool))
@@ -434,7 +443,7 @@ def main():
     binaries = {t: getattr(args, t) if t in wanted else "" for t in TOOL_NAMES}
     skipped = []
     if "bench" in wanted and not args.bench:
-        skipped.append("bench: no bench binary in this build (CUDA off): its cases are skipped")
+        skipped.append("bench: no bench binary given: its cases are skipped")
     if "primlab" in wanted and args.primlab and not os.environ.get("DISPLAY"):
         skipped.append("primlab: no display (xvfb-run not found): its cases are skipped")
         binaries["primlab"] = ""
@@ -449,6 +458,7 @@ def main():
     if binaries["primlab"]:
         cases += window_config_cases(args, work, count("primlab") // 2)
     cases += regression_cases(binaries, work)
+    cases += grammar_cases(binaries, work)
     for line in skipped:
         print("SKIPPED " + line)
     return 1 if run_all(cases, args, binaries, work) else 0
@@ -495,11 +505,11 @@ def regression_cases(b, work):
                     (backend_cuda[0] + ["--smoke-frames", "1"],) + backend_cuda[1:],
                     ([b"--smoke-frames", b"1", b"--screenshot", missing + b".png"], (2,), None),
                     ([b"--algo", odd, b"--smoke-frames", b"1"], (2,), None)],
-        "bench": [(["--help"], (0,), stdout_has(b"usage")), (["--n", "2^41"], (2,), None), (["--runs"], (2,), None),
+        "bench": [(["--help"], (0,), stdout_has(b"Usage")), (["--n", "2^41"], (2,), None), (["--runs"], (2,), None),
                   # The CPU rows run with or without a device.
-                  (["--impl", "cpu", "--algo", "reduce_sum", "--type", "u32", "--n", "2^10", "--runs", "1"], (0,),
+                  (["--impl", "cpu", "--prim", "reduce_sum", "--type", "u32", "--n", "2^10", "--runs", "1"], (0,),
                    stdout_has(b"reduce_sum       cpu")),
-                  ([b"--impl", odd], (2,), None), ([b"--json", missing + b"/r.json", b"--impl", b"cpu"], (2,), None)],
+                  ([b"--impl", odd], (2,), None), ([b"--out", missing + b"/r.json", b"--impl", b"cpu"], (2,), None)],
     }
     out = []
     for tool, rows in table.items():
@@ -509,6 +519,103 @@ def regression_cases(b, work):
         if tool != "bench":
             rows += [(["--help"], (0,), stdout_has(b"--"))]
         out += [Case("regression", [b[tool]] + argv, d, expect, env, check) for argv, expect, check in rows]
+    return out
+
+
+# [SECTION] One grammar (issue 25, items 7 and 11): the same flag names, sizes and --list in every
+# tool, and every malformed or out-of-range value one line and exit code 2
+def list_printed(p):
+    """A --list from the one printer: titled sections ("title:"), their rows indented by two spaces."""
+    lines = [l for l in p.stdout.decode("utf-8", "replace").split("\n") if l.strip()]
+    if not lines or not lines[0].endswith(":") or lines[0].startswith(" "):
+        return "--list does not start with a section title: %r" % (lines[:1],)
+    bad = [l for l in lines if not (l.endswith(":") and not l.startswith(" ")) and not l.startswith("  ")]
+    return "--list lines outside the printer's format: %r" % bad[:3] if bad else None
+
+
+def grammar_cases(b, work):
+    d = os.path.join(work, "grammar")
+    env = {"XDG_CONFIG_HOME": os.path.join(d, "config")}
+    odd = [b"%s%n", b"\xff\xfe", b"%n%s\xff"]
+
+    def all_of(*checks):
+        return lambda p: next((why for why in (c(p) for c in checks) if why), None)
+
+    def stdout_has(*texts):
+        return lambda p: next(("stdout lacks %r" % t for t in texts if t not in p.stdout), None)
+
+    def json_sizes(path, sizes):
+        def check(p):
+            try:
+                rows = json.load(open(os.path.join(d, path)))["results"]
+            except (OSError, ValueError, KeyError) as e:
+                return "%s: %s" % (path, e)
+            got = sorted({r["n"] for r in rows})
+            return None if got == sorted(sizes) else "%s has n = %s, expected %s" % (path, got, sorted(sizes))
+        return check
+
+    # Values no tool may take (out of range for the option, or for every algorithm that reads it).
+    step_bad = [["--digit-bits", "9"], ["--algo", "radix-digits", "--digit-bits", "9"], ["--digit-bits", "0"],
+                ["--bins", "0"], ["--bins", "99999"], ["--digit-start", "40"],
+                ["--algo", "partition-stable", "--digit-start", "31"], ["--predicate", "9"],
+                ["--algo", "compact", "--predicate", "3"], ["--variant", "99"], ["--algo", "scan-shared", "--variant", "4"],
+                ["--n", "0"], ["--n", "4097"], ["--n", "2^4..2^6"], ["--n", "16,32"], ["--block", "0"],
+                ["--block", "2^11"], ["--seed", "-1"], ["--type", "u16"], ["--threshold", "2^40"]]
+    step_bad += [[flag, v] for flag in (b"--n", b"--block", b"--type", b"--digit-bits") for v in odd]
+    step_good = [(["--algo", "histogram-atomic", "--type", "u32", "--n", "2^4"], (0,), None),
+                 (["--algo", "histogram-atomic", "--type", "uint", "--n", "1<<4"], (0,), None),
+                 (["--list"], (0,), all_of(list_printed, stdout_has(b"algorithms (--algo", b"scan-blelloch",
+                                                                      b"presets (--preset", b"blelloch-8"))),
+                 (["--help"], (0,), stdout_has(b"--list", b"--algo"))]
+    table = {
+        "trace": [(a, (2,), None) for a in step_bad] + step_good,
+        "render": [(a + ["--size", "64x64", "--out", "r.png"], (2,), None) for a in step_bad] +
+                  [(a + ["--size", "64x64", "--out", "r.png"], e, c) for a, e, c in step_good] +
+                  [(["--step", "-5"], (2,), None), (["--size", "10x10"], (2,), None), (["--delay", "70000"], (2,), None)],
+        "primlab": [(a + ["--smoke-frames", "1"], (2,), None) for a in step_bad[:12:3] + [step_bad[-1]]] +
+                   [(["--list"], (0,), step_good[2][2]), (["--help"], (0,), stdout_has(b"--list")),
+                    (["--step", "-1", "--smoke-frames", "1"], (2,), None),
+                    (["--type", "f32", "--n", "2^3", "--smoke-frames", "1"], (0,), None)],
+    }
+    quick = ["--impl", "cpu", "--runs", "1", "--no-png"]
+    perf_bad = [["--n", "2^35"], ["--n", "0"], ["--n", "1024..16"], ["--n", "2^4.."], ["--block", "1025"],
+                ["--block", "2^11"], ["--items", "65"], ["--runs", "100001"], ["--host-max-n", "2^35"],
+                ["--n-factor", "3"], ["--size", "10x10"], ["--cancel-after", "-1"], ["--type", "u16"],
+                ["--block-sweep", "--n", "2^4..2^6"], ["--block-sweep", "--n", "1000"], ["--step", "3"]]
+    perf_bad += [[flag, v] for flag in (b"--n", b"--type", b"--block", b"--prim") for v in odd]
+    enc = lambda args: [a.encode() if isinstance(a, str) else a for a in args]
+    table["perf"] = [(enc(a) + enc(quick + ["--out", "p"] + ([] if "--n" in a or b"--n" in a else ["--n", "2^4"])),
+                      (2,), None) for a in perf_bad] + [
+        (quick + ["--n", "1000,2^10", "--out", "p1"], (0,), json_sizes("p1/perf-scan_exclusive-u32.json", [1000, 1024])),
+        (quick + ["--n", "2^4..2^8", "--n-factor", "4", "--out", "p2"], (0,),
+         json_sizes("p2/perf-scan_exclusive-u32.json", [16, 64, 256])),
+        (quick + ["--n", "2^4..2^8", "--step", "2", "--out", "p3"], (0,),  # the old spelling of --n-factor 4
+         json_sizes("p3/perf-scan_exclusive-u32.json", [16, 64, 256])),
+        (quick + ["--type", "uint", "--n", "2^4", "--out", "p4"], (0,), json_sizes("p4/perf-scan_exclusive-u32.json", [16])),
+        (quick + ["--block-sweep", "--n", "2^6", "--out", "p5"], (0,), json_sizes("p5/perf-scan_exclusive-u32.json", [64])),
+        (quick + ["--block-sweep", "--block-n", "6", "--out", "p6"], (0,),  # the old spelling of --n 2^6
+         json_sizes("p6/perf-scan_exclusive-u32.json", [64])),
+        (["--list"], (0,), all_of(list_printed, stdout_has(b"implementations (--prim", b"cpu-par"))),
+        (["--help"], (0,), stdout_has(b"--n-factor", b"--list", b"old name"))]
+    bench_quick = ["--impl", "cpu", "--runs", "1", "--host-runs", "1"]
+    bench_bad = [["--n", "2^41"], ["--n", "0..2^4"], ["--block", "1025"], ["--items", "65"], ["--runs", "100001"],
+                 ["--host-runs", "1001"], ["--type", "u16"], ["--type", "u32,"], ["--n-factor", "3"],
+                 ["--prim", "scan-naive"], ["--prim", "nope"], ["--host-max-n", "2^41"]]
+    bench_bad += [[flag, v] for flag in (b"--n", b"--type", b"--block", b"--prim") for v in odd[:2]]
+    enc = lambda args: [a.encode() if isinstance(a, str) else a for a in args]
+    table["bench"] = [(enc(a) + enc(bench_quick + ([] if "--n" in a or b"--n" in a else ["--n", "2^10"]) +
+                                 ([] if a[0] in (b"--prim", "--prim") else ["--prim", "reduce_sum"])), (2,), None)
+                      for a in bench_bad] + [
+        (bench_quick + ["--prim", "reduce_sum", "--type", "u32", "--n", "1000,2^10", "--out", "b1.json"], (0,),
+         all_of(stdout_has(b"reduce_sum"), json_sizes("b1.json", [1000, 1024]))),
+        (bench_quick + ["--algo", "reduce_sum", "--type", "uint", "--n", "2^10", "--json", "b2.json"], (0,),
+         json_sizes("b2.json", [1024])),  # the old spellings of --prim and --out
+        (["--list"], (0,), all_of(list_printed, stdout_has(b"implementations (--prim", b"cpu-par"))),
+        (["--help"], (0,), stdout_has(b"--prim", b"--n-factor", b"--list", b"old name"))]
+    out = []
+    for tool, rows in table.items():
+        if b[tool]:
+            out += [Case("grammar", [b[tool]] + argv, d, expect, env, check) for argv, expect, check in rows]
     return out
 
 
