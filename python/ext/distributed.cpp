@@ -59,11 +59,11 @@ nb::tuple run(const Job& job, nb::list shards, nb::handle values, nb::handle all
   std::int64_t total = 0;
   for (std::size_t r = 0; r < G; ++r) {
     k[r] = take_array(shards[r], fn, "a shard", dlpack_stream(streams[r]));
-    if (k[r].dtype != k[0].dtype) raise(PyExc_TypeError, std::string(fn) + ": shards have dtypes " + k[0].dtype_text + " and " + k[r].dtype_text);
+    if (k[r].dtype != k[0].dtype) raise(PyExc_TypeError, std::string(fn) + ": shards have dtypes " + k[0].dtype_text() + " and " + k[r].dtype_text());
     if (pairs) {
       v[r] = take_array(nb::handle(values[r]), fn, "a values shard", dlpack_stream(streams[r]));
       require_same_length(k[r], v[r], fn);
-      if (v[r].dtype != v[0].dtype) raise(PyExc_TypeError, std::string(fn) + ": values shards have dtypes " + v[0].dtype_text + " and " + v[r].dtype_text);
+      if (v[r].dtype != v[0].dtype) raise(PyExc_TypeError, std::string(fn) + ": values shards have dtypes " + v[0].dtype_text() + " and " + v[r].dtype_text());
     }
     total += k[r].size;
   }

@@ -1,6 +1,13 @@
-// What every binding of the library shares: arrays taken from Python without a copy
-// (__cuda_array_interface__ or __dlpack__), the stream a call runs on, device workspace from a
-// stream-ordered pool, and a Status turned into a Python exception with the library's message.
+// What every binding of the library shares: arrays taken from Python without a copy, the stream a
+// call runs on, device workspace, and a Status turned into a Python exception with the library's
+// message.
+//
+// Arrays are read the cheapest way their library allows, chosen once per Python type: CuPy arrays
+// and PyTorch tensors through their own attributes and methods (each library's
+// __cuda_array_interface__ builds a dict per call, and PyTorch's is Python code: 2 us), JAX arrays
+// through __dlpack__(stream=...) (their __cuda_array_interface__ does not wait for the array to be
+// written: the DLPack export makes the consumer's stream wait for it), anything else through
+// __cuda_array_interface__, else __dlpack__.
 #pragma once
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
@@ -9,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 
 #include "primlab/status.h"
@@ -34,45 +42,78 @@ std::size_t dtype_size(DType t);
 DType dtype_from_name(const std::string& name);  // "uint32" -> U32; Other when unknown
 
 // [SECTION] Arrays.
+// The library an array comes from, which decides how it is read, where its outputs are made and
+// which stream is its current one.
+enum class Source : std::uint8_t { Generic, CuPy, Torch, Jax };
+
 // One array argument of a call, borrowed for the call: a CUDA device pointer and its length.
 struct ArrayRef {
   void* ptr = nullptr;
   std::int64_t size = 0;       // elements, the product of the shape
   int ndim = 1;
   DType dtype = DType::Other;
-  std::string dtype_text;      // the producer's own name of the dtype, for messages
-  int device = -1;             // CUDA ordinal; -1 until locate()
+  int device = -1;             // CUDA ordinal; -1 until locate() (arrays read by interface only)
   bool readonly = false;
   bool has_stream = false;     // the producer named a stream (CUDA Array Interface v3)
   std::intptr_t stream = 0;
-  nb::object keep;             // the interface dict or DLPack capsule, alive for the call
+  Source source = Source::Generic;
+  nb::handle obj;              // the array itself (the caller holds it for the call)
+  nb::object keep;             // a DLPack capsule, alive for the call
+  // What the producer calls an element type primlab does not take, for the message: its dtype
+  // object (CuPy, PyTorch), or the interface's kind letter and size.
+  nb::object dtype_obj;
+  char kind = 0;
+  int bytes = 0;
+  bool big_endian = false;
   const char* name = "";       // the argument's name, for messages
+  std::string dtype_text() const;
 };
 
-// Reads `obj` as a CUDA array: __cuda_array_interface__ first, else __dlpack__(stream=consumer).
-// Raises TypeError for an object that is neither (or an unsupported dtype), ValueError for a host
-// (CPU) array, a non-contiguous one or one that is not 1-D (ndim_any: any shape, read flat).
+// Reads `obj` as a CUDA array (see the top of this file); a DLPack producer is asked to make
+// `consumer_stream` (DLPack's numbering: 1 is the legacy default stream) wait for the data.
+// Raises TypeError for an object that is no CUDA array, ValueError for a host (CPU) array, a
+// non-contiguous one, one that needs gradients or one that is not 1-D (ndim_any: any shape, read
+// flat).
 ArrayRef take_array(nb::handle obj, const char* fn, const char* name, std::intptr_t consumer_stream,
                     bool ndim_any = false);
-// Finds the device of an array read through the CUDA Array Interface (DLPack names it already)
-// and raises ValueError when the memory is not device memory. Needs a device (require_device).
+// Finds the device of an array read through the CUDA Array Interface (the other ways name it
+// already) and raises ValueError when the memory is not device memory. Needs a device.
 void locate(ArrayRef& a, const char* fn);
+// The stream the array's library calls current on the array's device: PyTorch's and CuPy's
+// current stream, else the stream the array names (CUDA Array Interface v3), else the legacy
+// default stream (0).
+std::intptr_t current_stream(const ArrayRef& a);
+// A new uninitialised array of `size` elements (shape () when scalar) of `dtype`, of a's library
+// on the current device: made here for CuPy and PyTorch, else by alloc(like, shape, dtype name)
+// (the Python layer's, which makes CuPy arrays).
+nb::object make_array(const ArrayRef& like, nb::handle alloc, DType dtype, std::int64_t size, bool scalar);
 
 // TypeError unless a's dtype is in `types` (a list such as {DType::U32, DType::I32}).
 void require_dtype(const ArrayRef& a, const char* fn, std::initializer_list<DType> types);
 // TypeError / ValueError unless `out` has a's dtype (or `dtype`) and `size` elements.
 void require_output(const ArrayRef& out, const char* fn, DType dtype, std::int64_t size);
 void require_same_length(const ArrayRef& a, const ArrayRef& b, const char* fn);
+// Makes `device` current until the scope ends (nothing when it is current already).
+class DeviceSwitch {
+ public:
+  DeviceSwitch() = default;
+  ~DeviceSwitch();
+  DeviceSwitch(const DeviceSwitch&) = delete;
+  DeviceSwitch& operator=(const DeviceSwitch&) = delete;
+  void to(int device, const char* fn);
+
+ private:
+  int previous_ = -1;
+};
 // ValueError unless every array lies on the device of the first; then makes it current.
 class DeviceScope {
  public:
   DeviceScope(const char* fn, std::initializer_list<ArrayRef*> arrays);
-  ~DeviceScope();
   DeviceScope(const DeviceScope&) = delete;
   DeviceScope& operator=(const DeviceScope&) = delete;
 
  private:
-  int previous_ = -1;
+  DeviceSwitch switch_;
 };
 
 // The offsets of a radix partition by num_bits bits (2^num_bits + 1); 0 outside the library's
@@ -83,15 +124,21 @@ std::int64_t partition_offsets(int num_bits);
 // stream=: None, an int handle, or an object with __cuda_stream__() -> (version, handle).
 // Returns false for None.
 bool stream_handle(nb::handle stream, const char* fn, std::intptr_t& out);
-// The stream a call runs on: stream= when given, else the producer's CUDA Array Interface stream,
-// else the legacy default stream.
-cudaStream_t call_stream(bool given, std::intptr_t handle, const ArrayRef& primary);
 // The consumer stream to name in __dlpack__(stream=...) for a handle (the spec spells the legacy
 // default stream 1, since 0 is ambiguous).
 std::intptr_t dlpack_stream(std::intptr_t handle);
 
-// [SECTION] Workspace from the current device's stream-ordered pool, given back in stream order
+// [SECTION] Workspace on the current device, in the call's stream order.
+// A workspace of up to kCachedWorkspaceBytes is the one primlab keeps for the (device, stream)
+// pair (cudaStreamGetId: ids are never reused), grown in stream order when a call needs more: no
+// allocation per call, and it is only ever used in that stream's order, so no call waits for
+// another. Larger ones, a second one at once on the same stream, streams past the first
+// kCachedStreams (or past kCachedTotalBytes in all), and calls under stream capture come from
+// primlab's own stream-ordered pool (cudaMallocFromPoolAsync) and go back to it, in stream order,
 // when the call returns.
+constexpr std::size_t kCachedWorkspaceBytes = std::size_t(32) << 20;  // one workspace
+constexpr std::size_t kCachedTotalBytes = std::size_t(64) << 20;      // all kept ones
+constexpr int kCachedStreams = 8;
 class PoolBuffer {
  public:
   PoolBuffer(std::size_t bytes, cudaStream_t stream, const char* fn);
@@ -106,7 +153,14 @@ class PoolBuffer {
   void* ptr_ = nullptr;
   std::size_t bytes_ = 0;
   cudaStream_t stream_ = nullptr;
+  int cached_ = -1;  // the cache entry lent to this call, or -1 (a pool allocation)
 };
+// The kept workspaces' total bytes, and giving them all back (after the device has finished
+// with them: waits for every device that holds one). set_workspace_cache(false) gives them back
+// and keeps none from then on (the benchmark compares both ways).
+std::size_t cached_workspace_bytes();
+void release_cached_workspaces();
+void set_workspace_cache(bool on);
 
 // [SECTION] Type dispatch: calls f(Tag<T>{}) for the C++ type of t among Ts, else TypeError.
 template <class T>

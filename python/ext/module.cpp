@@ -13,6 +13,7 @@ namespace primlab::python {
 void bind_primitives(nb::module_& m);
 void bind_distributed(nb::module_& m);
 void bind_lab(nb::module_& m);
+void bind_bench(nb::module_& m);
 }  // namespace primlab::python
 
 NB_MODULE(_primlab, m) {
@@ -20,6 +21,7 @@ NB_MODULE(_primlab, m) {
   bind_primitives(m);
   bind_distributed(m);
   bind_lab(m);
+  bind_bench(m);
   // How this module was built (the benchmark's JSON names it; no device needed).
   m.def("build_info", [] {
     int runtime = 0;

@@ -1,7 +1,7 @@
 // The library's primitives for Python: each binding reads its arrays (glue.h), makes the outputs
-// it is not given through the caller's alloc(like, shape, dtype) (so they are arrays of the
-// input's own kind), takes workspace from the pool, runs on the call's stream and turns the
-// Status into an exception. Argument checks are the ones the C++ API cannot make: array kinds,
+// it is not given as arrays of the input's own library (CuPy and PyTorch here, others through the
+// Python layer's alloc(like, shape, dtype)), takes workspace (glue.h: kept per stream, or from the
+// pool), runs on the call's stream and turns the Status into an exception. Argument checks are the ones the C++ API cannot make: array kinds,
 // dtypes, lengths and devices; everything else is the library's.
 #include <nanobind/stl/string.h>
 
@@ -29,40 +29,49 @@ namespace {
 class Call {
  public:
   Call(const char* fn, nb::handle stream, nb::handle alloc) : fn(fn), alloc_(alloc) {
-    stream_given_ = stream_handle(stream, fn, handle_);
+    given_ = stream_handle(stream, fn, handle_);
+    if (given_) stream_ = reinterpret_cast<cudaStream_t>(handle_);
   }
 
-  // The first input also gives the stream when stream= is not: the producer's own.
+  // The first input also gives the stream when stream= is not: its library's current one.
   ArrayRef input(nb::handle obj, const char* name, bool ndim_any = false) {
     ArrayRef a = take_array(obj, fn, name, dlpack_stream(handle_), ndim_any);
-    if (!have_stream_) {
-      stream = call_stream(stream_given_, handle_, a);
-      handle_ = reinterpret_cast<std::intptr_t>(stream);
-      have_stream_ = true;
+    if (!given_ && !have_input_) {
+      handle_ = current_stream(a);
+      stream_ = reinterpret_cast<cudaStream_t>(handle_);
     }
+    have_input_ = true;
     return a;
   }
 
-  // An output: `given` (an element of out=), else alloc(like, size, dtype); shape () for a scalar.
-  // Without a device, the call says so before the input's library tries to allocate.
-  std::pair<nb::object, ArrayRef> output(nb::handle given, nb::handle like, const char* name, DType dtype,
+  // An output: `given` (an element of out=), else a new array of like's library on like's
+  // device (made current). Without a device, the call says so before any library allocates.
+  std::pair<nb::object, ArrayRef> output(nb::handle given, ArrayRef& like, const char* name, DType dtype,
                                          std::int64_t size, bool scalar = false) {
-    if (given.is_none()) require_device(fn);
-    nb::object obj = given.is_none()
-                         ? alloc_(like, scalar ? nb::object(nb::tuple()) : nb::object(nb::int_(size)), dtype_name(dtype))
-                         : nb::borrow(given);
+    nb::object obj;
+    if (given.is_none()) {
+      require_device(fn);
+      locate(like, fn);
+      if (like.device >= 0) device_.to(like.device, fn);
+      obj = make_array(like, alloc_, dtype, size, scalar);
+    } else {
+      obj = nb::borrow(given);
+    }
     ArrayRef a = take_array(obj, fn, name, dlpack_stream(handle_), scalar);
     require_output(a, fn, dtype, size);
     return {std::move(obj), std::move(a)};
   }
 
+  cudaStream_t stream() const { return stream_; }
+
   const char* fn;
-  cudaStream_t stream = nullptr;
 
  private:
   nb::handle alloc_;
-  bool stream_given_ = false, have_stream_ = false;
+  bool given_ = false, have_input_ = false;
   std::intptr_t handle_ = 0;
+  cudaStream_t stream_ = nullptr;
+  DeviceSwitch device_;  // back to the caller's device when the call returns
 };
 
 // out= of a call with several outputs: None, or a tuple of `count` entries (each may be None).
@@ -108,12 +117,12 @@ nb::object sort(nb::handle keys, nb::handle values, nb::handle out, nb::handle a
              std::to_string(8 * sizeof(K)) + "-bit keys, n=" + std::to_string(k.size);
     };
     if (values.is_none()) {
-      auto [ko_obj, ko] = c.output(out, keys, "out", k.dtype, k.size);
+      auto [ko_obj, ko] = c.output(out, k, "out", k.dtype, k.size);
       require_device(c.fn);
       DeviceScope scope(c.fn, {&k, &ko});
-      PoolBuffer ws(radix_sort_keys_workspace_bytes<K>(k.size), c.stream, c.fn);
+      PoolBuffer ws(radix_sort_keys_workspace_bytes<K>(k.size), c.stream(), c.fn);
       const Status s = radix_sort_keys(static_cast<const K*>(k.ptr), static_cast<K*>(ko.ptr), k.size,
-                                       order_of(descending), begin_bit, end, ws.workspace(), c.stream);
+                                       order_of(descending), begin_bit, end, ws.workspace(), c.stream());
       if (s != Status::Success) check(s, c.fn, detail());
       result = std::move(ko_obj);
       return;
@@ -122,14 +131,14 @@ nb::object sort(nb::handle keys, nb::handle values, nb::handle out, nb::handle a
     require_same_length(k, v, c.fn);
     dispatch(SortTypes{}, v, c.fn, [&](auto value) {
       using V = typename decltype(value)::type;
-      auto [ko_obj, ko] = c.output(out_part(out, 0, 2, c.fn), keys, "out[0]", k.dtype, k.size);
-      auto [vo_obj, vo] = c.output(out_part(out, 1, 2, c.fn), values, "out[1]", v.dtype, v.size);
+      auto [ko_obj, ko] = c.output(out_part(out, 0, 2, c.fn), k, "out[0]", k.dtype, k.size);
+      auto [vo_obj, vo] = c.output(out_part(out, 1, 2, c.fn), v, "out[1]", v.dtype, v.size);
       require_device(c.fn);
       DeviceScope scope(c.fn, {&k, &v, &ko, &vo});
-      PoolBuffer ws(radix_sort_pairs_workspace_bytes<K, V>(k.size), c.stream, c.fn);
+      PoolBuffer ws(radix_sort_pairs_workspace_bytes<K, V>(k.size), c.stream(), c.fn);
       const Status s = radix_sort_pairs(static_cast<const K*>(k.ptr), static_cast<K*>(ko.ptr),
                                         static_cast<const V*>(v.ptr), static_cast<V*>(vo.ptr), k.size,
-                                        order_of(descending), begin_bit, end, ws.workspace(), c.stream);
+                                        order_of(descending), begin_bit, end, ws.workspace(), c.stream());
       if (s != Status::Success) check(s, c.fn, detail());
       result = nb::make_tuple(ko_obj, vo_obj);
     });
@@ -146,7 +155,7 @@ nb::object argsort(nb::handle keys, nb::handle out, nb::handle alloc, bool desce
   dispatch(SortTypes{}, k, c.fn, [&](auto key) {
     using K = typename decltype(key)::type;
     const int end = end_bit.is_none() ? int(8 * sizeof(K)) : scalar<int>(end_bit, c.fn, "end_bit");
-    auto [io_obj, io] = c.output(out, keys, "out", DType::I64, k.size);
+    auto [io_obj, io] = c.output(out, k, "out", DType::I64, k.size);
     require_device(c.fn);
     DeviceScope scope(c.fn, {&k, &io});
     // One pool buffer: the sorted keys (dropped), the indices 0..n-1, then the sort's workspace.
@@ -154,13 +163,13 @@ nb::object argsort(nb::handle keys, nb::handle out, nb::handle alloc, bool desce
     const std::size_t keys_bytes = aligned(std::size_t(k.size) * sizeof(K));
     const std::size_t index_bytes = aligned(std::size_t(k.size) * sizeof(std::int64_t));
     const std::size_t ws_bytes = radix_sort_pairs_workspace_bytes<K, std::int64_t>(k.size);
-    PoolBuffer buf(keys_bytes + index_bytes + ws_bytes, c.stream, c.fn);
+    PoolBuffer buf(keys_bytes + index_bytes + ws_bytes, c.stream(), c.fn);
     auto* d_keys = reinterpret_cast<K*>(static_cast<char*>(buf.get()));
     auto* d_index = reinterpret_cast<std::int64_t*>(static_cast<char*>(buf.get()) + keys_bytes);
-    check_cuda(fill_indices(d_index, k.size, c.stream), c.fn, "filling the indices");
+    check_cuda(fill_indices(d_index, k.size, c.stream()), c.fn, "filling the indices");
     const Status s = radix_sort_pairs(static_cast<const K*>(k.ptr), d_keys, d_index, static_cast<std::int64_t*>(io.ptr),
                                       k.size, order_of(descending), begin_bit, end,
-                                      {static_cast<char*>(buf.get()) + keys_bytes + index_bytes, ws_bytes}, c.stream);
+                                      {static_cast<char*>(buf.get()) + keys_bytes + index_bytes, ws_bytes}, c.stream());
     if (s != Status::Success) {
       check(s, c.fn, "begin_bit=" + std::to_string(begin_bit) + ", end_bit=" + std::to_string(end) + " of " +
                          std::to_string(8 * sizeof(K)) + "-bit keys, n=" + std::to_string(k.size));
@@ -188,16 +197,16 @@ nb::object bitonic_sort(nb::handle keys, nb::handle values, nb::handle out, nb::
   dispatch(SortTypes{}, k, c.fn, [&](auto key) {
     using K = typename decltype(key)::type;
     if (values.is_none()) {
-      auto [ko_obj, ko] = c.output(out, keys, "out", k.dtype, k.size);
+      auto [ko_obj, ko] = c.output(out, k, "out", k.dtype, k.size);
       require_device(c.fn);
       DeviceScope scope(c.fn, {&k, &ko});
       const auto* in = static_cast<const K*>(k.ptr);
       auto* o = static_cast<K*>(ko.ptr);
       PoolBuffer ws(segments ? bitonic_sort_segments_keys_workspace_bytes<K>(num_segments, seg)
                              : bitonic_sort_keys_workspace_bytes<K>(k.size),
-                    c.stream, c.fn);
-      const Status s = segments ? bitonic_sort_segments_keys(in, o, num_segments, seg, order_of(descending), ws.workspace(), c.stream)
-                                : bitonic_sort_keys(in, o, k.size, order_of(descending), ws.workspace(), c.stream);
+                    c.stream(), c.fn);
+      const Status s = segments ? bitonic_sort_segments_keys(in, o, num_segments, seg, order_of(descending), ws.workspace(), c.stream())
+                                : bitonic_sort_keys(in, o, k.size, order_of(descending), ws.workspace(), c.stream());
       if (s != Status::Success) check(s, c.fn, detail());
       result = std::move(ko_obj);
       return;
@@ -206,8 +215,8 @@ nb::object bitonic_sort(nb::handle keys, nb::handle values, nb::handle out, nb::
     require_same_length(k, v, c.fn);
     dispatch(SortTypes{}, v, c.fn, [&](auto value) {
       using V = typename decltype(value)::type;
-      auto [ko_obj, ko] = c.output(out_part(out, 0, 2, c.fn), keys, "out[0]", k.dtype, k.size);
-      auto [vo_obj, vo] = c.output(out_part(out, 1, 2, c.fn), values, "out[1]", v.dtype, v.size);
+      auto [ko_obj, ko] = c.output(out_part(out, 0, 2, c.fn), k, "out[0]", k.dtype, k.size);
+      auto [vo_obj, vo] = c.output(out_part(out, 1, 2, c.fn), v, "out[1]", v.dtype, v.size);
       require_device(c.fn);
       DeviceScope scope(c.fn, {&k, &v, &ko, &vo});
       const auto* kin = static_cast<const K*>(k.ptr);
@@ -216,11 +225,11 @@ nb::object bitonic_sort(nb::handle keys, nb::handle values, nb::handle out, nb::
       auto* vout = static_cast<V*>(vo.ptr);
       PoolBuffer ws(segments ? bitonic_sort_segments_pairs_workspace_bytes<K, V>(num_segments, seg)
                              : bitonic_sort_pairs_workspace_bytes<K, V>(k.size),
-                    c.stream, c.fn);
+                    c.stream(), c.fn);
       const Status s =
           segments ? bitonic_sort_segments_pairs(kin, kout, vin, vout, num_segments, seg, order_of(descending),
-                                                 ws.workspace(), c.stream)
-                   : bitonic_sort_pairs(kin, kout, vin, vout, k.size, order_of(descending), ws.workspace(), c.stream);
+                                                 ws.workspace(), c.stream())
+                   : bitonic_sort_pairs(kin, kout, vin, vout, k.size, order_of(descending), ws.workspace(), c.stream());
       if (s != Status::Success) check(s, c.fn, detail());
       result = nb::make_tuple(ko_obj, vo_obj);
     });
@@ -242,14 +251,14 @@ nb::object radix_partition(nb::handle keys, nb::handle values, nb::handle out, n
   dispatch(SortTypes{}, k, c.fn, [&](auto key) {
     using K = typename decltype(key)::type;
     if (values.is_none()) {
-      auto [ko_obj, ko] = c.output(out_part(out, 0, parts, c.fn), keys, "out[0]", k.dtype, k.size);
-      auto [off_obj, off] = c.output(out_part(out, 1, parts, c.fn), keys, "out[1]", DType::U32, partitions);
+      auto [ko_obj, ko] = c.output(out_part(out, 0, parts, c.fn), k, "out[0]", k.dtype, k.size);
+      auto [off_obj, off] = c.output(out_part(out, 1, parts, c.fn), k, "out[1]", DType::U32, partitions);
       require_device(c.fn);
       DeviceScope scope(c.fn, {&k, &ko, &off});
-      PoolBuffer ws(radix_partition_keys_workspace_bytes<K>(k.size, num_bits), c.stream, c.fn);
+      PoolBuffer ws(radix_partition_keys_workspace_bytes<K>(k.size, num_bits), c.stream(), c.fn);
       const Status s = radix_partition_keys(static_cast<const K*>(k.ptr), static_cast<K*>(ko.ptr),
                                             static_cast<std::uint32_t*>(off.ptr), k.size, begin_bit, num_bits,
-                                            ws.workspace(), c.stream);
+                                            ws.workspace(), c.stream());
       if (s != Status::Success) check(s, c.fn, detail());
       result = nb::make_tuple(ko_obj, off_obj);
       return;
@@ -258,16 +267,16 @@ nb::object radix_partition(nb::handle keys, nb::handle values, nb::handle out, n
     require_same_length(k, v, c.fn);
     dispatch(SortTypes{}, v, c.fn, [&](auto value) {
       using V = typename decltype(value)::type;
-      auto [ko_obj, ko] = c.output(out_part(out, 0, parts, c.fn), keys, "out[0]", k.dtype, k.size);
-      auto [vo_obj, vo] = c.output(out_part(out, 1, parts, c.fn), values, "out[1]", v.dtype, v.size);
-      auto [off_obj, off] = c.output(out_part(out, 2, parts, c.fn), keys, "out[2]", DType::U32, partitions);
+      auto [ko_obj, ko] = c.output(out_part(out, 0, parts, c.fn), k, "out[0]", k.dtype, k.size);
+      auto [vo_obj, vo] = c.output(out_part(out, 1, parts, c.fn), v, "out[1]", v.dtype, v.size);
+      auto [off_obj, off] = c.output(out_part(out, 2, parts, c.fn), k, "out[2]", DType::U32, partitions);
       require_device(c.fn);
       DeviceScope scope(c.fn, {&k, &v, &ko, &vo, &off});
-      PoolBuffer ws(radix_partition_pairs_workspace_bytes<K, V>(k.size, num_bits), c.stream, c.fn);
+      PoolBuffer ws(radix_partition_pairs_workspace_bytes<K, V>(k.size, num_bits), c.stream(), c.fn);
       const Status s = radix_partition_pairs(static_cast<const K*>(k.ptr), static_cast<K*>(ko.ptr),
                                              static_cast<const V*>(v.ptr), static_cast<V*>(vo.ptr),
                                              static_cast<std::uint32_t*>(off.ptr), k.size, begin_bit, num_bits,
-                                             ws.workspace(), c.stream);
+                                             ws.workspace(), c.stream());
       if (s != Status::Success) check(s, c.fn, detail());
       result = nb::make_tuple(ko_obj, vo_obj, off_obj);
     });
@@ -286,14 +295,14 @@ nb::object scan(nb::handle x, nb::handle out, nb::handle alloc, bool inclusive, 
     with_op(op, c.fn, [&](auto functor) {
       using Op = decltype(functor);
       const T first = init.is_none() ? Op::template identity<T>() : scalar<T>(init, c.fn, "init");
-      auto [o_obj, o] = c.output(out, x, "out", in.dtype, in.size);
+      auto [o_obj, o] = c.output(out, in, "out", in.dtype, in.size);
       require_device(c.fn);
       DeviceScope scope(c.fn, {&in, &o});
-      PoolBuffer ws(scan_workspace_bytes<T>(in.size), c.stream, c.fn);
+      PoolBuffer ws(scan_workspace_bytes<T>(in.size), c.stream(), c.fn);
       const auto* d_in = static_cast<const T*>(in.ptr);
       auto* d_out = static_cast<T*>(o.ptr);
-      const Status s = inclusive ? inclusive_scan(d_in, d_out, in.size, functor, ws.workspace(), c.stream)
-                                 : exclusive_scan(d_in, d_out, in.size, first, functor, ws.workspace(), c.stream);
+      const Status s = inclusive ? inclusive_scan(d_in, d_out, in.size, functor, ws.workspace(), c.stream())
+                                 : exclusive_scan(d_in, d_out, in.size, first, functor, ws.workspace(), c.stream());
       check(s, c.fn);
       result = std::move(o_obj);
     });
@@ -308,12 +317,12 @@ nb::object reduce(nb::handle x, nb::handle out, nb::handle alloc, const std::str
   dispatch(ScanTypes{}, in, c.fn, [&](auto type) {
     using T = typename decltype(type)::type;
     with_op(op, c.fn, [&](auto functor) {
-      auto [o_obj, o] = c.output(out, x, "out", in.dtype, 1, true);
+      auto [o_obj, o] = c.output(out, in, "out", in.dtype, 1, true);
       require_device(c.fn);
       DeviceScope scope(c.fn, {&in, &o});
-      PoolBuffer ws(reduce_workspace_bytes<T>(in.size), c.stream, c.fn);
+      PoolBuffer ws(reduce_workspace_bytes<T>(in.size), c.stream(), c.fn);
       check(primlab::reduce(static_cast<const T*>(in.ptr), static_cast<T*>(o.ptr), in.size, functor, ws.workspace(),
-                            c.stream),
+                            c.stream()),
             c.fn);
       result = std::move(o_obj);
     });
@@ -339,26 +348,26 @@ nb::tuple select(nb::handle x, nb::handle mask, nb::handle out, nb::handle alloc
   dispatch(ScanTypes{}, in, c.fn, [&](auto type) {
     using T = typename decltype(type)::type;
     const T operand = mask.is_none() ? scalar<T>(value, c.fn, predicate.c_str()) : T{};
-    auto [o_obj, o] = c.output(out, x, "out", in.dtype, in.size);
+    auto [o_obj, o] = c.output(out, in, "out", in.dtype, in.size);
     require_device(c.fn);
     DeviceScope scope(c.fn, {&in, &o, mask.is_none() ? nullptr : &flags});
     const std::size_t ws_bytes = select_workspace_bytes<T>(in.size);
     constexpr std::size_t kCountBytes = 256;  // the count first, the workspace aligned after it
-    PoolBuffer buf(kCountBytes + ws_bytes, c.stream, c.fn);
+    PoolBuffer buf(kCountBytes + ws_bytes, c.stream(), c.fn);
     auto* d_count = static_cast<std::int64_t*>(buf.get());
     const Workspace ws{static_cast<char*>(buf.get()) + kCountBytes, ws_bytes};
     const auto* d_in = static_cast<const T*>(in.ptr);
     auto* d_out = static_cast<T*>(o.ptr);
     Status s = Status::Success;
-    if (!mask.is_none()) s = select_flagged(d_in, static_cast<const std::uint8_t*>(flags.ptr), d_out, d_count, in.size, ws, c.stream);
-    else if (predicate == "less_than") s = select_if(d_in, d_out, d_count, in.size, LessThan<T>{operand}, ws, c.stream);
-    else if (predicate == "greater_equal") s = select_if(d_in, d_out, d_count, in.size, GreaterEqual<T>{operand}, ws, c.stream);
-    else if (predicate == "not_equal") s = select_if(d_in, d_out, d_count, in.size, NotEqual<T>{operand}, ws, c.stream);
+    if (!mask.is_none()) s = select_flagged(d_in, static_cast<const std::uint8_t*>(flags.ptr), d_out, d_count, in.size, ws, c.stream());
+    else if (predicate == "less_than") s = select_if(d_in, d_out, d_count, in.size, LessThan<T>{operand}, ws, c.stream());
+    else if (predicate == "greater_equal") s = select_if(d_in, d_out, d_count, in.size, GreaterEqual<T>{operand}, ws, c.stream());
+    else if (predicate == "not_equal") s = select_if(d_in, d_out, d_count, in.size, NotEqual<T>{operand}, ws, c.stream());
     else raise(PyExc_ValueError, std::string(c.fn) + ": unknown predicate '" + predicate + "'");
     check(s, c.fn);
-    check_cuda(cudaMemcpyAsync(&count, d_count, sizeof count, cudaMemcpyDeviceToHost, c.stream), c.fn, "reading the count");
+    check_cuda(cudaMemcpyAsync(&count, d_count, sizeof count, cudaMemcpyDeviceToHost, c.stream()), c.fn, "reading the count");
     nb::gil_scoped_release unlocked;
-    check_cuda(cudaStreamSynchronize(c.stream), c.fn, "waiting for the count");
+    check_cuda(cudaStreamSynchronize(c.stream()), c.fn, "waiting for the count");
     kept = std::move(o_obj);
   });
   return nb::make_tuple(kept, count);
@@ -373,12 +382,12 @@ nb::object histogram_even(nb::handle x, nb::handle out, nb::handle alloc, int bi
     using T = typename decltype(type)::type;
     using L = histogram_level_t<T>;
     const L lo = scalar<L>(lower, c.fn, "lower"), hi = scalar<L>(upper, c.fn, "upper");
-    auto [o_obj, o] = c.output(out, x, "out", DType::U32, bins > 0 ? bins : 0);
+    auto [o_obj, o] = c.output(out, in, "out", DType::U32, bins > 0 ? bins : 0);
     require_device(c.fn);
     DeviceScope scope(c.fn, {&in, &o});
-    PoolBuffer ws(histogram_even_workspace_bytes<T>(bins, in.size), c.stream, c.fn);
+    PoolBuffer ws(histogram_even_workspace_bytes<T>(bins, in.size), c.stream(), c.fn);
     const Status s = primlab::histogram_even(static_cast<const T*>(in.ptr), static_cast<std::uint32_t*>(o.ptr), bins,
-                                             lo, hi, in.size, ws.workspace(), c.stream);
+                                             lo, hi, in.size, ws.workspace(), c.stream());
     if (s != Status::Success) {
       check(s, c.fn, "bins=" + std::to_string(bins) + ", lower=" + nb::str(lower).c_str() + ", upper=" +
                          nb::str(upper).c_str());
@@ -394,6 +403,16 @@ void bind_primitives(nb::module_& m) {
   // The Python layer (primlab/__init__.py) calls these positionally; None is allowed where the
   // argument is optional.
   const auto opt = [](const char* name) { return nb::arg(name).none(); };
+  // The stream a call on `array` runs on by default (its library's current one), as a handle.
+  m.def("current_stream", [](nb::handle array) {
+    ArrayRef a = take_array(array, "primlab", "the array", 1, true);
+    require_device("primlab");
+    return current_stream(a);
+  });
+  // The workspace primlab keeps per stream (glue.h): its bytes, giving it back, turning it off.
+  m.def("cached_workspace_bytes", &cached_workspace_bytes);
+  m.def("release_workspace", &release_cached_workspaces);
+  m.def("keep_workspace", &set_workspace_cache, "on"_a);
   m.def("sort", &sort, "keys"_a, opt("values"), opt("out"), "alloc"_a, "descending"_a, "begin_bit"_a, opt("end_bit"),
         opt("stream"));
   m.def("argsort", &argsort, "keys"_a, opt("out"), "alloc"_a, "descending"_a, "begin_bit"_a, opt("end_bit"),

@@ -6,14 +6,17 @@
     order = primlab.argsort(keys, descending=True)
     total = primlab.reduce(keys.astype(cupy.int64))       # a 0-d CuPy array
 
-Arrays come in without a copy through __cuda_array_interface__ or __dlpack__ (1-D, contiguous,
-on a CUDA device). Outputs are new arrays of the input's library, or the arrays given as out=.
-Every call runs asynchronously on stream= (an int handle or an object with __cuda_stream__), by
-default the input library's current stream; only select() waits, to learn how many it kept.
-Workspace comes from primlab's own stream-ordered pool (cudaMallocFromPoolAsync), which keeps
-what it grew to. Errors: ValueError for bad arguments (with the library's message), TypeError
-for unsupported dtypes, MemoryError when device memory runs out, RuntimeError for CUDA failures
-and on a machine without a GPU. The lab's step-by-step traces are in primlab.lab, the multi-GPU
+Arrays come in without a copy (1-D, contiguous, on a CUDA device): CuPy arrays and PyTorch
+tensors through their own attributes, JAX arrays through __dlpack__ (which orders the call after
+the array is written), anything else through __cuda_array_interface__ or __dlpack__. Outputs are
+new arrays of the input's library, or the arrays given as out=. Every call runs asynchronously
+on stream= (an int handle or an object with __cuda_stream__), by default the input library's
+current stream; only select() waits, to learn how many it kept. Workspace is primlab's: a small
+one is kept per stream and reused in that stream's order (no allocation per call;
+release_workspace() gives them back), a large one comes from primlab's own stream-ordered pool
+(cudaMallocFromPoolAsync), which keeps what it grew to. Errors: ValueError for bad arguments
+(with the library's message), TypeError for unsupported dtypes, MemoryError when device memory
+runs out, RuntimeError for CUDA failures and on a machine without a GPU. The lab's step-by-step traces are in primlab.lab, the multi-GPU
 sort in primlab.distributed.
 """
 
@@ -23,20 +26,24 @@ from ._kinds import kind_of as _kind
 
 __all__ = [
     "sort", "argsort", "exclusive_scan", "inclusive_scan", "reduce", "select", "compact",
-    "histogram_even", "radix_partition", "bitonic_sort", "build_info", "distributed", "lab",
+    "histogram_even", "radix_partition", "bitonic_sort", "build_info", "release_workspace", "distributed",
+    "lab",
 ]
 
 build_info = _ext.build_info
 __version__ = build_info()["version"]
 
 
-def _stream(kind, like, stream):
-    return stream if stream is not None else kind.stream(like)
+def release_workspace():
+    """Gives back the workspace primlab keeps for each stream it ran on (up to 32 MiB each, 64 MiB
+    in all; larger calls take theirs from a stream-ordered pool and give it back as they return).
+    Waits for the devices that hold one."""
+    _ext.release_workspace()
 
 
 def _result(kind, outputs, out):
     """Outputs primlab made are handed over in the input's kind (JAX); out= comes back as given."""
-    if out is not None:
+    if out is not None or not kind.converts:
         return outputs
     if isinstance(outputs, tuple):
         return tuple(kind.result(x) for x in outputs)
@@ -51,33 +58,33 @@ def sort(keys, values=None, *, descending=False, begin_bit=0, end_bit=None, out=
     own out=)."""
     kind = _kind(keys)
     return _result(kind, _ext.sort(keys, values, out, kind.empty, descending, begin_bit, end_bit,
-                                   _stream(kind, keys, stream)), out)
+                                   stream), out)
 
 
 def argsort(keys, *, descending=False, begin_bit=0, end_bit=None, out=None, stream=None):
     """The int64 indices that sort keys stably (a pairs sort of the keys with 0..n-1)."""
     kind = _kind(keys)
     return _result(kind, _ext.argsort(keys, out, kind.empty, descending, begin_bit, end_bit,
-                                      _stream(kind, keys, stream)), out)
+                                      stream), out)
 
 
 def exclusive_scan(x, op="sum", *, init=None, out=None, stream=None):
     """out[0] = init, out[i] = init op x[0] op ... op x[i-1]; op: "sum", "min" or "max"; init:
     the op's identity by default. x: int32, uint32, float32, int64, float64."""
     kind = _kind(x)
-    return _result(kind, _ext.scan(x, out, kind.empty, False, op, init, _stream(kind, x, stream)), out)
+    return _result(kind, _ext.scan(x, out, kind.empty, False, op, init, stream), out)
 
 
 def inclusive_scan(x, op="sum", *, out=None, stream=None):
     """out[i] = x[0] op ... op x[i]; op: "sum", "min" or "max"."""
     kind = _kind(x)
-    return _result(kind, _ext.scan(x, out, kind.empty, True, op, None, _stream(kind, x, stream)), out)
+    return _result(kind, _ext.scan(x, out, kind.empty, True, op, None, stream), out)
 
 
 def reduce(x, op="sum", *, out=None, stream=None):
     """x[0] op ... op x[n-1] as a 0-d array on the device (the op's identity for n = 0)."""
     kind = _kind(x)
-    return _result(kind, _ext.reduce(x, out, kind.empty, op, _stream(kind, x, stream)), out)
+    return _result(kind, _ext.reduce(x, out, kind.empty, op, stream), out)
 
 
 def select(x, mask=None, *, less_than=None, greater_equal=None, not_equal=None, out=None, stream=None):
@@ -91,7 +98,7 @@ def select(x, mask=None, *, less_than=None, greater_equal=None, not_equal=None, 
         raise TypeError("primlab.select takes a mask or one comparison (less_than=, greater_equal= or not_equal=)")
     predicate, value = comparisons[0] if comparisons else ("", None)
     kind = _kind(x)
-    kept, count = _ext.select(x, mask, out, kind.empty, predicate, value, _stream(kind, x, stream))
+    kept, count = _ext.select(x, mask, out, kind.empty, predicate, value, stream)
     return _result(kind, kept[:count], out)
 
 
@@ -103,7 +110,7 @@ def histogram_even(x, bins, lower, upper, *, out=None, stream=None):
     x: uint8, int32, uint32, float32, float64."""
     kind = _kind(x)
     return _result(kind, _ext.histogram_even(x, out, kind.empty, bins, lower, upper,
-                                             _stream(kind, x, stream)), out)
+                                             stream), out)
 
 
 def radix_partition(keys, values=None, *, begin_bit=0, num_bits=8, out=None, stream=None):
@@ -112,7 +119,7 @@ def radix_partition(keys, values=None, *, begin_bit=0, num_bits=8, out=None, str
     offsets): partition p is [offsets[p], offsets[p + 1]), offsets uint32."""
     kind = _kind(keys)
     return _result(kind, _ext.radix_partition(keys, values, out, kind.empty, begin_bit, num_bits,
-                                              _stream(kind, keys, stream)), out)
+                                              stream), out)
 
 
 def bitonic_sort(keys, values=None, *, descending=False, segment_size=None, out=None, stream=None):
@@ -120,4 +127,4 @@ def bitonic_sort(keys, values=None, *, descending=False, segment_size=None, out=
     elements (up to 4096) sorted each on its own."""
     kind = _kind(keys)
     return _result(kind, _ext.bitonic_sort(keys, values, out, kind.empty, descending, segment_size,
-                                           _stream(kind, keys, stream)), out)
+                                           stream), out)

@@ -1,6 +1,7 @@
-"""The array libraries primlab takes arrays from: what each one does not say through
-__cuda_array_interface__ or __dlpack__ (which primlab reads itself), namely how it makes a new
-array of its own kind on the input's device, and which stream is its current one.
+"""The array libraries primlab takes arrays from, for what the C++ side leaves to Python: making
+the outputs of a library it has no allocator for (JAX, Numba, others: as CuPy arrays; CuPy and
+PyTorch outputs are made in C++), the multi-GPU calls' outputs on each shard's device, and handing
+JAX its results.
 
 An output made here is an array of the input's library (CuPy in, CuPy out), made by that
 library's own allocator, so its lifetime and stream rules are the library's.
@@ -10,8 +11,9 @@ from . import _primlab as _ext
 
 
 class Kind:
-    """A library primlab has no allocator for: its outputs are CuPy arrays on the input's device,
-    and its stream is the one the array names (CUDA Array Interface v3), else the legacy default."""
+    """A library primlab has no allocator for: its outputs are CuPy arrays on the input's device."""
+
+    converts = False  # result() hands an output over (JAX)
 
     def empty(self, like, shape, dtype):
         try:
@@ -23,9 +25,6 @@ class Kind:
             ) from None
         with cupy.cuda.Device(_ext.device_of(like)):
             return cupy.empty(shape, dtype)
-
-    def stream(self, like):
-        return None
 
     def result(self, x):
         return x
@@ -41,9 +40,6 @@ class _CuPy(Kind):
         with like.device:
             return self.cupy.empty(shape, dtype)
 
-    def stream(self, like):
-        return self.cupy.cuda.get_current_stream(like.device.id).ptr
-
 
 class _Torch(Kind):
     def __init__(self):
@@ -53,10 +49,6 @@ class _Torch(Kind):
 
     def empty(self, like, shape, dtype):
         return self.torch.empty(shape, dtype=getattr(self.torch, dtype), device=like.device)
-
-    def stream(self, like):
-        # A CPU tensor has no stream; primlab then says it is a host array.
-        return self.torch.cuda.current_stream(like.device).cuda_stream if like.is_cuda else None
 
 
 class _Numba(Kind):
@@ -73,6 +65,8 @@ class _Numba(Kind):
 class _Jax(Kind):
     """JAX arrays are immutable: primlab writes CuPy arrays and hands them to JAX through DLPack
     once the device is done with them (the call's stream is not one JAX orders on)."""
+
+    converts = True
 
     def __init__(self):
         import jax

@@ -60,7 +60,7 @@ def _setup(shards):
     if not shards:
         raise ValueError("primlab.distributed: no shards")
     kind = _kind(shards[0])
-    streams = [kind.stream(s) or 0 for s in shards]
+    streams = [_ext.current_stream(s) for s in shards]
     devices = [_ext.device_of(s) for s in shards]
     if len(set(devices)) == 1:
         return kind, streams, None
