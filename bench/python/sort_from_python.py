@@ -1,15 +1,20 @@
 """primlab's sort from Python, measured in one run on one GPU:
 
 1. host time per call of a 2^10-key u32 sort from Python (CuPy and PyTorch arrays, with out= and
-   without, stream= or the current stream), against the same call from C++ (the call-overhead
-   executable, --cpp), and against cupy.sort, torch.sort and cuda.compute called the same way:
-   the median over batches of 100 calls of the host time per call, the stream drained between
-   batches so that the launch queue never fills;
-2. primlab.sort against cupy.sort, torch.sort (int32 keys, its usual path) and
-   cuda.compute.radix_sort (a prepared sorter and its temp storage, its fastest use) at 2^16 and
-   2^28 u32 keys: CUDA events around each call on one non-blocking stream (every library's
-   current stream), after a warm-up, median of the runs; a call's time includes the host work
-   the GPU waits for, as a Python user sees it;
+   without, stream= as an object or an int, or the current stream), against the same call from
+   C++ in this process on the same arrays and stream (primlab._primlab._bench_sort_host_us; the
+   call-overhead executable, --cpp, gives it in its own process too), and against cupy.sort,
+   torch.sort and cuda.compute called the same way: the median over batches of 100 calls of the
+   host time per call, the stream drained between batches so that the launch queue never fills.
+   The rows run in ROUNDS rounds, each in another order, and each row's figure is the median of
+   its rounds (one row measured once can be off by several microseconds); the parts say where
+   the time goes (an array's attributes, the current stream, the workspace kept or from the pool);
+2. primlab.sort against the same sort called from C++ in this process, cupy.sort, torch.sort
+   (int32 keys, its usual path) and cuda.compute.radix_sort (a prepared sorter and its temp
+   storage, its fastest use) at 2^16 and 2^28 u32 keys: CUDA events around each call on one
+   non-blocking stream (every library's current stream), after a warm-up, median of the runs
+   (2^16: the libraries take turns over ROUNDS rounds); a call's time includes the host work the
+   GPU waits for, as a Python user sees it;
 3. the first call of primlab and of cuda.compute in the process (cuda.compute compiles there).
 
 Writes one JSON (GPU, driver, CUDA, CUB, versions, date, commit, every row) to --out and prints a
@@ -36,11 +41,12 @@ import numpy
 
 import primlab
 
-SIZES = {"2^16": (1 << 16, 200), "2^28": (1 << 28, 20)}  # keys, timed runs
+SIZES = {"2^16": (1 << 16, 100, 3), "2^28": (1 << 28, 20, 1)}  # keys, timed runs per round, rounds
+ROUNDS = 3  # of the host-time rows
 
 
-def event_ms(run, stream, reps, warmup=5):
-    """Median and p10/p90 (ms) of CUDA-event times of run(), one call at a time on the stream."""
+def event_times(run, stream, reps, warmup=5):
+    """CUDA-event times (ms) of run(), one call at a time on the stream."""
     for _ in range(warmup):
         run()
     stream.synchronize()
@@ -52,12 +58,17 @@ def event_ms(run, stream, reps, warmup=5):
         end.record(stream)
         end.synchronize()
         times.append(cupy.cuda.get_elapsed_time(start, end))
-    times.sort()
+    return times
+
+
+def summary(times):
+    """Median and p10/p90 (ms) of event times."""
+    times = sorted(times)
     return {"ms": statistics.median(times), "p10": times[len(times) // 10], "p90": times[9 * len(times) // 10],
-            "reps": reps}
+            "reps": len(times)}
 
 
-def host_us(run, stream, batches=200, per_batch=100, warmup=2000):
+def host_us(run, stream, batches=100, per_batch=100, warmup=1000):
     """Median over batches of the host time per call (us)."""
     for _ in range(warmup):
         run()
@@ -102,8 +113,12 @@ def compute_sorter(keys, out, stream):
 
 
 def sorts(keys, stream):
-    """name -> a function making the call that sorts `keys` (CuPy, u32) on the current stream."""
+    """name -> a function making a function that returns the event times (ms) of `reps` calls
+    sorting `keys` (CuPy, u32) on the current stream."""
     out = cupy.empty_like(keys)
+
+    def timed(make):
+        return lambda: lambda reps: event_times(make(), stream, reps)
 
     def torch_sort():
         import torch
@@ -111,10 +126,39 @@ def sorts(keys, stream):
         t = torch.from_dlpack(keys.view(cupy.int32))
         return lambda: torch.sort(t)
 
-    return {"primlab": lambda: lambda: primlab.sort(keys, out=out),
-            "cupy.sort": lambda: lambda: cupy.sort(keys),
-            "torch.sort": torch_sort,
-            "cuda.compute": lambda: compute_sorter(keys, cupy.empty_like(keys), stream)}
+    return {"primlab": timed(lambda: lambda: primlab.sort(keys, out=out)),
+            "primlab's C++ call": lambda: lambda reps: primlab._primlab._bench_sort_event_ms(keys, out, stream.ptr, reps, 5),
+            "cupy.sort": timed(lambda: lambda: cupy.sort(keys)),
+            "torch.sort": timed(torch_sort),
+            "cuda.compute": timed(lambda: compute_sorter(keys, cupy.empty_like(keys), stream))}
+
+
+def rounds(rows, measures, count):
+    """Runs every measure `count` times, the order turned by one each round: rows[name] is the
+    median of its rounds, or its first error. Returns each measure's rounds."""
+    names = list(measures)
+    per_round = {name: [] for name in names}
+    for r in range(count):
+        for name in names[r % len(names):] + names[:r % len(names)]:
+            got = {}
+            attempt(got, name, measures[name])
+            per_round[name].append(got[name])
+    for name in names:
+        values = per_round[name]
+        errors = [v for v in values if isinstance(v, dict)]
+        rows[name] = errors[0] if errors else statistics.median(values)
+    return {name: values for name, values in per_round.items() if not any(isinstance(v, dict) for v in values)}
+
+
+def without_kept_workspace(measure):
+    """The measure with primlab's kept workspace off: a pool allocation and free per call."""
+    def run():
+        primlab._primlab.keep_workspace(False)
+        try:
+            return measure()
+        finally:
+            primlab._primlab.keep_workspace(True)
+    return run
 
 
 def current_stream(stream):
@@ -164,34 +208,54 @@ def main():
         overhead = {}
         small = cupy.asarray(rng.integers(0, 2**32, 1 << 10, dtype=numpy.uint32))
         small_out = cupy.empty_like(small)
+        ext = primlab._primlab
         if args.cpp:
-            attempt(overhead, "C++ radix_sort_keys, workspace owned", lambda: json.loads(
+            attempt(overhead, "C++ radix_sort_keys, workspace owned, own process", lambda: json.loads(
                 subprocess.run([args.cpp], capture_output=True, text=True, check=True).stdout)["host_us"])
-        attempt(overhead, "primlab CuPy out= stream=", lambda: host_us(
-            lambda: primlab.sort(small, out=small_out, stream=stream), stream))
-        attempt(overhead, "primlab CuPy out=", lambda: host_us(lambda: primlab.sort(small, out=small_out), stream))
-        attempt(overhead, "primlab CuPy", lambda: host_us(lambda: primlab.sort(small), stream))
-
-        # Where the time goes: what reading an array and finding the current stream cost by themselves.
-        attempt(overhead, "part: CuPy __cuda_array_interface__", lambda: host_us(
-            lambda: small.__cuda_array_interface__, stream))
-        attempt(overhead, "part: CuPy current stream", lambda: host_us(
-            lambda: cupy.cuda.get_current_stream(small.device.id).ptr, stream))
-
-        def torch_rows():
+        measures = {
+            "C++ radix_sort_keys, workspace owned": lambda: ext._bench_sort_host_us(
+                small, small_out, stream.ptr, False, 100, 100, 1000),
+            "C++ radix_sort_keys, primlab's workspace": lambda: ext._bench_sort_host_us(
+                small, small_out, stream.ptr, True, 100, 100, 1000),
+            "C++ radix_sort_keys, pool workspace per call": without_kept_workspace(lambda: ext._bench_sort_host_us(
+                small, small_out, stream.ptr, True, 100, 100, 1000)),
+            "primlab CuPy out= stream=": lambda: host_us(lambda: primlab.sort(small, out=small_out, stream=stream), stream),
+            "primlab CuPy out= stream=int": lambda: host_us(
+                lambda: primlab.sort(small, out=small_out, stream=stream.ptr), stream),
+            "primlab CuPy out=": lambda: host_us(lambda: primlab.sort(small, out=small_out), stream),
+            "primlab CuPy out=, pool workspace per call": without_kept_workspace(
+                lambda: host_us(lambda: primlab.sort(small, out=small_out), stream)),
+            "primlab CuPy": lambda: host_us(lambda: primlab.sort(small), stream),
+            # Where the time goes.
+            "part: CuPy __cuda_array_interface__": lambda: host_us(lambda: small.__cuda_array_interface__, stream),
+            "part: CuPy current stream": lambda: host_us(
+                lambda: cupy.cuda.get_current_stream(small.device.id).ptr, stream),
+            "part: kept workspace, taken and given back": lambda: ext._bench_workspace_us(1 << 20, stream.ptr, 1000),
+            "part: pool workspace, allocated and freed": without_kept_workspace(
+                lambda: ext._bench_workspace_us(1 << 20, stream.ptr, 1000)),
+            "cupy.sort": lambda: host_us(lambda: cupy.sort(small), stream),
+            "cuda.compute prepared sorter": lambda: host_us(compute_sorter(small, small_out, stream), stream),
+        }
+        try:
             import torch
 
             t, t_out = torch.from_dlpack(small), torch.from_dlpack(small_out)
-            overhead["primlab torch out="] = host_us(lambda: primlab.sort(t, out=t_out), stream)
-            overhead["primlab torch"] = host_us(lambda: primlab.sort(t), stream)
-            overhead["part: torch __cuda_array_interface__"] = host_us(lambda: t.__cuda_array_interface__, stream)
-            overhead["part: torch current stream"] = host_us(
-                lambda: torch.cuda.current_stream(t.device).cuda_stream, stream)
             t32 = t.view(torch.int32)
-            return host_us(lambda: torch.sort(t32), stream)
-
-        attempt(overhead, "torch.sort", torch_rows)
-        attempt(overhead, "cupy.sort", lambda: host_us(lambda: cupy.sort(small), stream))
+            measures.update({
+                "primlab torch out= stream=": lambda: host_us(
+                    lambda: primlab.sort(t, out=t_out, stream=stream.ptr), stream),
+                "primlab torch out=": lambda: host_us(lambda: primlab.sort(t, out=t_out), stream),
+                "primlab torch": lambda: host_us(lambda: primlab.sort(t), stream),
+                "part: torch __cuda_array_interface__": lambda: host_us(lambda: t.__cuda_array_interface__, stream),
+                "part: torch current stream": lambda: host_us(
+                    lambda: torch.cuda.current_stream(t.device).cuda_stream, stream),
+                "part: torch raw current stream": lambda: host_us(
+                    lambda: torch._C._cuda_getCurrentRawStream(t.get_device()), stream),
+                "torch.sort": lambda: host_us(lambda: torch.sort(t32), stream),
+            })
+        except ImportError as error:
+            overhead["torch"] = {"error": f"ImportError: {error}"}
+        result["host_us_rounds_2^10"] = rounds(overhead, measures, ROUNDS)
 
         def compute_one_shot():
             import cuda.compute as cc
@@ -201,7 +265,6 @@ def main():
                            stream, batches=50, warmup=200)
 
         attempt(overhead, "cuda.compute.radix_sort", compute_one_shot)
-        attempt(overhead, "cuda.compute prepared sorter", lambda: host_us(compute_sorter(small, small_out, stream), stream))
         base = overhead.get("C++ radix_sort_keys, workspace owned")
         if isinstance(base, float):
             result["primlab_python_minus_cpp_us"] = {k: v - base for k, v in overhead.items()
@@ -210,18 +273,32 @@ def main():
 
         # [SECTION] 2. Time per call at 2^16 and 2^28.
         table = {}
-        for label, (n, reps) in SIZES.items():
+        for label, (n, reps, turns) in SIZES.items():
             keys = cupy.asarray(rng.integers(0, 2**32, n, dtype=numpy.uint32))
             stream.synchronize()
-            rows = {}
+            runs = {}
             for name, make in sorts(keys, stream).items():
-                attempt(rows, name, lambda make=make: event_ms(make(), stream, reps))
-            if "ms" in rows["primlab"]:
+                attempt(runs, name, make)  # a library that is missing is an error row
+            times = {name: [] for name in runs if not isinstance(runs[name], dict)}
+            rows = {name: run for name, run in runs.items() if isinstance(run, dict)}
+            names = list(times)
+            for r in range(turns):
+                for name in names[r % len(names):] + names[:r % len(names)]:
+                    got = {}
+                    attempt(got, name, lambda name=name: runs[name](reps))
+                    if isinstance(got[name], dict):
+                        rows[name] = got[name]
+                    elif name not in rows:
+                        times[name] += got[name]
+            for name in names:
+                if name not in rows:
+                    rows[name] = summary(times[name])
+            if "ms" in rows.get("primlab", {}):
                 for row in rows.values():
                     if "ms" in row:
                         row["primlab_speedup"] = row["ms"] / rows["primlab"]["ms"]
             table[label] = rows
-            keys = None
+            keys = runs = None
             cupy.get_default_memory_pool().free_all_blocks()
         result["sort_u32_ms"] = table
 
@@ -235,7 +312,7 @@ def print_tables(result):
     v = result["versions"]
     print(f"== sort from Python: {result['gpu']}, primlab {result['primlab']['version']} (CUB {result['primlab']['cub']}), "
           f"CuPy {v['cupy-cuda13x']}, torch {v['torch']}, cuda-cccl {v['cuda-cccl']}, {result['date']}")
-    names = ["primlab", "cupy.sort", "torch.sort", "cuda.compute"]
+    names = ["primlab", "primlab's C++ call", "cupy.sort", "torch.sort", "cuda.compute"]
     print("| u32 keys | " + " | ".join(names) + " |")
     print("|---" * (len(names) + 1) + "|")
     for label, rows in result["sort_u32_ms"].items():
@@ -246,6 +323,10 @@ def print_tables(result):
                 cells.append("error")
                 continue
             time_text = f"{row['ms'] * 1000:.1f} us" if row["ms"] < 1 else f"{row['ms']:.3f} ms"
+            if name == "primlab's C++ call":  # what the Python call adds to it
+                extra = (rows["primlab"]["ms"] - row["ms"]) * 1000 if "ms" in rows.get("primlab", {}) else None
+                cells.append(time_text + (f" (Python +{extra:.1f} us)" if extra is not None else ""))
+                continue
             cells.append(time_text + ("" if name == "primlab" else f" ({row['primlab_speedup']:.2f}x)"))
         print(f"| {label} | " + " | ".join(cells) + " |")
     print("host us per call, 2^10 u32 keys:")
@@ -253,9 +334,9 @@ def print_tables(result):
         extra = result.get("primlab_python_minus_cpp_us", {}).get(name)
         text = f"{value:.2f}" + (f" (+{extra:.2f} over C++)" if extra is not None else "") if isinstance(value, float) \
             else value["error"][:90]
-        print(f"  {name:40} {text}")
+        print(f"  {name:46} {text}")
     for name, value in result["first_call"].items():
-        print(f"  first call {name:29} " + (f"{value['s']:.3f} s" if "s" in value else value["error"][:90]))
+        print(f"  first call {name:35} " + (f"{value['s']:.3f} s" if "s" in value else value["error"][:90]))
 
 if __name__ == "__main__":
     main()
