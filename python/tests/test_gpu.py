@@ -3,6 +3,7 @@ and 2^20 + 1; the stream argument; the library's errors as exceptions; sizes pas
 multi-GPU sort over the loopback. All need a CUDA device (marker gpu)."""
 
 import os
+import time
 
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # JAX would take most of the GPU
 
@@ -279,40 +280,68 @@ def test_histogram_even(lib, dtype, n):
 
 
 # [SECTION] Streams.
-def block(handle):
-    """Holds the stream `handle` back about 0.1 s: it waits for an event behind a sleeping kernel
-    (PyTorch's _sleep) on another stream."""
+def block(handle, cycles=200_000_000):
+    """Holds the stream `handle` back (about 0.1 s at the default `cycles`): it waits for an event
+    behind a sleeping kernel (PyTorch's _sleep) on another stream."""
     import torch
 
     sleeper = torch.cuda.Stream()
     with torch.cuda.stream(sleeper):
-        torch.cuda._sleep(200_000_000)
+        torch.cuda._sleep(cycles)
     done = torch.cuda.Event()
     done.record(sleeper)
     torch.cuda.ExternalStream(handle).wait_event(done)
 
 
+def check_stream_honoured(hows, call, held, read, reset, sync, want):
+    """For each way of naming the stream: hold the stream, make the call, and read the output back
+    at once through a copy on the caller's default stream (which does not wait for the held
+    one): still zeros, so the call was queued behind the hold; after the hold, the sorted keys.
+    Every function the loop runs (the sort, the copy, the hold's sleep kernel) runs once before
+    any stream is held: CUDA loads a kernel at its first launch, and loading may wait for the
+    whole device (lazy loading), which would let the held stream run before the check. A call
+    or a check that waits on the host is named in the message."""
+    for how in hows:  # warm-up, nothing held
+        reset()
+        call(how)
+        sync()
+        read()
+    block(held, cycles=1000)
+    sync()
+    for how in hows:
+        reset()
+        sync()
+        block(held)
+        t0 = time.perf_counter()
+        call(how)
+        t1 = time.perf_counter()
+        early = read()
+        t2 = time.perf_counter()
+        timing = f"{how}: the call took {1e3 * (t1 - t0):.1f} ms, the read {1e3 * (t2 - t1):.1f} ms, the hold ~100 ms"
+        assert t2 - t0 < 0.05, timing + " (something waited for the held stream)"
+        assert not early.any(), timing + ": the output was written while its stream was held"
+        sync()
+        numpy.testing.assert_array_equal(read().view(want.dtype), want, err_msg=how)
+
+
 def test_stream_is_honoured_torch():
     """The call queues on stream= (a handle, or an object with __cuda_stream__), or else on
-    PyTorch's current stream: behind a blocked stream it has not run yet; after it, it has."""
+    PyTorch's current stream: behind a held stream it has not run yet; after it, it has."""
     torch = Torch().torch
     keys = random(2**20 + 1, "int32")
     x, out = torch.from_numpy(keys).cuda(), torch.zeros(len(keys), dtype=torch.int32, device="cuda")
     s = torch.cuda.Stream()
     hows = ["handle", "current"] + (["protocol"] if hasattr(s, "__cuda_stream__") else [])
-    for how in hows:
-        out.zero_()
-        torch.cuda.synchronize()
-        block(s.cuda_stream)
+
+    def call(how):
         if how == "current":
             with torch.cuda.stream(s):
                 primlab.sort(x, out=out)
         else:
             primlab.sort(x, out=out, stream=s.cuda_stream if how == "handle" else s)
-        assert not s.query(), how
-        assert torch.count_nonzero(out).item() == 0, how  # on the default stream, which does not wait for s
-        s.synchronize()
-        numpy.testing.assert_array_equal(out.cpu().numpy(), numpy.sort(keys))
+
+    check_stream_honoured(hows, call, s.cuda_stream, read=lambda: out.cpu().numpy(), reset=out.zero_,
+                          sync=torch.cuda.synchronize, want=numpy.sort(keys))
 
 
 def test_stream_is_honoured_cupy():
@@ -320,19 +349,65 @@ def test_stream_is_honoured_cupy():
     keys = random(2**20 + 1, "float32")
     x, out = cp.asarray(keys), cp.zeros(len(keys), cp.float32)
     s = cp.cuda.Stream(non_blocking=True)
-    for how in ("handle", "protocol", "current"):
-        out.fill(0)
-        cp.cuda.Device().synchronize()
-        block(s.ptr)
+    hows = ["handle", "current"] + (["protocol"] if hasattr(s, "__cuda_stream__") else [])
+
+    def call(how):
         if how == "current":
             with s:
                 primlab.sort(x, out=out)
         else:
             primlab.sort(x, out=out, stream=s.ptr if how == "handle" else s)
-        assert not s.done, how
-        assert int(cp.count_nonzero(out)) == 0, how
-        s.synchronize()
-        same_bits(cp.asnumpy(out), keys[sort_order(keys)])
+
+    want = keys[sort_order(keys)]
+    check_stream_honoured(hows, call, s.ptr, read=lambda: cp.asnumpy(out).view(numpy.uint32),
+                          reset=lambda: out.fill(0), sync=cp.cuda.Device().synchronize, want=want.view(numpy.uint32))
+
+
+def test_workspace_kept_per_stream(lib):
+    """Small calls keep one workspace per stream (no allocation per call) and reuse it only in that
+    stream's order: sorts alternating over two streams, then given back."""
+    cp = CuPy().cp
+    keys = [random(1 << 16, "uint32", seed=s) for s in range(2)]
+    streams = [cp.cuda.Stream(non_blocking=True) for _ in range(2)]
+    xs = [lib.dev(k) for k in keys]
+    outs = [lib.empty(1 << 16, "uint32") for _ in range(2)]
+    for _ in range(3):
+        for x, o, s in zip(xs, outs, streams):
+            primlab.sort(x, out=o, stream=s.ptr)
+    cp.cuda.Device().synchronize()
+    for k, o in zip(keys, outs):
+        same_bits(lib.host(o), numpy.sort(k))
+    assert primlab._primlab.cached_workspace_bytes() > 0
+    primlab.release_workspace()
+    assert primlab._primlab.cached_workspace_bytes() == 0
+    primlab._primlab.keep_workspace(False)
+    try:
+        same_bits(lib.host(primlab.sort(xs[0])), numpy.sort(keys[0]))
+        assert primlab._primlab.cached_workspace_bytes() == 0
+    finally:
+        primlab._primlab.keep_workspace(True)
+
+
+def test_torch_tensor_errors():
+    torch = Torch().torch
+    with pytest.raises(ValueError, match=r"primlab.sort: keys is a host \(CPU\) array"):
+        primlab.sort(torch.arange(8, dtype=torch.int32))
+    with pytest.raises(ValueError, match=r"keys requires grad, and primlab records no gradients"):
+        primlab.sort(torch.ones(8, device="cuda", requires_grad=True))
+    with pytest.raises(ValueError, match="keys is not contiguous"):
+        primlab.sort(torch.arange(16, dtype=torch.int32, device="cuda")[::2])
+    with pytest.raises(TypeError, match="keys has dtype float16; it takes uint32"):
+        primlab.sort(torch.ones(8, dtype=torch.float16, device="cuda"))
+
+
+def test_cupy_array_errors():
+    cp = CuPy().cp
+    with pytest.raises(ValueError, match="x must be 1-D, got 2 dimensions"):
+        primlab.inclusive_scan(cp.ones((2, 4), cp.int32))
+    with pytest.raises(ValueError, match="keys is not contiguous"):
+        primlab.sort(cp.arange(16, dtype=cp.uint32)[::-1])
+    with pytest.raises(TypeError, match="keys has dtype float16; it takes uint32"):
+        primlab.sort(cp.ones(8, cp.float16))
 
 
 # [SECTION] Errors and sizes.
