@@ -123,6 +123,19 @@ def test_stream_type(fake):
         primlab.sort(fake(8), stream="fast")
 
 
+def test_stream_protocol_shape(fake):
+    class Method:
+        def __cuda_stream__(self):
+            return 5
+
+    class Property:
+        __cuda_stream__ = (0, 1, 2)
+
+    for stream in (Method(), Property()):
+        with pytest.raises(TypeError, match=r"stream.__cuda_stream__\(\) must return \(version, handle\)"):
+            primlab.sort(fake(8), stream=stream)
+
+
 def test_distributed_no_shards():
     with pytest.raises(ValueError, match="no shards"):
         primlab.distributed.sort([])

@@ -300,13 +300,23 @@ def check_stream_honoured(hows, call, held, read, reset, sync, want):
     Every function the loop runs (the sort, the copy, the hold's sleep kernel) runs once before
     any stream is held: CUDA loads a kernel at its first launch, and loading may wait for the
     whole device (lazy loading), which would let the held stream run before the check. A call
-    or a check that waits on the host is named in the message."""
-    for how in hows:  # warm-up, nothing held
+    or a check that waits on the host is named in the message. The control ("elsewhere", stream=0:
+    the legacy default stream, which the non-blocking held stream does not hold back) shows that
+    the check sees an output written while the stream is held: a call that ignored its stream
+    would fail here."""
+    for how in hows + ["elsewhere"]:  # warm-up, nothing held
         reset()
         call(how)
         sync()
         read()
     block(held, cycles=1000)
+    sync()
+    reset()
+    sync()
+    block(held)
+    call("elsewhere")
+    early = read()
+    numpy.testing.assert_array_equal(early.view(want.dtype), want, err_msg="the control, on another stream")
     sync()
     for how in hows:
         reset()
@@ -338,7 +348,7 @@ def test_stream_is_honoured_torch():
             with torch.cuda.stream(s):
                 primlab.sort(x, out=out)
         else:
-            primlab.sort(x, out=out, stream=s.cuda_stream if how == "handle" else s)
+            primlab.sort(x, out=out, stream={"handle": s.cuda_stream, "protocol": s, "elsewhere": 0}[how])
 
     check_stream_honoured(hows, call, s.cuda_stream, read=lambda: out.cpu().numpy(), reset=out.zero_,
                           sync=torch.cuda.synchronize, want=numpy.sort(keys))
@@ -356,7 +366,7 @@ def test_stream_is_honoured_cupy():
             with s:
                 primlab.sort(x, out=out)
         else:
-            primlab.sort(x, out=out, stream=s.ptr if how == "handle" else s)
+            primlab.sort(x, out=out, stream={"handle": s.ptr, "protocol": s, "elsewhere": 0}[how])
 
     want = keys[sort_order(keys)]
     check_stream_honoured(hows, call, s.ptr, read=lambda: cp.asnumpy(out).view(numpy.uint32),
@@ -458,14 +468,21 @@ def test_numba():
 
 
 def test_jax():
+    """A JAX array still being written when the call reads it: the keys come from a JAX kernel
+    queued behind the host-to-device copy (JAX runs both asynchronously), and the call must order
+    itself after them. The device image has JAX with its CUDA backend; without it this fails."""
     import jax
+    import jax.numpy as jnp
 
-    if not any(d.platform == "gpu" for d in jax.devices()):
-        pytest.skip("this JAX has no GPU backend")
-    keys = random(1000, "float32")
-    out = primlab.sort(jax.device_put(keys, jax.devices("gpu")[0]))
+    gpus = [d for d in jax.devices() if d.platform == "gpu"]
+    assert gpus, f"JAX {jax.__version__} has no GPU backend here (devices: {jax.devices()}); install jax[cuda]"
+    keys = random(2**20 + 1, "uint32")
+    mask = numpy.uint32(0x5A5A5A5A)
+    x = jax.device_put(keys ^ mask, gpus[0]) ^ jnp.uint32(mask)
+    out = primlab.sort(x)
     assert isinstance(out, jax.Array)
-    same_bits(numpy.asarray(out), keys[sort_order(keys)])
+    same_bits(numpy.asarray(out), numpy.sort(keys))
+    assert out.devices() == {gpus[0]}
 
 
 @pytest.mark.parametrize("pairs", [False, True])
