@@ -8,7 +8,9 @@
    host time per call, the stream drained between batches so that the launch queue never fills.
    The rows run in ROUNDS rounds, each in another order, and each row's figure is the median of
    its rounds (one row measured once can be off by several microseconds); the parts say where
-   the time goes (an array's attributes, the current stream, the workspace kept or from the pool);
+   the time goes (an array's attributes, the current stream, the workspace kept or from the pool,
+   the binding called without the Python layer, a binding that does nothing, and each step of the
+   binding timed in C++);
 2. primlab.sort against the same sort called from C++ in this process, cupy.sort, torch.sort
    (int32 keys, its usual path) and cuda.compute.radix_sort (a prepared sorter and its temp
    storage, its fastest use) at 2^16 and 2^28 u32 keys: CUDA events around each call on one
@@ -209,6 +211,7 @@ def main():
         small = cupy.asarray(rng.integers(0, 2**32, 1 << 10, dtype=numpy.uint32))
         small_out = cupy.empty_like(small)
         ext = primlab._primlab
+        cupy_kind = primlab._kind(small)
         if args.cpp:
             attempt(overhead, "C++ radix_sort_keys, workspace owned, own process", lambda: json.loads(
                 subprocess.run([args.cpp], capture_output=True, text=True, check=True).stdout)["host_us"])
@@ -226,6 +229,10 @@ def main():
             "primlab CuPy out=, pool workspace per call": without_kept_workspace(
                 lambda: host_us(lambda: primlab.sort(small, out=small_out), stream)),
             "primlab CuPy": lambda: host_us(lambda: primlab.sort(small), stream),
+            "primlab CuPy out=, the binding called directly": lambda: host_us(
+                lambda: ext.sort(small, None, small_out, cupy_kind, False, 0, None, None), stream),
+            "part: a binding call with sort's arguments, nothing done": lambda: host_us(
+                lambda: ext._bench_noop(small, None, small_out, cupy_kind, False, 0, None, None), stream),
             # Where the time goes.
             "part: CuPy __cuda_array_interface__": lambda: host_us(lambda: small.__cuda_array_interface__, stream),
             "part: CuPy current stream": lambda: host_us(
@@ -241,11 +248,14 @@ def main():
 
             t, t_out = torch.from_dlpack(small), torch.from_dlpack(small_out)
             t32 = t.view(torch.int32)
+            torch_kind = primlab._kind(t)
             measures.update({
                 "primlab torch out= stream=": lambda: host_us(
                     lambda: primlab.sort(t, out=t_out, stream=stream.ptr), stream),
                 "primlab torch out=": lambda: host_us(lambda: primlab.sort(t, out=t_out), stream),
                 "primlab torch": lambda: host_us(lambda: primlab.sort(t), stream),
+                "primlab torch out=, the binding called directly": lambda: host_us(
+                    lambda: ext.sort(t, None, t_out, torch_kind, False, 0, None, None), stream),
                 "part: torch __cuda_array_interface__": lambda: host_us(lambda: t.__cuda_array_interface__, stream),
                 "part: torch current stream": lambda: host_us(
                     lambda: torch.cuda.current_stream(t.device).cuda_stream, stream),
@@ -256,6 +266,12 @@ def main():
         except ImportError as error:
             overhead["torch"] = {"error": f"ImportError: {error}"}
         result["host_us_rounds_2^10"] = rounds(overhead, measures, ROUNDS)
+        # The binding's steps one by one, timed in C++ (primlab._primlab._bench_parts_us).
+        parts = {}
+        attempt(parts, "CuPy", lambda: ext._bench_parts_us(small, small_out, stream, 1000))
+        if "t" in locals():
+            attempt(parts, "torch", lambda: ext._bench_parts_us(t, t_out, stream, 1000))
+        result["host_us_binding_steps_2^10"] = parts
 
         def compute_one_shot():
             import cuda.compute as cc
@@ -335,6 +351,14 @@ def print_tables(result):
         text = f"{value:.2f}" + (f" (+{extra:.2f} over C++)" if extra is not None else "") if isinstance(value, float) \
             else value["error"][:90]
         print(f"  {name:46} {text}")
+    steps = result.get("host_us_binding_steps_2^10", {})
+    if steps:
+        print("the binding's steps, host us each (timed in C++):")
+        for library, value in steps.items():
+            if "error" in value:
+                print(f"  {library:8} {value['error'][:90]}")
+                continue
+            print(f"  {library:8} " + ", ".join(f"{name} {us:.2f}" for name, us in value.items()))
     for name, value in result["first_call"].items():
         print(f"  first call {name:35} " + (f"{value['s']:.3f} s" if "s" in value else value["error"][:90]))
 

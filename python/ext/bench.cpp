@@ -1,7 +1,9 @@
 // The benchmark's C++ side (bench/python/sort_from_python.py): the same sort called from C++ in
 // this very process, on the same arrays and stream as the Python rows, so that "Python over C++"
-// compares one machine, one process and one moment; and the host cost of the workspace's two
-// ways (a pool allocation and free per call, or the kept workspace's lookup).
+// compares one machine, one process and one moment; the host cost of the workspace's two ways (a
+// pool allocation and free per call, or the kept workspace's lookup); and the host cost of each
+// other step a call from Python takes besides the library's own (the parts).
+#include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
 #include <algorithm>
@@ -125,6 +127,58 @@ double workspace_us(std::size_t bytes, std::intptr_t stream, int calls) {
   return host_us(f, s, 20, calls, calls);
 }
 
+// Median over 21 batches of `calls` runs of f (host us per run), with the GIL held (every step
+// here is Python work or needs it).
+template <class F>
+double loop_us(F&& f, int calls) {
+  for (int i = 0; i < calls; ++i) f();
+  std::vector<double> per_call;
+  for (int b = 0; b < 21; ++b) {
+    const auto t0 = Clock::now();
+    for (int i = 0; i < calls; ++i) f();
+    per_call.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / calls);
+  }
+  std::sort(per_call.begin(), per_call.end());
+  return per_call[per_call.size() / 2];
+}
+
+// Host us of each step of primlab.sort(keys, out=out) besides the library's call, as the binding
+// takes them (primitives.cpp's Call and sort): reading one array, its library's current stream,
+// a new output of its library (made and dropped: what sort(keys) adds over out=), making the
+// array's device current, the kept workspace taken and given back, and the stream= argument read
+// from an int and from an object with __cuda_stream__.
+nb::dict parts_us(nb::handle keys, nb::handle out, nb::handle stream_object, int calls) {
+  const char* fn = "primlab._primlab.bench";
+  require_device(fn);
+  ArrayRef k = take_array(keys, fn, "keys", 1);
+  ArrayRef o = take_array(out, fn, "out", 1);
+  require_output(o, fn, k.dtype, k.size);
+  locate(k, fn);
+  const std::intptr_t handle = current_stream(k);
+  const auto stream = reinterpret_cast<cudaStream_t>(handle);
+  const std::size_t bytes = radix_sort_keys_workspace_bytes<std::uint32_t>(k.size);
+  nb::object handle_int = nb::int_(handle);
+  nb::dict d;
+  d["read an array"] = loop_us([&] { ArrayRef a = take_array(keys, fn, "keys", 1); }, calls);
+  d["current stream"] = loop_us([&] { (void)current_stream(k); }, calls);
+  d["stream= an int"] = loop_us([&] { std::intptr_t h = 0; stream_handle(handle_int, fn, h); }, calls);
+  d["stream= __cuda_stream__"] = loop_us([&] { std::intptr_t h = 0; stream_handle(stream_object, fn, h); }, calls);
+  d["new output array"] = loop_us([&] { nb::object a = make_array(k, nb::none(), k.dtype, k.size, false); }, calls);
+  d["device made current"] = loop_us([&] { DeviceSwitch s; s.to(k.device, fn); }, calls);
+  d["kept workspace"] = loop_us([&] { PoolBuffer b(bytes, stream, fn); }, calls);
+  d["workspace bytes"] = loop_us([&] {
+    volatile std::size_t b = radix_sort_keys_workspace_bytes<std::uint32_t>(k.size);
+    (void)b;
+  }, calls);
+  cudaStreamSynchronize(stream);
+  return d;
+}
+
+// The binding's call alone: sort's arguments in, nothing done (what nanobind's dispatch costs).
+nb::object noop(nb::handle keys, nb::handle, nb::handle, nb::handle, bool, int, nb::handle, nb::handle) {
+  return nb::borrow(keys);
+}
+
 }  // namespace
 
 void bind_bench(nb::module_& m) {
@@ -133,6 +187,10 @@ void bind_bench(nb::module_& m) {
         "warmup"_a);
   m.def("_bench_sort_event_ms", &sort_event_ms, "keys"_a, "out"_a, "stream"_a, "reps"_a, "warmup"_a);
   m.def("_bench_workspace_us", &workspace_us, "bytes"_a, "stream"_a, "calls"_a);
+  m.def("_bench_parts_us", &parts_us, "keys"_a, "out"_a, "stream_object"_a, "calls"_a);
+  const auto opt = [](const char* name) { return nb::arg(name).none(); };
+  m.def("_bench_noop", &noop, "keys"_a, opt("values"), opt("out"), "kind"_a, "descending"_a, "begin_bit"_a,
+        opt("end_bit"), opt("stream"));
 }
 
 }  // namespace primlab::python

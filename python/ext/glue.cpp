@@ -578,7 +578,7 @@ std::intptr_t current_stream(const ArrayRef& a) {
   }
 }
 
-nb::object make_array(const ArrayRef& like, nb::handle alloc, DType dtype, std::int64_t size, bool scalar) {
+nb::object make_array(const ArrayRef& like, nb::handle kind, DType dtype, std::int64_t size, bool scalar) {
   nb::object shape = scalar ? nb::object(nb::tuple()) : nb::object(nb::make_tuple(size));
   const int i = type_index(dtype);
   switch (like.source) {
@@ -599,7 +599,11 @@ nb::object make_array(const ArrayRef& like, nb::handle alloc, DType dtype, std::
       if (!r) throw nb::python_error();
       return nb::steal(r);
     }
-    default: return alloc(like.obj, scalar ? nb::object(nb::tuple()) : nb::object(nb::int_(size)), dtype_name(dtype));
+    default: {
+      static PyObject* const empty = interned("empty");
+      return kind.attr(nb::handle(empty))(like.obj, scalar ? nb::object(nb::tuple()) : nb::object(nb::int_(size)),
+                                          dtype_name(dtype));
+    }
   }
 }
 
@@ -675,7 +679,8 @@ bool stream_handle(nb::handle stream, const char* fn, std::intptr_t& out) {
   }
   static PyObject* const protocol = interned("__cuda_stream__");
   if (PyObject* method = PyObject_GetAttr(stream.ptr(), protocol)) {
-    nb::object pair = nb::steal(PyObject_CallNoArgs(method));
+    // A method by the protocol (cuda.core 0.2 on); early cuda.core made it a property.
+    nb::object pair = PyTuple_Check(method) ? nb::borrow(method) : nb::steal(PyObject_CallNoArgs(method));
     Py_DECREF(method);
     if (!pair.is_valid()) throw nb::python_error();
     if (!PyTuple_Check(pair.ptr()) || PyTuple_GET_SIZE(pair.ptr()) != 2) {

@@ -84,9 +84,9 @@ void locate(ArrayRef& a, const char* fn);
 // default stream (0).
 std::intptr_t current_stream(const ArrayRef& a);
 // A new uninitialised array of `size` elements (shape () when scalar) of `dtype`, of a's library
-// on the current device: made here for CuPy and PyTorch, else by alloc(like, shape, dtype name)
-// (the Python layer's, which makes CuPy arrays).
-nb::object make_array(const ArrayRef& like, nb::handle alloc, DType dtype, std::int64_t size, bool scalar);
+// on the current device: made here for CuPy and PyTorch, else by kind.empty(like, shape, dtype
+// name) (the Python layer's Kind of the array's library, which makes CuPy arrays).
+nb::object make_array(const ArrayRef& like, nb::handle kind, DType dtype, std::int64_t size, bool scalar);
 
 // TypeError unless a's dtype is in `types` (a list such as {DType::U32, DType::I32}).
 void require_dtype(const ArrayRef& a, const char* fn, std::initializer_list<DType> types);

@@ -1,6 +1,6 @@
 // The library's primitives for Python: each binding reads its arrays (glue.h), makes the outputs
 // it is not given as arrays of the input's own library (CuPy and PyTorch here, others through the
-// Python layer's alloc(like, shape, dtype)), takes workspace (glue.h: kept per stream, or from the
+// Python layer's kind.empty(like, shape, dtype)), takes workspace (glue.h: kept per stream, or from the
 // pool), runs on the call's stream and turns the Status into an exception. Argument checks are the ones the C++ API cannot make: array kinds,
 // dtypes, lengths and devices; everything else is the library's.
 #include <nanobind/stl/string.h>
@@ -28,7 +28,7 @@ namespace {
 // [SECTION] One call: its name, stream and outputs.
 class Call {
  public:
-  Call(const char* fn, nb::handle stream, nb::handle alloc) : fn(fn), alloc_(alloc) {
+  Call(const char* fn, nb::handle stream, nb::handle kind) : fn(fn), kind_(kind) {
     given_ = stream_handle(stream, fn, handle_);
     if (given_) stream_ = reinterpret_cast<cudaStream_t>(handle_);
   }
@@ -53,7 +53,7 @@ class Call {
       require_device(fn);
       locate(like, fn);
       if (like.device >= 0) device_.to(like.device, fn);
-      obj = make_array(like, alloc_, dtype, size, scalar);
+      obj = make_array(like, kind_, dtype, size, scalar);
     } else {
       obj = nb::borrow(given);
     }
@@ -67,7 +67,7 @@ class Call {
   const char* fn;
 
  private:
-  nb::handle alloc_;
+  nb::handle kind_;  // the Python layer's Kind of the first input's library
   bool given_ = false, have_input_ = false;
   std::intptr_t handle_ = 0;
   cudaStream_t stream_ = nullptr;
@@ -104,9 +104,9 @@ void with_op(const std::string& op, const char* fn, F&& f) {
 }
 
 // [SECTION] Sorts.
-nb::object sort(nb::handle keys, nb::handle values, nb::handle out, nb::handle alloc, bool descending, int begin_bit,
+nb::object sort(nb::handle keys, nb::handle values, nb::handle out, nb::handle kind, bool descending, int begin_bit,
                 nb::handle end_bit, nb::handle stream) {
-  Call c("primlab.sort", stream, alloc);
+  Call c("primlab.sort", stream, kind);
   ArrayRef k = c.input(keys, "keys");
   nb::object result;
   dispatch(SortTypes{}, k, c.fn, [&](auto key) {
@@ -147,9 +147,9 @@ nb::object sort(nb::handle keys, nb::handle values, nb::handle out, nb::handle a
 }
 
 // Sorts (keys, 0..n-1) as pairs into scratch keys and the caller's indices.
-nb::object argsort(nb::handle keys, nb::handle out, nb::handle alloc, bool descending, int begin_bit, nb::handle end_bit,
+nb::object argsort(nb::handle keys, nb::handle out, nb::handle kind, bool descending, int begin_bit, nb::handle end_bit,
                    nb::handle stream) {
-  Call c("primlab.argsort", stream, alloc);
+  Call c("primlab.argsort", stream, kind);
   ArrayRef k = c.input(keys, "keys");
   nb::object result;
   dispatch(SortTypes{}, k, c.fn, [&](auto key) {
@@ -179,9 +179,9 @@ nb::object argsort(nb::handle keys, nb::handle out, nb::handle alloc, bool desce
   return result;
 }
 
-nb::object bitonic_sort(nb::handle keys, nb::handle values, nb::handle out, nb::handle alloc, bool descending,
+nb::object bitonic_sort(nb::handle keys, nb::handle values, nb::handle out, nb::handle kind, bool descending,
                         nb::handle segment_size, nb::handle stream) {
-  Call c("primlab.bitonic_sort", stream, alloc);
+  Call c("primlab.bitonic_sort", stream, kind);
   ArrayRef k = c.input(keys, "keys");
   const bool segments = !segment_size.is_none();
   const int seg = segments ? scalar<int>(segment_size, c.fn, "segment_size") : 0;
@@ -237,9 +237,9 @@ nb::object bitonic_sort(nb::handle keys, nb::handle values, nb::handle out, nb::
   return result;
 }
 
-nb::object radix_partition(nb::handle keys, nb::handle values, nb::handle out, nb::handle alloc, int begin_bit,
+nb::object radix_partition(nb::handle keys, nb::handle values, nb::handle out, nb::handle kind, int begin_bit,
                            int num_bits, nb::handle stream) {
-  Call c("primlab.radix_partition", stream, alloc);
+  Call c("primlab.radix_partition", stream, kind);
   ArrayRef k = c.input(keys, "keys");
   const std::int64_t partitions = partition_offsets(num_bits);
   const std::size_t parts = values.is_none() ? 2 : 3;
@@ -285,9 +285,9 @@ nb::object radix_partition(nb::handle keys, nb::handle values, nb::handle out, n
 }
 
 // [SECTION] Scans and reductions.
-nb::object scan(nb::handle x, nb::handle out, nb::handle alloc, bool inclusive, const std::string& op, nb::handle init,
+nb::object scan(nb::handle x, nb::handle out, nb::handle kind, bool inclusive, const std::string& op, nb::handle init,
                 nb::handle stream) {
-  Call c(inclusive ? "primlab.inclusive_scan" : "primlab.exclusive_scan", stream, alloc);
+  Call c(inclusive ? "primlab.inclusive_scan" : "primlab.exclusive_scan", stream, kind);
   ArrayRef in = c.input(x, "x");
   nb::object result;
   dispatch(ScanTypes{}, in, c.fn, [&](auto type) {
@@ -310,8 +310,8 @@ nb::object scan(nb::handle x, nb::handle out, nb::handle alloc, bool inclusive, 
   return result;
 }
 
-nb::object reduce(nb::handle x, nb::handle out, nb::handle alloc, const std::string& op, nb::handle stream) {
-  Call c("primlab.reduce", stream, alloc);
+nb::object reduce(nb::handle x, nb::handle out, nb::handle kind, const std::string& op, nb::handle stream) {
+  Call c("primlab.reduce", stream, kind);
   ArrayRef in = c.input(x, "x");
   nb::object result;
   dispatch(ScanTypes{}, in, c.fn, [&](auto type) {
@@ -333,9 +333,9 @@ nb::object reduce(nb::handle x, nb::handle out, nb::handle alloc, const std::str
 // [SECTION] Selection and histograms.
 // Returns (out, count): out holds the kept elements first; reading the count back waits for the
 // stream.
-nb::tuple select(nb::handle x, nb::handle mask, nb::handle out, nb::handle alloc, const std::string& predicate,
+nb::tuple select(nb::handle x, nb::handle mask, nb::handle out, nb::handle kind, const std::string& predicate,
                  nb::handle value, nb::handle stream) {
-  Call c("primlab.select", stream, alloc);
+  Call c("primlab.select", stream, kind);
   ArrayRef in = c.input(x, "x");
   ArrayRef flags;
   if (!mask.is_none()) {
@@ -366,16 +366,20 @@ nb::tuple select(nb::handle x, nb::handle mask, nb::handle out, nb::handle alloc
     else raise(PyExc_ValueError, std::string(c.fn) + ": unknown predicate '" + predicate + "'");
     check(s, c.fn);
     check_cuda(cudaMemcpyAsync(&count, d_count, sizeof count, cudaMemcpyDeviceToHost, c.stream()), c.fn, "reading the count");
-    nb::gil_scoped_release unlocked;
-    check_cuda(cudaStreamSynchronize(c.stream()), c.fn, "waiting for the count");
+    cudaError_t waited = cudaSuccess;
+    {
+      nb::gil_scoped_release unlocked;  // an error is raised once the GIL is back
+      waited = cudaStreamSynchronize(c.stream());
+    }
+    check_cuda(waited, c.fn, "waiting for the count");
     kept = std::move(o_obj);
   });
   return nb::make_tuple(kept, count);
 }
 
-nb::object histogram_even(nb::handle x, nb::handle out, nb::handle alloc, int bins, nb::handle lower, nb::handle upper,
+nb::object histogram_even(nb::handle x, nb::handle out, nb::handle kind, int bins, nb::handle lower, nb::handle upper,
                           nb::handle stream) {
-  Call c("primlab.histogram_even", stream, alloc);
+  Call c("primlab.histogram_even", stream, kind);
   ArrayRef in = c.input(x, "x");
   nb::object result;
   dispatch(HistogramTypes{}, in, c.fn, [&](auto type) {
@@ -413,18 +417,18 @@ void bind_primitives(nb::module_& m) {
   m.def("cached_workspace_bytes", &cached_workspace_bytes);
   m.def("release_workspace", &release_cached_workspaces);
   m.def("keep_workspace", &set_workspace_cache, "on"_a);
-  m.def("sort", &sort, "keys"_a, opt("values"), opt("out"), "alloc"_a, "descending"_a, "begin_bit"_a, opt("end_bit"),
+  m.def("sort", &sort, "keys"_a, opt("values"), opt("out"), "kind"_a, "descending"_a, "begin_bit"_a, opt("end_bit"),
         opt("stream"));
-  m.def("argsort", &argsort, "keys"_a, opt("out"), "alloc"_a, "descending"_a, "begin_bit"_a, opt("end_bit"),
+  m.def("argsort", &argsort, "keys"_a, opt("out"), "kind"_a, "descending"_a, "begin_bit"_a, opt("end_bit"),
         opt("stream"));
-  m.def("bitonic_sort", &bitonic_sort, "keys"_a, opt("values"), opt("out"), "alloc"_a, "descending"_a,
+  m.def("bitonic_sort", &bitonic_sort, "keys"_a, opt("values"), opt("out"), "kind"_a, "descending"_a,
         opt("segment_size"), opt("stream"));
-  m.def("radix_partition", &radix_partition, "keys"_a, opt("values"), opt("out"), "alloc"_a, "begin_bit"_a,
+  m.def("radix_partition", &radix_partition, "keys"_a, opt("values"), opt("out"), "kind"_a, "begin_bit"_a,
         "num_bits"_a, opt("stream"));
-  m.def("scan", &scan, "x"_a, opt("out"), "alloc"_a, "inclusive"_a, "op"_a, opt("init"), opt("stream"));
-  m.def("reduce", &reduce, "x"_a, opt("out"), "alloc"_a, "op"_a, opt("stream"));
-  m.def("select", &select, "x"_a, opt("mask"), opt("out"), "alloc"_a, "predicate"_a, opt("value"), opt("stream"));
-  m.def("histogram_even", &histogram_even, "x"_a, opt("out"), "alloc"_a, "bins"_a, "lower"_a, "upper"_a, opt("stream"));
+  m.def("scan", &scan, "x"_a, opt("out"), "kind"_a, "inclusive"_a, "op"_a, opt("init"), opt("stream"));
+  m.def("reduce", &reduce, "x"_a, opt("out"), "kind"_a, "op"_a, opt("stream"));
+  m.def("select", &select, "x"_a, opt("mask"), opt("out"), "kind"_a, "predicate"_a, opt("value"), opt("stream"));
+  m.def("histogram_even", &histogram_even, "x"_a, opt("out"), "kind"_a, "bins"_a, "lower"_a, "upper"_a, opt("stream"));
 }
 
 }  // namespace primlab::python

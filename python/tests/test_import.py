@@ -73,7 +73,7 @@ def test_no_gpu_error(call):
 def test_lab_runs_without_gpu():
     t = primlab.lab.trace("scan-blelloch", [3, 1, 7, 0, 4, 1, 6, 3], backend="cpu")
     assert t.backend == "CPU reference"
-    assert t.steps[-1].rows["x"].tolist() == [0, 3, 4, 11, 11, 15, 16, 22]
+    assert t.steps[-1].rows[t.steps[-1].focus_row].tolist() == [0, 3, 4, 11, 11, 15, 16, 22]
 
 
 @no_gpu

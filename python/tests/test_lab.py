@@ -83,10 +83,13 @@ def test_catalog():
 
 def test_blelloch_example():
     t = primlab.lab.trace("scan-blelloch", [3, 1, 7, 0, 4, 1, 6, 3], backend="cpu")
-    assert t.steps[0].rows["x"].tolist() == [3, 1, 7, 0, 4, 1, 6, 3]
-    assert t.steps[-1].rows["x"].tolist() == [0, 3, 4, 11, 11, 15, 16, 22]
-    assert t.steps[-1].rows["x"].dtype == numpy.int32
-    assert t.steps[1].ops["kind"].tolist() == [primlab.lab.OP_KINDS.index("add")] * len(t.steps[1].ops)
+    assert t.steps[0].rows["in"].tolist() == [3, 1, 7, 0, 4, 1, 6, 3]
+    last = t.steps[-1]
+    assert last.focus_row == "buf (in padded to m = 8)"
+    assert last.rows[last.focus_row].tolist() == [0, 3, 4, 11, 11, 15, 16, 22]
+    assert last.rows[last.focus_row].dtype == numpy.int32
+    assert t.steps[1].ops["kind"].tolist() == [primlab.lab.OP_KINDS.index("move")] * 8  # the copy into buf
+    assert t.steps[2].ops["kind"].tolist() == [primlab.lab.OP_KINDS.index("add")] * 4  # up-sweep d=1
     assert t.steps[-1].totals["adds"] == sum(s.counters["adds"] for s in t.steps)
 
 

@@ -22,7 +22,7 @@ sort in primlab.distributed.
 
 from . import _primlab as _ext
 from . import distributed, lab
-from ._kinds import kind_of as _kind
+from ._kinds import kind_of as _kind, known as _known
 
 __all__ = [
     "sort", "argsort", "exclusive_scan", "inclusive_scan", "reduce", "select", "compact",
@@ -41,10 +41,11 @@ def release_workspace():
     _ext.release_workspace()
 
 
-def _result(kind, outputs, out):
-    """Outputs primlab made are handed over in the input's kind (JAX); out= comes back as given."""
-    if out is not None or not kind.converts:
-        return outputs
+# Each call below costs its Python host time before the sort's first launch, which a small sort
+# waits for (bench/NOTES-python.md): the Kind is looked up in place, and _result is called only
+# for the kinds that convert (JAX).
+def _result(kind, outputs):
+    """Outputs primlab made, handed over in the input's kind (JAX)."""
     if isinstance(outputs, tuple):
         return tuple(kind.result(x) for x in outputs)
     return kind.result(outputs)
@@ -56,35 +57,38 @@ def sort(keys, values=None, *, descending=False, begin_bit=0, end_bit=None, out=
     float64; floats sort by their flipped bits (-NaN < -inf < -0.0 < +0.0 < +inf < +NaN). Returns
     the sorted keys, or (keys, values); out= is an array, or a pair for pairs (keys may be their
     own out=)."""
-    kind = _kind(keys)
-    return _result(kind, _ext.sort(keys, values, out, kind.empty, descending, begin_bit, end_bit,
-                                   stream), out)
+    kind = _known.get(type(keys)) or _kind(keys)
+    r = _ext.sort(keys, values, out, kind, descending, begin_bit, end_bit, stream)
+    return r if out is not None or not kind.converts else _result(kind, r)
 
 
 def argsort(keys, *, descending=False, begin_bit=0, end_bit=None, out=None, stream=None):
     """The int64 indices that sort keys stably (a pairs sort of the keys with 0..n-1)."""
-    kind = _kind(keys)
-    return _result(kind, _ext.argsort(keys, out, kind.empty, descending, begin_bit, end_bit,
-                                      stream), out)
+    kind = _known.get(type(keys)) or _kind(keys)
+    r = _ext.argsort(keys, out, kind, descending, begin_bit, end_bit, stream)
+    return r if out is not None or not kind.converts else _result(kind, r)
 
 
 def exclusive_scan(x, op="sum", *, init=None, out=None, stream=None):
     """out[0] = init, out[i] = init op x[0] op ... op x[i-1]; op: "sum", "min" or "max"; init:
     the op's identity by default. x: int32, uint32, float32, int64, float64."""
-    kind = _kind(x)
-    return _result(kind, _ext.scan(x, out, kind.empty, False, op, init, stream), out)
+    kind = _known.get(type(x)) or _kind(x)
+    r = _ext.scan(x, out, kind, False, op, init, stream)
+    return r if out is not None or not kind.converts else _result(kind, r)
 
 
 def inclusive_scan(x, op="sum", *, out=None, stream=None):
     """out[i] = x[0] op ... op x[i]; op: "sum", "min" or "max"."""
-    kind = _kind(x)
-    return _result(kind, _ext.scan(x, out, kind.empty, True, op, None, stream), out)
+    kind = _known.get(type(x)) or _kind(x)
+    r = _ext.scan(x, out, kind, True, op, None, stream)
+    return r if out is not None or not kind.converts else _result(kind, r)
 
 
 def reduce(x, op="sum", *, out=None, stream=None):
     """x[0] op ... op x[n-1] as a 0-d array on the device (the op's identity for n = 0)."""
-    kind = _kind(x)
-    return _result(kind, _ext.reduce(x, out, kind.empty, op, stream), out)
+    kind = _known.get(type(x)) or _kind(x)
+    r = _ext.reduce(x, out, kind, op, stream)
+    return r if out is not None or not kind.converts else _result(kind, r)
 
 
 def select(x, mask=None, *, less_than=None, greater_equal=None, not_equal=None, out=None, stream=None):
@@ -97,9 +101,9 @@ def select(x, mask=None, *, less_than=None, greater_equal=None, not_equal=None, 
     if (mask is None) == (not comparisons) or len(comparisons) > 1:
         raise TypeError("primlab.select takes a mask or one comparison (less_than=, greater_equal= or not_equal=)")
     predicate, value = comparisons[0] if comparisons else ("", None)
-    kind = _kind(x)
-    kept, count = _ext.select(x, mask, out, kind.empty, predicate, value, stream)
-    return _result(kind, kept[:count], out)
+    kind = _known.get(type(x)) or _kind(x)
+    kept, count = _ext.select(x, mask, out, kind, predicate, value, stream)
+    return kept[:count] if out is not None or not kind.converts else _result(kind, kept[:count])
 
 
 compact = select
@@ -108,23 +112,23 @@ compact = select
 def histogram_even(x, bins, lower, upper, *, out=None, stream=None):
     """uint32 counts of x in `bins` equal bins over [lower, upper) (outside and NaN not counted).
     x: uint8, int32, uint32, float32, float64."""
-    kind = _kind(x)
-    return _result(kind, _ext.histogram_even(x, out, kind.empty, bins, lower, upper,
-                                             stream), out)
+    kind = _known.get(type(x)) or _kind(x)
+    r = _ext.histogram_even(x, out, kind, bins, lower, upper, stream)
+    return r if out is not None or not kind.converts else _result(kind, r)
 
 
 def radix_partition(keys, values=None, *, begin_bit=0, num_bits=8, out=None, stream=None):
     """Stable partition of keys (or pairs) by the digit in bits [begin_bit, begin_bit + num_bits)
     into 2^num_bits partitions (num_bits 1 to 12). Returns (keys, offsets) or (keys, values,
     offsets): partition p is [offsets[p], offsets[p + 1]), offsets uint32."""
-    kind = _kind(keys)
-    return _result(kind, _ext.radix_partition(keys, values, out, kind.empty, begin_bit, num_bits,
-                                              stream), out)
+    kind = _known.get(type(keys)) or _kind(keys)
+    r = _ext.radix_partition(keys, values, out, kind, begin_bit, num_bits, stream)
+    return r if out is not None or not kind.converts else _result(kind, r)
 
 
 def bitonic_sort(keys, values=None, *, descending=False, segment_size=None, out=None, stream=None):
     """Bitonic sort (not stable) of keys or pairs, as one array or as segments of segment_size
     elements (up to 4096) sorted each on its own."""
-    kind = _kind(keys)
-    return _result(kind, _ext.bitonic_sort(keys, values, out, kind.empty, descending, segment_size,
-                                           stream), out)
+    kind = _known.get(type(keys)) or _kind(keys)
+    r = _ext.bitonic_sort(keys, values, out, kind, descending, segment_size, stream)
+    return r if out is not None or not kind.converts else _result(kind, r)

@@ -81,13 +81,13 @@ class _Jax(Kind):
 
 
 _LIBRARIES = {"cupy": _CuPy, "cupyx": _CuPy, "torch": _Torch, "numba": _Numba, "jax": _Jax, "jaxlib": _Jax}
-_kinds = {}
+known = {}  # type -> its Kind, for the types met so far
 
 
 def kind_of(x):
     """The Kind of x's library, found once per type."""
-    kind = _kinds.get(type(x))
+    kind = known.get(type(x))
     if kind is None:
         library = type(x).__module__.partition(".")[0]
-        kind = _kinds[type(x)] = _LIBRARIES.get(library, Kind)()
+        kind = known[type(x)] = _LIBRARIES.get(library, Kind)()
     return kind

@@ -1,8 +1,9 @@
 """primlab.lab: the lab's step-by-step traces, for a notebook or a test.
 
     t = primlab.lab.trace("scan-blelloch", [3, 1, 7, 0, 4, 1, 6, 3])
-    t.steps[3].label                 # 'up-sweep d=3: x[k+7] += x[k+3]'
-    t.steps[-1].rows["x"]            # array([ 0,  3,  4, 11, 11, 15, 16, 22], dtype=int32)
+    t.steps[2].label                 # 'up-sweep d=1: buf[right] += buf[right - 1], right = 2k + 1, ...'
+    last = t.steps[-1]
+    last.rows[last.focus_row]        # array([ 0,  3,  4, 11, 11, 15, 16, 22], dtype=int32)
     t.steps[3]                       # a notebook draws the step's frame (_repr_png_)
 
 The catalog is the app's (algorithms(), presets()); a trace is the one the `trace` tool prints
