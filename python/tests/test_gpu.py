@@ -314,8 +314,11 @@ def check_stream_honoured(hows, call, held, read, reset, sync, want):
     reset()
     sync()
     block(held)
+    t0 = time.perf_counter()
     call("elsewhere")
     early = read()
+    waited = time.perf_counter() - t0
+    assert waited < 0.05, f"the control took {1e3 * waited:.1f} ms: it waited for the held stream"
     numpy.testing.assert_array_equal(early.view(want.dtype), want, err_msg="the control, on another stream")
     sync()
     for how in hows:
