@@ -268,9 +268,10 @@ def main():
         result["host_us_rounds_2^10"] = rounds(overhead, measures, ROUNDS)
         # The binding's steps one by one, timed in C++ (primlab._primlab._bench_parts_us).
         parts = {}
-        attempt(parts, "CuPy", lambda: ext._bench_parts_us(small, small_out, stream, 1000))
+        protocol = stream if hasattr(stream, "__cuda_stream__") else None
+        attempt(parts, "CuPy", lambda: ext._bench_parts_us(small, small_out, protocol, 1000))
         if "t" in locals():
-            attempt(parts, "torch", lambda: ext._bench_parts_us(t, t_out, stream, 1000))
+            attempt(parts, "torch", lambda: ext._bench_parts_us(t, t_out, protocol, 1000))
         result["host_us_binding_steps_2^10"] = parts
 
         def compute_one_shot():

@@ -146,7 +146,7 @@ double loop_us(F&& f, int calls) {
 // takes them (primitives.cpp's Call and sort): reading one array, its library's current stream,
 // a new output of its library (made and dropped: what sort(keys) adds over out=), making the
 // array's device current, the kept workspace taken and given back, and the stream= argument read
-// from an int and from an object with __cuda_stream__.
+// from an int and from stream_object's __cuda_stream__ (unless it is None).
 nb::dict parts_us(nb::handle keys, nb::handle out, nb::handle stream_object, int calls) {
   const char* fn = "primlab._primlab.bench";
   require_device(fn);
@@ -162,7 +162,8 @@ nb::dict parts_us(nb::handle keys, nb::handle out, nb::handle stream_object, int
   d["read an array"] = loop_us([&] { ArrayRef a = take_array(keys, fn, "keys", 1); }, calls);
   d["current stream"] = loop_us([&] { (void)current_stream(k); }, calls);
   d["stream= an int"] = loop_us([&] { std::intptr_t h = 0; stream_handle(handle_int, fn, h); }, calls);
-  d["stream= __cuda_stream__"] = loop_us([&] { std::intptr_t h = 0; stream_handle(stream_object, fn, h); }, calls);
+  if (!stream_object.is_none())
+    d["stream= __cuda_stream__"] = loop_us([&] { std::intptr_t h = 0; stream_handle(stream_object, fn, h); }, calls);
   d["new output array"] = loop_us([&] { nb::object a = make_array(k, nb::none(), k.dtype, k.size, false); }, calls);
   d["device made current"] = loop_us([&] { DeviceSwitch s; s.to(k.device, fn); }, calls);
   d["kept workspace"] = loop_us([&] { PoolBuffer b(bytes, stream, fn); }, calls);
@@ -187,7 +188,7 @@ void bind_bench(nb::module_& m) {
         "warmup"_a);
   m.def("_bench_sort_event_ms", &sort_event_ms, "keys"_a, "out"_a, "stream"_a, "reps"_a, "warmup"_a);
   m.def("_bench_workspace_us", &workspace_us, "bytes"_a, "stream"_a, "calls"_a);
-  m.def("_bench_parts_us", &parts_us, "keys"_a, "out"_a, "stream_object"_a, "calls"_a);
+  m.def("_bench_parts_us", &parts_us, "keys"_a, "out"_a, nb::arg("stream_object").none(), "calls"_a);
   const auto opt = [](const char* name) { return nb::arg(name).none(); };
   m.def("_bench_noop", &noop, "keys"_a, opt("values"), opt("out"), "kind"_a, "descending"_a, "begin_bit"_a,
         opt("end_bit"), opt("stream"));
