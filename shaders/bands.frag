@@ -7,9 +7,9 @@ uniform int u_seg[9];
 in vec2 v_px;
 out vec4 frag;
 void main() {
-  float cw = cell_w(0);
   float fx = index_at(0, v_px.x);
-  int i = clamp(int(floor(fx)), 0, u_width - 1);
+  int i = clamp(int(floor(fx)), 0, u_elems - 1);
+  float cw = cell_w_at(0, i);
   int ept = max(u_ept, 1), threads = max(u_block, 1);
   float per_block = float(threads * ept), per_warp = float(min(threads, 32) * ept);  // elements
   bool blocks = per_block * cw >= u_min_band_px, warps = threads > 32 && per_warp * cw >= u_min_band_px;
@@ -28,7 +28,7 @@ void main() {
   if (u_nseg > 0) kb = 1e9;
   if (u_nseg > 0)
     for (int k = 1; k < u_nseg; ++k) kb = abs(fx - float(u_seg[k])) < abs(fx - kb) ? float(u_seg[k]) : kb;
-  if (blocks && kb > 0.0 && kb < float(u_width) && abs(fx - kb) * cw < block_half) c = vec3(0.85, 0.85, 0.9);
-  else if (warps && kw > 0.0 && kw < float(u_width) && abs(fx - kw) * cw < warp_half) c = vec3(0.45, 0.48, 0.6);
+  if (blocks && kb > 0.0 && kb < float(u_elems) && abs(fx - kb) * cw < block_half) c = vec3(0.85, 0.85, 0.9);
+  else if (warps && kw > 0.0 && kw < float(u_elems) && abs(fx - kw) * cw < warp_half) c = vec3(0.45, 0.48, 0.6);
   frag = vec4(c, 1.0);
 }

@@ -1,10 +1,10 @@
-// A 3x5 pixel font, scaled to the box; nothing is drawn when the text does not fit. It has the
-// characters format_word prints: digits, - . + e and those of inf and nan. The text starts on a
-// whole pixel, so that every glyph row samples the same columns.
+// A 3x5 pixel font at the label's scale. It has the characters format_cell prints: digits, - . + e,
+// those of inf and nan, and t and | of a tagged counter. The text starts on a whole pixel, so that
+// every glyph row samples the same columns.
 flat in uvec4 v_text;
 flat in int v_len;
+flat in float v_scale;
 flat in vec2 v_origin;
-flat in vec2 v_box;
 uniform vec3 u_ink;
 out vec4 frag;
 // Rows top to bottom, 3 bits each (bit 2 = left column).
@@ -19,16 +19,16 @@ int glyph(uint ch) {
   if (ch == 110u) return 0x0D6D;  // n
   if (ch == 102u) return 0x39E4;  // f
   if (ch == 97u) return 0x0CEF;   // a
+  if (ch == 116u) return 0x2E93;  // t
+  if (ch == 124u) return 0x2492;  // |
   return 0x7FFF;                  // anything else: a block, never silently nothing
 }
 void main() {
   if (v_len == 0) discard;
-  float s = floor(min(v_box.y / 7.0, (v_box.x - 1.0) / (4.0 * float(v_len))));
-  if (s < 1.0) discard;
-  vec2 size = vec2(4.0 * float(v_len) - 1.0, 5.0) * s;
+  float s = v_scale;
   vec2 px = vec2(gl_FragCoord.x, u_viewport.y - gl_FragCoord.y);
-  vec2 p = (px - floor(v_origin + 0.5 * (v_box - size) + 0.5)) / s;
-  if (p.x < 0.0 || p.y < 0.0 || p.x >= size.x / s || p.y >= 5.0) discard;
+  vec2 p = (px - v_origin) / s;
+  if (p.x < 0.0 || p.y < 0.0 || p.x >= 4.0 * float(v_len) - 1.0 || p.y >= 5.0) discard;
   int ch = int(p.x) / 4, col = int(p.x) % 4, r = int(p.y);
   if (col == 3 || ch >= v_len) discard;
   int bits = glyph((v_text[ch / 4] >> uint(8 * (ch % 4))) & 255u);

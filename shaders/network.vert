@@ -67,8 +67,9 @@ void main() {
   float x0 = cell_x(0, src), x1 = cell_x(0, dst);
   bool current = u_net_step[p] == u_step, done = u_net_step[p] < u_step;
   vec3 rgb = dst > src ? kNetUp : kNetDown;
-  vec4 col = current ? vec4(rgb, 1.0) : done ? vec4(rgb * 0.85, 0.6) : vec4(mix(rgb, vec3(0.6), 0.6), 0.3);
-  float th = min(current ? 1.3 : 0.7, 0.22 * rowh / float(subs));  // keep gaps between sub-rows
+  // Passes done in their colour, passes to come greyer, both plainly visible; the current one brightest.
+  vec4 col = current ? vec4(rgb, 1.0) : done ? vec4(rgb * 0.9, 0.8) : vec4(mix(rgb, vec3(0.75), 0.45), 0.65);
+  float th = max(min(current ? 1.3 : 0.9, 0.22 * rowh / float(subs)), 0.5);  // keep gaps between sub-rows
   float dir = x1 > x0 ? 1.0 : -1.0;
   float cw = cell_w(0);
   float head = clamp(min(rowh / float(subs) * 0.9, cw * 0.7), 2.5, current ? 7.0 : 5.0);

@@ -8,6 +8,7 @@ packages=(
   libglfw3-dev libimgui-dev libstb-dev            # window, UI, PNG
   libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri  # OpenGL/EGL (headless through Mesa)
   libgtest-dev nlohmann-json3-dev libcli11-dev libgif-dev libtbb-dev
+  python3-dev python3-venv                        # the Python package (pip install ./python)
   xvfb xauth x11-apps xdotool                     # GUI tests in a real window
 )
 missing=()

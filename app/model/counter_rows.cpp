@@ -18,7 +18,7 @@ std::vector<CounterRow> counter_rows(const Trace& t, int step) {
        "shared-memory loads and stores, one per thread and access", false},
       {"worst bank conflict", c.bank_conflict, tot.bank_conflict,
        "the most threads of one warp that hit the same shared-memory bank at different addresses in one access "
-       "(1: no conflict; n: the access takes n wavefronts). 'so far' is the maximum over the steps, not a sum",
+       "(0: no shared-memory access; 1: no conflict; n: the access takes n wavefronts). 'so far' is the maximum over the steps, not a sum",
        true},
       {"divergent warps", c.divergent_warps, tot.divergent_warps,
        "warp branches where only some of the live lanes took the path (the warp runs both paths one after the "

@@ -12,27 +12,28 @@ bool touch_says_written(const Trace& t, int step, int row, int index) {
   return (t.row(std::size_t(step), kRowTouch)[index] & touch_bits(kTouchWrite, row)) != 0u;
 }
 
-// "buf[3]": a row is named by its array in the code, the name's leading identifier ("buf" of
-// "buf (in padded to m = 8)", "data" of "data[] in shared memory").
-std::string ref(const Trace& t, int row, int index) {
+}  // namespace
+
+std::string row_ref(const Trace& t, int row, int index) {
   const std::string& name = t.rows[std::size_t(row)].name;
   std::size_t end = 0;
   while (end < name.size() && (std::isalnum((unsigned char)name[end]) || name[end] == '_')) ++end;
   return (end ? name.substr(0, end) : name) + "[" + std::to_string(index) + "]";
 }
 
-}  // namespace
-
 std::vector<ElementAccess> element_accesses(const Trace& t, int step, int row, int index) {
   std::vector<ElementAccess> out;
   if (step < 0 || step >= int(t.steps.size()) || t.ops.empty()) return out;
   const Step& st = t.steps[std::size_t(step)];
+  // A row that shows another row's cells in another form is touched by that row's ops.
+  const int of = t.rows[std::size_t(row)].cells_of;
+  auto is_row = [&](int r) { return r == row || (of >= 0 && r == of); };
   for (std::int64_t k = 0; k < st.op_count(); ++k) {
     const Op& op = t.ops[std::size_t(st.op_begin + k)];
     const OpKind kind = kind_of(op.kind);
     if (kind == OpKind::None) continue;
-    const bool at_src = op.src == index && src_row_of(op.kind) == row;
-    const bool at_dst = op.dst == index && dst_row_of(op.kind) == row;
+    const bool at_src = op.src == index && is_row(src_row_of(op.kind));
+    const bool at_dst = op.dst == index && is_row(dst_row_of(op.kind));
     if (!at_src && !at_dst) continue;
     ElementAccess a{op};
     switch (kind) {
@@ -56,8 +57,8 @@ std::string describe_access(const Trace& t, const ElementAccess& a) {
   s += a.reads && a.writes ? "reads and writes" : a.writes ? "writes" : "reads";
   const OpKind kind = kind_of(a.op.kind);
   s += std::string(": ") + op_kind_name(kind);
-  if (a.op.src >= 0) s += " " + ref(t, src_row_of(a.op.kind), a.op.src);
-  if (a.op.dst >= 0 && kind != OpKind::Read) s += (a.op.src >= 0 ? " -> " : " ") + ref(t, dst_row_of(a.op.kind), a.op.dst);
+  if (a.op.src >= 0) s += " " + row_ref(t, src_row_of(a.op.kind), a.op.src);
+  if (a.op.dst >= 0 && kind != OpKind::Read) s += (a.op.src >= 0 ? " -> " : " ") + row_ref(t, dst_row_of(a.op.kind), a.op.dst);
   return s;
 }
 

@@ -19,6 +19,10 @@ struct ElementAccess {
 // and writes one only where the step's touch flags say it was written (the pair swapped).
 std::vector<ElementAccess> element_accesses(const Trace& t, int step, int row, int index);
 
+// "buf[3]": index `index` of row `row`, named by its array in the code, the row name's leading
+// identifier ("buf" of "buf (in padded to m = 8)", "data" of "data[] in shared memory").
+std::string row_ref(const Trace& t, int row, int index);
+
 // One line for the tooltip: "thread 0 (block 0, warp 0, lane 0) reads and writes: add x[3] -> x[7]".
 std::string describe_access(const Trace& t, const ElementAccess& a);
 

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "cli/grammar.h"
+#include "cli/sizes.h"
 #include "model/presets.h"
 
 namespace primlab::ui {

@@ -745,7 +745,9 @@ void draw_perf_tab(PerfState& s) {
   poll_sweep(s);
   drawn_texts() = DrawnTexts{};
   const float left = 22 * ImGui::GetFontSize();
-  ImGui::BeginChild("perf_controls", ImVec2(left, 0), true);
+  // The scrollbar's room is kept while the controls fit, so that a row of results or a loaded
+  // baseline that makes them scroll does not narrow every field under the user's mouse.
+  ImGui::BeginChild("perf_controls", ImVec2(left, 0), true, ImGuiWindowFlags_AlwaysVerticalScrollbar);
   controls(s);
   ImGui::EndChild();
   ImGui::SameLine();

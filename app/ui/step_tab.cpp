@@ -114,7 +114,7 @@ float step_header(const StepSession& ss, float limit) {
   text("Step " + std::to_string(ss.transport.step) + " / " + std::to_string(int(t.steps.size()) - 1) + ":");
   flow_text(kHighlight, st.label);
   flow_text(kDim, "[" + t.title + ", n=" + std::to_string(t.n) +
-                      (t.width != t.n ? ", padded to " + std::to_string(t.width) : std::string()) + ", " +
+                      (element_extent(t) > t.n ? ", padded to " + std::to_string(element_extent(t)) : std::string()) + ", " +
                       elem_type_name(t.type) + "]");
   if (!st.explain.empty()) explanation(st.explain, limit);
   const float y = ImGui::GetCursorScreenPos().y;

@@ -174,7 +174,11 @@ void legend(const Trace* t) {
   };
   heading("bars:", view::kIdle);
   for (const view::PaletteEntry& e : {view::kIdle, view::kRead, view::kWritten}) swatch(e, kBox);
-  if (!t || t->width > t->n) swatch(view::kPadding, kBox);
+  // Padding that moves with the keys is named by its key.
+  const std::string pad_name = !t || !t->has_pad_key ? ""
+                               : t->pad_key_in_input ? "padding (" + format_word(t->pad_key, t->type) + "; the input has it too)"
+                                                     : "padding (" + format_word(t->pad_key, t->type) + ")";
+  if (!t || element_extent(*t) > t->n) swatch({pad_name.empty() ? view::kPadding.name : pad_name.c_str(), view::kPadding.colour}, kBox);
   if (floats) {
     swatch(view::kInf, kBox);
     swatch(view::kNaN, kBox);
@@ -209,19 +213,14 @@ std::string scale_text(float v, ElemType type) {
 }
 
 // The row and index under a point of the image (px from its top left); false when none.
-bool hit(const Trace& t, int step, const view::ViewLayout& l, const view::ViewOptions& opt, ImVec2 p, int& row,
-         int& index) {
-  if (p.x < l.bars.x || p.x >= l.bars.x + l.bars.w) return false;
+bool hit(const Trace& t, int step, const view::ViewLayout& l, ImVec2 p, int& row, int& index) {
   row = -1;
   if (p.y >= l.arcs_y && p.y < l.label_y + l.label_h) row = t.steps[std::size_t(step)].focus_row;
   for (std::size_t r = 0; r < t.rows.size(); ++r)
     if (l.row_y[r] >= 0 && p.y >= l.row_y[r] && p.y < l.row_y[r] + l.strip_h) row = int(r);
   if (row < 0) return false;
-  const RowInfo& ri = t.rows[std::size_t(row)];
-  const float at = ri.element_space ? view::element_at(opt.window, t.width, l.bars.x, l.bars.w, p.x)
-                                    : (p.x - l.bars.x) / l.bars.w * float(ri.length);
-  index = int(std::floor(at));
-  return index >= 0 && index < (ri.element_space ? t.width : ri.length);
+  index = view::cell_at(t, step, l, std::size_t(row), p.x);
+  return index >= 0;
 }
 
 // The tooltip of one index: its value, and who read or wrote it in this step, from the step's ops.
@@ -229,9 +228,11 @@ void element_tooltip(const Trace& t, int step, int row, int index, float elem_px
   const RowInfo& ri = t.rows[std::size_t(row)];
   const std::vector<ElementAccess> acc = element_accesses(t, step, row, index);
   ImGui::BeginTooltip();
-  ImGui::Text("%s[%d] = %s%s", ri.name.c_str(), index,
-              format_cell(t.row(std::size_t(step), std::size_t(row))[index], ri).c_str(),
-              ri.element_space && index >= t.n ? "  (padding)" : "");
+  const std::uint32_t word = t.row(std::size_t(step), std::size_t(row))[index];
+  ImGui::Text("%s = %s%s", row_ref(t, row, index).c_str(), format_cell(word, ri).c_str(),
+              !is_padding(t, step, std::size_t(row), index, word) ? ""
+              : t.has_pad_key && step >= t.pad_step                 ? "  (padding: the key that sorts last)"
+                                                                    : "  (padding)");
   if (ri.element_space && elem_px < 1.f)
     ImGui::TextColored(kDim, "%.0f elements share this pixel column: zoom in (mouse wheel)", 1.f / elem_px);
   if (acc.empty()) ImGui::TextColored(kDim, "not touched in this step");
@@ -279,13 +280,76 @@ void view_texts(ImDrawList* dl, ImVec2 origin, const Trace& t, const Step& st, c
     put(6, l.hidden_y, fit_text(hidden + " below, hidden: a taller view shows them", size.x - 12.f, {hidden + " hidden"}), dim);
   if (l.overview.h <= 0) return;
   put(6, l.overview.y + std::max(0.f, (l.overview.h - line) * 0.5f), fit_text("overview", name_w), dim);
-  const int a = int(opt.window.first), b = int(std::ceil(opt.window.first + opt.window.count)) - 1;
-  const std::string shown = "elements " + std::to_string(a) + "-" + std::to_string(b) + " of " + std::to_string(t.width);
-  const std::string arrows = opt.arrows && l.bars.w / opt.window.count < view::kMinArrowPx ? "; zoom in for arrows" : "";
+  // The window is in units of the focus row's axis (squeezed padding is less than a unit a cell).
+  const int a = int(l.axis.cell_of(l.window.first)), b = int(std::ceil(l.axis.cell_of(l.window.first + l.window.count))) - 1;
+  const std::string shown = (focus.element_space ? "elements " : "cells ") + std::to_string(a) + "-" + std::to_string(b) +
+                            " of " + std::to_string(l.axis.cells());
+  const std::string arrows = opt.arrows && l.bars.w / l.window.count < view::kMinArrowPx ? "; zoom in for arrows" : "";
   put(l.bars.x + 4, l.overview.y + l.overview.h + 3,
       fit_text(shown + ": wheel zooms, drag pans, double-click shows all" + arrows, l.bars.w - 8.f,
                {shown + ": wheel zooms, drag pans" + arrows, shown + " (wheel zooms)", shown}),
       dim);
+}
+
+// The padding after the real elements, named over its part of the bars: how many elements, and
+// that a kernel added them (the tooltip of one says "(padding)"). Recorded (ui/labels.h).
+void padding_name(ImDrawList* dl, ImVec2 origin, const Trace& t, const view::ViewLayout& l) {
+  if (l.padding.w <= 0) return;
+  const std::string count = std::to_string(l.axis.padding);
+  for (const std::string& s : {"padding: " + count + " past n = " + std::to_string(t.n), "padding " + count, count}) {
+    const ImVec2 size = ImGui::CalcTextSize(s.c_str());
+    if (size.x + 8 > l.padding.w) continue;
+    const ImVec2 p(origin.x + l.padding.x + 0.5f * (l.padding.w - size.x), origin.y + l.padding.y + 2);
+    dl->AddRectFilled(ImVec2(p.x - 3, p.y - 1), ImVec2(p.x + size.x + 3, p.y + size.y + 1), IM_COL32(26, 27, 31, 230));
+    draw_text(dl, p, ImGui::ColorConvertFloat4ToU32(kDim), s);
+    return;
+  }
+}
+
+// [SECTION] Sorting network
+// The comparator panel's words: its title (what a row is, which way time runs), a time arrow down
+// its left edge, and beside the rows the current pass and the stages' first passes, as far as
+// they have room (the current pass first). Every text is recorded (ui/labels.h).
+void network_texts(ImDrawList* dl, ImVec2 origin, const Trace& t, int step, const view::ViewLayout& l) {
+  if (!t.network || l.network.h <= 0) return;
+  const ImU32 ink = IM_COL32(220, 222, 230, 255), dim = ImGui::ColorConvertFloat4ToU32(kDim);
+  const float line = ImGui::GetTextLineHeight();
+  const ImVec2 title(origin.x + l.network.x, origin.y + l.network.y - view::kNetworkTitleH);
+  for (const char* s : {"comparator network: a row per compare-swap pass, time runs down; the arrow points where the "
+                        "larger key goes",
+                        "comparator network: a row per pass, time runs down", "network: time runs down"}) {
+    if (ImGui::CalcTextSize(s).x > l.network.w) continue;
+    draw_text(dl, title, ink, s);
+    break;
+  }
+  draw_text(dl, ImVec2(origin.x + 6, title.y), dim, "passes");
+  // The time arrow, just left of the panel.
+  const float ax = origin.x + l.network.x - 8, top = origin.y + l.network.y, bottom = top + l.network.h;
+  dl->AddLine(ImVec2(ax, top), ImVec2(ax, bottom - 5), dim);
+  dl->AddTriangleFilled(ImVec2(ax - 3, bottom - 6), ImVec2(ax + 3, bottom - 6), ImVec2(ax, bottom), dim);
+  const std::vector<view::NetworkPass> passes = view::network_passes(t, step, l.network);
+  std::vector<std::pair<float, float>> taken;
+  const float room = l.network.x - 18;
+  // The first of `texts` that fits the name column, beside the pass's row where no other text is.
+  auto put = [&](const view::NetworkPass& p, const std::vector<std::string>& texts, ImU32 colour) {
+    const float y = std::max(p.y + 0.5f * (p.h - line), l.network.y);
+    for (const auto& [a, b] : taken)
+      if (y < b && y + line > a) return;
+    if (y + line > l.network.y + l.network.h + 2) return;
+    std::string s = texts.back();
+    for (const std::string& t : texts)
+      if (ImGui::CalcTextSize(t.c_str()).x <= room) {
+        s = t;
+        break;
+      }
+    const ImVec4 clip(origin.x, origin.y + y, origin.x + l.network.x - 12, origin.y + y + line);
+    draw_text(dl, ImVec2(origin.x + 6, origin.y + y), colour, s, &clip);
+    taken.push_back({y, y + line});
+  };
+  for (const view::NetworkPass& p : passes)
+    if (p.current) put(p, {"> " + p.stage + (p.pass.empty() ? "" : ", " + p.pass), "> " + (p.pass.empty() ? p.stage : p.pass)}, ink);
+  for (const view::NetworkPass& p : passes)
+    if (p.stage_start && !p.current) put(p, {p.stage}, dim);
 }
 
 }  // namespace
@@ -300,7 +364,10 @@ void trace_image(ViewPrograms& programs, StepPane& pane, ImVec2 size) {
   }
   const Trace& t = ss.trace();
   view::ViewOptions& opt = pane.options;
-  opt.window = view::clamp_window(opt.window, t.width);
+  const float units = view::row_axis(t, std::size_t(t.steps[std::size_t(step)].focus_row)).units();
+  // A whole row is kept as "the whole row" (count 0), not as this axis's units: a step whose focus
+  // row has another axis (the bins after the keys) shows all of it too, not its first units.
+  opt.window = view::whole_row(opt.window, units) ? view::ViewWindow{} : view::clamp_window(opt.window, units);
   // The name column fits the longest row name, up to a third of the view.
   float names = ImGui::CalcTextSize("(this step)").x;
   for (const RowInfo& r : t.rows) names = std::max(names, ImGui::CalcTextSize(r.name.c_str()).x);
@@ -331,9 +398,11 @@ void trace_image(ViewPrograms& programs, StepPane& pane, ImVec2 size) {
                ImVec2(origin.x + float(w), origin.y + float(h)), ImVec2(0, 1), ImVec2(1, 0));
   const Step& st = t.steps[std::size_t(step)];
   const view::ViewLayout l = view::layout_view(t, step, rect, opt);
-  const float elem_px = l.bars.w / opt.window.count;
+  const float elem_px = l.bars.w / l.window.count;
   const view::RowRange range = view::bar_range(pane.buffers, std::size_t(st.focus_row), opt);
   view_texts(dl, origin, t, st, l, opt, range, ImVec2(float(w), float(h)));
+  padding_name(dl, origin, t, l);
+  network_texts(dl, origin, t, step, l);
   // The value labels the shaders drew, clipped as their scissor clips them to the bars' columns.
   const ImVec4 columns(origin.x + l.bars.x, origin.y, origin.x + l.bars.x + l.bars.w, origin.y + float(h));
   for (const view::ValueLabel& v : view::value_labels(t, step, l, opt, pane.buffers))
@@ -347,15 +416,15 @@ void trace_image(ViewPrograms& programs, StepPane& pane, ImVec2 size) {
   const ImVec2 pressed(io.MouseClickedPos[0].x - origin.x, io.MouseClickedPos[0].y - origin.y);
   const bool on_overview = l.overview.h > 0 && pressed.y >= l.overview.y && pressed.y < l.overview.y + l.overview.h;
   if (hovered && io.MouseWheel != 0.f) {
-    const float anchor = view::element_at(opt.window, t.width, l.bars.x, l.bars.w, m.x);
-    opt.window = view::zoom_window(opt.window, t.width, anchor, std::pow(0.8f, io.MouseWheel));
+    const float anchor = view::element_at(opt.window, units, l.bars.x, l.bars.w, m.x);
+    opt.window = view::zoom_window(opt.window, units, anchor, std::pow(0.8f, io.MouseWheel));
   }
   if (hovered && ImGui::IsMouseDoubleClicked(0)) opt.window = {};
   if (active && on_overview) {
-    const float centre = (m.x - l.overview.x) / l.overview.w * float(t.width);
-    opt.window = view::pan_window(opt.window, t.width, centre - (opt.window.first + 0.5f * opt.window.count));
+    const float centre = (m.x - l.overview.x) / l.overview.w * units;
+    opt.window = view::pan_window(opt.window, units, centre - (opt.window.first + 0.5f * opt.window.count));
   } else if (active && io.MouseDelta.x != 0.f) {
-    opt.window = view::pan_window(opt.window, t.width, -io.MouseDelta.x / l.bars.w * opt.window.count);
+    opt.window = view::pan_window(opt.window, units, -io.MouseDelta.x / l.bars.w * opt.window.count);
   }
 
   // Hover: the index under the mouse, and who touched it in this step (from the step's ops); the
@@ -367,7 +436,7 @@ void trace_image(ViewPrograms& programs, StepPane& pane, ImVec2 size) {
   if (l.overview.h > 0 && m.y >= l.overview.y && m.y < l.overview.y + l.overview.h && m.x >= l.overview.x)
     ImGui::SetTooltip("the whole row: click or drag to move the window there");
   int row = 0, index = 0;
-  if (!hit(t, step, l, opt, m, row, index)) return;
+  if (!hit(t, step, l, m, row, index)) return;
   const Trace& host = host_trace(pane);  // the values and ops, read back once when CUDA filled them
   element_tooltip(host, step, row, index, t.rows[std::size_t(row)].element_space ? elem_px : 1.f);
   opt.highlight_row = row;

@@ -22,14 +22,21 @@ std::string unpack_label(const LabelTexel& texel) {
   return s;
 }
 
-std::vector<LabelTexel> step_labels(const Trace& meta, const std::uint32_t* step_values) {
+int label_length(const LabelTexel& texel) {
+  int n = 0;
+  while (n < kLabelChars && ((texel[std::size_t(n / 4)] >> (8 * (n % 4))) & 0xffu) != 0u) ++n;
+  return n;
+}
+
+std::vector<LabelTexel> step_labels(const Trace& meta, int step, const std::uint32_t* step_values) {
   std::vector<LabelTexel> out(meta.step_words(), LabelTexel{0u, 0u, 0u, 0u});
   for (std::size_t r = 0; r < meta.rows.size(); ++r) {
     if (r == kRowTouch || r == kRowOwner) continue;
     const RowInfo& row = meta.rows[r];
-    const std::int32_t len = std::min(row.element_space ? std::min(meta.n, row.length) : row.length, meta.width);
+    const std::int32_t len = std::min(row.length, meta.width);
     const std::uint32_t* v = step_values + r * std::size_t(meta.width);
-    for (std::int32_t i = 0; i < len; ++i) out[r * std::size_t(meta.width) + std::size_t(i)] = pack_label(format_cell(v[i], row));
+    for (std::int32_t i = 0; i < len; ++i)
+      if (!is_padding(meta, step, r, i, v[i])) out[r * std::size_t(meta.width) + std::size_t(i)] = pack_label(format_cell(v[i], row));
   }
   return out;
 }

@@ -18,10 +18,12 @@ using LabelTexel = std::array<std::uint32_t, 4>;
 // `text` as one texel (longer text is cut to kLabelChars), and back.
 LabelTexel pack_label(const std::string& text);
 std::string unpack_label(const LabelTexel& texel);
+// The characters of a texel's text.
+int label_length(const LabelTexel& texel);
 
-// The labels of one step: rows x width texels, step_values being that step's rows x width words.
+// The labels of step `step`: rows x width texels, step_values being its rows x width words.
 // Empty where nothing is drawn: the touch and owner rows, padding elements, indices past a row's
 // length.
-std::vector<LabelTexel> step_labels(const Trace& meta, const std::uint32_t* step_values);
+std::vector<LabelTexel> step_labels(const Trace& meta, int step, const std::uint32_t* step_values);
 
 }  // namespace primlab::view

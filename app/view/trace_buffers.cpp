@@ -110,9 +110,13 @@ void TraceBuffers::prepare_step(const Trace& meta, int step) {
                          read_ops.data());
     ops = read_ops.data();
   }
-  step_ranges_ = view::step_ranges(meta, values);
-  step_labels_ = step_labels(meta, values);
+  step_ranges_ = view::step_ranges(meta, step, values);
+  step_labels_ = step_labels(meta, step, values);
   const std::vector<LabelTexel>& labels = step_labels_;
+  label_chars_.assign(meta.rows.size(), 0);
+  for (std::size_t r = 0; r < meta.rows.size(); ++r)
+    for (std::size_t i = 0; i < std::size_t(meta.width); ++i)
+      label_chars_[r] = std::max(label_chars_[r], label_length(labels[r * std::size_t(meta.width) + i]));
   const std::vector<std::uint32_t> touch = step_touch(meta, values, ops, slots);
   glBindBuffer(GL_TEXTURE_BUFFER, labels_buf_);
   if (!labels.empty()) glBufferSubData(GL_TEXTURE_BUFFER, 0, GLsizeiptr(labels.size() * sizeof(LabelTexel)), labels.data());
@@ -150,14 +154,23 @@ std::vector<std::uint32_t> step_touch(const Trace& meta, const std::uint32_t* va
     if (kind != OpKind::Read)
       mark(dst_row_of(op.kind), op.dst, kTouchWrite | (kind == OpKind::Add || kind == OpKind::Atomic ? kTouchRead : 0u));
   }
+  for (std::size_t r = 0; r < meta.rows.size() && r < 16; ++r) {
+    const std::int32_t of = meta.rows[r].cells_of;
+    if (of < 0 || of >= std::int32_t(meta.rows.size()) || of >= 16) continue;
+    for (std::size_t i = 0; i < w; ++i) out[r * w + i] |= out[std::size_t(of) * w + i];
+  }
   return out;
 }
 
 namespace {
-// Widens `r` by the finite values of `len` words of one row.
-void widen(RowRange& r, const RowInfo& row, const std::uint32_t* v, std::int32_t len) {
+// Widens `r` by the finite values of row `ri` at step `step` (its words `v`), padding left out.
+void widen(RowRange& r, const Trace& t, int step, std::size_t ri, const std::uint32_t* v) {
+  const RowInfo& row = t.rows[ri];
+  const std::int32_t len = std::min(row.length, t.width);
   for (std::int32_t i = 0; i < len; ++i) {
-    const float f = row.type == ElemType::F32 ? word_to_float(v[i])
+    if (is_padding(t, step, ri, i, v[i])) continue;
+    const float f = row.kind == RowKind::TagCount ? float(v[i] & 0x07FFFFFFu)
+                    : row.type == ElemType::F32 ? word_to_float(v[i])
                     : row.type == ElemType::U32 ? float(v[i])
                                                 : float(std::int32_t(v[i]));
     if (!std::isfinite(f)) continue;
@@ -165,19 +178,16 @@ void widen(RowRange& r, const RowInfo& row, const std::uint32_t* v, std::int32_t
     r.hi = std::max(r.hi, f);
   }
 }
-std::int32_t meaningful(const Trace& t, const RowInfo& row) {
-  return std::min(row.element_space ? std::min(t.n, row.length) : row.length, t.width);
-}
 void settle(std::vector<RowRange>& ranges) {
   for (RowRange& r : ranges)
     if (r.lo > r.hi) r = {0.f, 1.f};
 }
 }  // namespace
 
-std::vector<RowRange> step_ranges(const Trace& meta, const std::uint32_t* values) {
+std::vector<RowRange> step_ranges(const Trace& meta, int step, const std::uint32_t* values) {
   std::vector<RowRange> r(meta.rows.size(), RowRange{INFINITY, -INFINITY});
   for (std::size_t row = 0; row < meta.rows.size(); ++row)
-    widen(r[row], meta.rows[row], values + row * std::size_t(meta.width), meaningful(meta, meta.rows[row]));
+    widen(r[row], meta, step, row, values + row * std::size_t(meta.width));
   settle(r);
   return r;
 }
@@ -185,7 +195,7 @@ std::vector<RowRange> step_ranges(const Trace& meta, const std::uint32_t* values
 std::vector<RowRange> host_ranges(const Trace& t) {
   std::vector<RowRange> r(t.rows.size(), RowRange{INFINITY, -INFINITY});
   for (std::size_t row = 0; row < t.rows.size(); ++row)
-    for (std::size_t s = 0; s < t.steps.size(); ++s) widen(r[row], t.rows[row], t.row(s, row), meaningful(t, t.rows[row]));
+    for (std::size_t s = 0; s < t.steps.size(); ++s) widen(r[row], t, int(s), row, t.row(s, row));
   settle(r);
   return r;
 }

@@ -44,12 +44,14 @@ class TraceBuffers {
   void prepare_step(const Trace& meta, int step);
   const std::vector<RowRange>& step_ranges() const { return step_ranges_; }
   GLuint labels_texture() const { return labels_tex_; }
+  // The longest label of each row at the prepared step (the view draws a row's labels at one size).
+  const std::vector<int>& label_chars() const { return label_chars_; }
+  // The prepared step's labels as uploaded (rows x width texels), kept on the host so that the UI
+  // and the tests can say where the view's value labels are (value_labels(), trace_view.h).
+  const std::vector<std::array<std::uint32_t, 4>>& step_label_texels() const { return step_labels_; }
   GLuint touch_texture() const { return touch_tex_; }
   // The label buffer's texels (rows x width), read back (for tests).
   std::vector<std::array<std::uint32_t, 4>> read_labels() const;
-  // The prepared step's labels as uploaded (rows x width texels), kept on the host so that the UI
-  // can say where the view's value labels are (value_labels(), trace_view.h).
-  const std::vector<std::array<std::uint32_t, 4>>& step_label_texels() const { return step_labels_; }
 
  private:
   void release();
@@ -57,16 +59,18 @@ class TraceBuffers {
   std::size_t words_ = 0, slots_ = 0;
   int prepared_step_ = -1;
   std::vector<RowRange> step_ranges_;
+  std::vector<int> label_chars_;
   std::vector<std::array<std::uint32_t, 4>> step_labels_;
 };
 
-// Ranges of each row of one step (`values`: that step's rows x width words); non-finite values
-// are left out, a row with no finite value gets 0..1.
-std::vector<RowRange> step_ranges(const Trace& meta, const std::uint32_t* values);
+// Ranges of each row of step `step` (`values`: its rows x width words); non-finite values and padding
+// are left out, a row with no finite value gets 0..1. A tagged counter's value is its count.
+std::vector<RowRange> step_ranges(const Trace& meta, int step, const std::uint32_t* values);
 // The touch flags of one step for every row (rows x width words, kTouchRead | kTouchWrite): rows
 // in element space copy the trace's touch row; the others (bins, block sums), which it does not
 // cover, take them from the step's ops as the CPU reference marks element rows: the source is read,
-// the destination written (and read by an add or an atomic).
+// the destination written (and read by an add or an atomic). A row that shows another row's cells
+// in another form (RowInfo::cells_of) takes that row's flags.
 std::vector<std::uint32_t> step_touch(const Trace& meta, const std::uint32_t* values, const Op* ops, std::size_t count);
 
 // Ranges of each row over all steps of a host trace (CPU backend).

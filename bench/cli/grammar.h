@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/sizes.h"
 #include "engine/table.h"
 #include "lab/model/result.h"
 
@@ -44,17 +45,6 @@ CLI::Option* add_renamed_option(CLI::App& app, const std::string& names, std::st
 // Checks that a file can be written at `path` (its folder exists and takes files; the path is not
 // a folder), before any work. A failure with a one-line message otherwise.
 Result check_output_file(const std::string& path);
-
-// [SECTION] Sizes
-// One size in [lo, hi]: "4096", "2^12" or "1<<12". `option` names the flag in the message.
-Result parse_size(const std::string& option, const std::string& text, std::int64_t lo, std::int64_t hi,
-                  std::int64_t& out);
-// Sizes: a comma-separated list of sizes and ranges "A..B" (A, A*factor, A*factor^2, ... and B),
-// each in [lo, hi], in the order given, each once. A failure names the part that is wrong.
-Result parse_sizes(const std::string& option, const std::string& text, std::int64_t lo, std::int64_t hi,
-                   int factor, std::vector<std::int64_t>& out);
-// "2^20" for powers of two above 2^16, else the decimal number ("4096").
-std::string size_text(std::int64_t n);
 
 // [SECTION] Element types
 // The engine's type names (u8, i32, u32, f32, i64, f64, u64); "int", "uint" and "float" (the step

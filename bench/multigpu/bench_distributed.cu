@@ -1,9 +1,10 @@
 // bench-multigpu: the multi-GPU sort over NCCL, one process driving the first G GPUs
 // (ncclCommInitAll), or one process per GPU (each started with --rank, the communicator from the
 // unique id rank 0 writes to --id-file). For each size (keys per GPU), keys or u32 pairs, key
-// distribution and way of running it (scheme and pipeline depth): the time, the aggregate rate,
-// each step's time, the balance, the exchange's rate against NCCL's own all-to-all of the same
-// bytes, and the speed-up over primlab's sort of the same total on one GPU, measured in the same
+// distribution and way of running it (scheme and pieces): the time, the aggregate rate, each
+// step's time, the balance, the exchange's rate against NCCL's own all-to-all of the same bytes
+// (in one group, and in the call's own groups), whether the result is sorted and holds the input's
+// pairs, and the speed-up over primlab's sort of the same total on one GPU, measured in the same
 // run. Beside them, for the cost model (bench/distributed_cost_model.py): the device copy
 // bandwidth, one GPU's sort and radix partition of a shard, and NCCL's all-to-all of a shard.
 //   bench-multigpu [--gpus G] [--log2 26,28,30] [--kinds keys,pairs] [--dists uniform,skewed,all-equal]
@@ -23,6 +24,7 @@
 #include <map>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -91,17 +93,30 @@ double median(std::vector<double> v) {
 
 // [SECTION] the ranks this process drives
 
-// Counts, per driven rank and peer, the bytes the primitive's transfers send and receive, so that
-// NCCL's own all-to-all of the same bytes can be timed beside it.
+// The bytes each driven rank sends to and receives from each rank in one transfer
+// ([local * G + peer]).
+struct Traffic {
+  std::vector<std::size_t> sent, received;
+};
+
+// Records the bytes of every transfer the primitive makes, so that NCCL's own send/recv of the same
+// bytes can be timed beside it.
 class RecordingExchange final : public primlab::Exchange {
  public:
-  explicit RecordingExchange(primlab::Exchange& inner) : inner_(inner) { clear(); }
-  void clear() {
-    sent_.assign(std::size_t(inner_.local_count()) * inner_.size(), 0);
-    received_ = sent_;
+  explicit RecordingExchange(primlab::Exchange& inner) : inner_(inner) {}
+  void clear() { transfers_.clear(); }
+  const std::vector<Traffic>& transfers() const { return transfers_; }
+  // Every transfer's bytes, summed: one all-to-all.
+  Traffic total() const {
+    Traffic t{std::vector<std::size_t>(std::size_t(local_count()) * size(), 0), {}};
+    t.received = t.sent;
+    for (const Traffic& x : transfers_)
+      for (std::size_t i = 0; i < t.sent.size(); ++i) {
+        t.sent[i] += x.sent[i];
+        t.received[i] += x.received[i];
+      }
+    return t;
   }
-  std::size_t sent(int local, int peer) const { return sent_[std::size_t(local) * size() + peer]; }
-  std::size_t received(int local, int peer) const { return received_[std::size_t(local) * size() + peer]; }
 
   int size() const override { return inner_.size(); }
   int local_count() const override { return inner_.local_count(); }
@@ -113,12 +128,15 @@ class RecordingExchange final : public primlab::Exchange {
   }
   std::size_t max_gather_count() const override { return inner_.max_gather_count(); }
   primlab::Status all_to_all_v(const primlab::ExchangePlan* plans, int parts, int* ticket) override {
+    Traffic t{std::vector<std::size_t>(std::size_t(local_count()) * size(), 0), {}};
+    t.received = t.sent;
     for (int l = 0; l < local_count(); ++l)
       for (int p = 0; p < parts; ++p)
         for (int s = 0; s < size(); ++s) {
-          sent_[std::size_t(l) * size() + s] += plans[l * parts + p].send_bytes[s];
-          received_[std::size_t(l) * size() + s] += plans[l * parts + p].recv_bytes[s];
+          t.sent[std::size_t(l) * size() + s] += plans[l * parts + p].send_bytes[s];
+          t.received[std::size_t(l) * size() + s] += plans[l * parts + p].recv_bytes[s];
         }
+    transfers_.push_back(std::move(t));
     return inner_.all_to_all_v(plans, parts, ticket);
   }
   primlab::Status join(int local, int ticket) override { return inner_.join(local, ticket); }
@@ -126,7 +144,7 @@ class RecordingExchange final : public primlab::Exchange {
 
  private:
   primlab::Exchange& inner_;
-  std::vector<std::size_t> sent_, received_;
+  std::vector<Traffic> transfers_;
 };
 
 struct Gpu {
@@ -160,6 +178,16 @@ struct Group {
     return double(*std::max_element(all.begin(), all.end())) / 1e6;
   }
   void barrier() const { max_over_ranks(0); }
+  // The sum of every process's value (one process: its own).
+  std::uint64_t sum_over_ranks(std::uint64_t v) const {
+    if (one_process) return v;
+    std::int64_t mine = std::int64_t(v);
+    std::vector<std::int64_t> all(static_cast<std::size_t>(size));
+    check(ex->all_gather(&mine, 1, all.data()), "all_gather", ex.get());
+    std::uint64_t sum = 0;
+    for (std::int64_t x : all) sum += std::uint64_t(x);
+    return sum;
+  }
   // Median wall time of `reps` runs of f (after one warm-up), every GPU synchronised around each.
   double time_ms(int reps, const std::function<void()>& f) const {
     f();
@@ -232,55 +260,109 @@ double one_gpu_ms(const Group& grp, std::int64_t n, bool pairs, Dist d, bool par
   });
 }
 
-// NCCL's own all-to-all: every driven rank sends send(l, s) bytes to and receives recv(l, s)
-// bytes from each other rank s, in one group, each message from and to a 256-byte boundary
-// (plus `offset` bytes). The time of one such all-to-all.
-double nccl_alltoall_ms(const Group& grp, const std::function<std::size_t(int, int)>& send,
-                        const std::function<std::size_t(int, int)>& recv, int reps, std::size_t offset = 0) {
+// NCCL's own grouped send/recv of the same bytes: one group per transfer, each waited for (as the
+// call's transfers are when its steps are timed), every message from and to a 256-byte boundary
+// (plus `offset` bytes). The time of the whole sequence.
+double nccl_ms(const Group& grp, const std::vector<Traffic>& transfers, int reps, std::size_t offset = 0) {
   const int L = int(grp.gpus.size()), G = grp.size;
   auto round = [](std::size_t b) { return (b + 511) / 256 * 256; };
   std::vector<primlab::DeviceBuffer<char>> sbuf, rbuf;
-  std::vector<std::vector<std::size_t>> sat(L, std::vector<std::size_t>(G)), rat(L, std::vector<std::size_t>(G));
   for (int l = 0; l < L; ++l) {
-    std::size_t s_total = 0, r_total = 0;
-    for (int p = 0; p < G; ++p) {
-      sat[l][p] = s_total + offset;
-      rat[l][p] = r_total + offset;
-      s_total += round(send(l, p));
-      r_total += round(recv(l, p));
+    std::size_t s_most = 0, r_most = 0;  // the largest transfer's bytes
+    for (const Traffic& t : transfers) {
+      std::size_t s_total = 0, r_total = 0;
+      for (int p = 0; p < G; ++p) {
+        s_total += round(t.sent[std::size_t(l) * G + p]);
+        r_total += round(t.received[std::size_t(l) * G + p]);
+      }
+      s_most = std::max(s_most, s_total);
+      r_most = std::max(r_most, r_total);
     }
     check(cudaSetDevice(grp.gpus[l].device), "cudaSetDevice");
-    sbuf.emplace_back(std::max<std::size_t>(s_total, 1));
-    rbuf.emplace_back(std::max<std::size_t>(r_total, 1));
+    sbuf.emplace_back(std::max<std::size_t>(s_most, 1));
+    rbuf.emplace_back(std::max<std::size_t>(r_most, 1));
   }
   return grp.time_ms(reps, [&] {
-    check(ncclGroupStart(), "ncclGroupStart");
-    for (int l = 0; l < L; ++l)
-      for (int p = 0; p < G; ++p) {
-        if (send(l, p) > 0)
-          check(ncclSend(sbuf[l].get() + sat[l][p], send(l, p), ncclChar, p, grp.gpus[l].comm, grp.gpus[l].stream), "ncclSend");
-        if (recv(l, p) > 0)
-          check(ncclRecv(rbuf[l].get() + rat[l][p], recv(l, p), ncclChar, p, grp.gpus[l].comm, grp.gpus[l].stream), "ncclRecv");
+    for (const Traffic& t : transfers) {
+      check(ncclGroupStart(), "ncclGroupStart");
+      for (int l = 0; l < L; ++l) {
+        std::size_t s_at = offset, r_at = offset;
+        for (int p = 0; p < G; ++p) {
+          const std::size_t send = t.sent[std::size_t(l) * G + p], recv = t.received[std::size_t(l) * G + p];
+          if (send > 0)
+            check(ncclSend(sbuf[l].get() + s_at, send, ncclChar, p, grp.gpus[l].comm, grp.gpus[l].stream), "ncclSend");
+          if (recv > 0)
+            check(ncclRecv(rbuf[l].get() + r_at, recv, ncclChar, p, grp.gpus[l].comm, grp.gpus[l].stream), "ncclRecv");
+          s_at += round(send);
+          r_at += round(recv);
+        }
       }
-    check(ncclGroupEnd(), "ncclGroupEnd");
+      check(ncclGroupEnd(), "ncclGroupEnd");
+      grp.sync();
+    }
   });
+}
+
+// [SECTION] checking a result
+
+__device__ unsigned long long pair_hash(std::uint32_t key, std::uint32_t value) {
+  return (unsigned long long)(mix(key ^ 0x5bd1e995u) ^ (std::uint64_t(mix(value + 0x27d4eb2fu)) << 32)) *
+         0x9E3779B97F4A7C15ull;
+}
+// out[0] += keys of the first n - 1 greater than the next one; out[1] += the hash of every
+// (key, value) pair (value 0 for keys alone), so that a result holds the input's pairs when the
+// sums over the ranks agree.
+__global__ void order_and_hash(const std::uint32_t* keys, const std::uint32_t* values, std::int64_t n,
+                               unsigned long long* out) {
+  unsigned long long disorder = 0, hash = 0;
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n; i += std::int64_t(gridDim.x) * blockDim.x) {
+    if (i + 1 < n && keys[i] > keys[i + 1]) ++disorder;
+    hash += pair_hash(keys[i], values ? values[i] : 0u);
+  }
+  for (int o = 16; o > 0; o /= 2) {
+    disorder += __shfl_down_sync(0xffffffffu, disorder, o);
+    hash += __shfl_down_sync(0xffffffffu, hash, o);
+  }
+  if (threadIdx.x % 32 == 0) {
+    atomicAdd(&out[0], disorder);
+    atomicAdd(&out[1], hash);
+  }
+}
+
+// The disorder and the pair hash of n keys (and values) on the current device.
+std::pair<std::uint64_t, std::uint64_t> order_and_hash_of(const std::uint32_t* keys, const std::uint32_t* values,
+                                                          std::int64_t n, cudaStream_t stream) {
+  primlab::DeviceBuffer<unsigned long long> d(2);
+  check(cudaMemsetAsync(d.get(), 0, 2 * sizeof(unsigned long long), stream), "cudaMemset");
+  if (n > 0) order_and_hash<<<1024, 256, 0, stream>>>(keys, values, n, d.get());
+  check(cudaGetLastError(), "order_and_hash");
+  unsigned long long h[2];
+  check(cudaMemcpyAsync(h, d.get(), sizeof h, cudaMemcpyDeviceToHost, stream), "cudaMemcpy");
+  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  return {h[0], h[1]};
 }
 
 // [SECTION] one case
 
 struct Way {
   DistributedScheme scheme;
-  int chunks;
+  int pieces;
 };
 std::string way_name(const Way& w) {
   return std::string(w.scheme == DistributedScheme::SortFirst ? "sort-first" : w.scheme == DistributedScheme::PartitionFirst
                                                                                    ? "partition-first"
                                                                                    : "auto") +
-         ":" + std::to_string(w.chunks);
+         ":" + std::to_string(w.pieces);
 }
 const char* scheme_name(DistributedScheme s) {
   return s == DistributedScheme::SortFirst ? "sort-first" : s == DistributedScheme::PartitionFirst ? "partition-first" : "auto";
 }
+
+// A call that returned an error: every rank returns the same one, so the case is recorded as
+// failed and the run goes on with the next.
+struct CaseFailed : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 struct Case {
   int log2n;
@@ -294,7 +376,7 @@ nlohmann::json run_case(Group& grp, const Case& k, int reps, const std::map<std:
   const std::int64_t n = std::int64_t(1) << k.log2n, total = n * G;
   const std::int64_t cap = primlab::distributed_capacity(total, G);
   const std::size_t elem = k.pairs ? 8 : 4;
-  const DistributedOptions options{k.way.scheme, k.way.chunks};
+  const DistributedOptions options{k.way.scheme, k.way.pieces};
   nlohmann::json j = {{"keys_per_gpu_log2", k.log2n}, {"pairs", k.pairs}, {"keys", dist_name(k.dist)},
                       {"way", way_name(k.way)}, {"total_keys", total}};
   const std::size_t ws_bytes = k.pairs ? primlab::distributed_sort_pairs_workspace_bytes<std::uint32_t, std::uint32_t>(n, cap, G, options)
@@ -322,10 +404,17 @@ nlohmann::json run_case(Group& grp, const Case& k, int reps, const std::map<std:
     shards[l] = {keys_in[l].get(), keys_out[l].get(), n, cap, {ws[l].get(), ws_bytes},
                  k.pairs ? values_in[l].get() : nullptr, k.pairs ? values_out[l].get() : nullptr};
   }
+  // The input's pair hash, summed over the ranks, which the result's must equal.
+  std::uint64_t in_hash = 0;
+  for (int l = 0; l < L; ++l) {
+    check(cudaSetDevice(grp.gpus[l].device), "cudaSetDevice");
+    in_hash += order_and_hash_of(keys_in[l].get(), k.pairs ? values_in[l].get() : nullptr, n, grp.gpus[l].stream).second;
+  }
   auto sort = [&](primlab::DistributedTimes* t) {
-    check(k.pairs ? primlab::distributed_sort_pairs(*grp.ex, shards.data(), primlab::SortOrder::Ascending, 0, 32, t, options)
-                  : primlab::distributed_sort_keys(*grp.ex, shards.data(), primlab::SortOrder::Ascending, 0, 32, t, options),
-          "distributed sort", grp.ex.get());
+    const primlab::Status st =
+        k.pairs ? primlab::distributed_sort_pairs(*grp.ex, shards.data(), primlab::SortOrder::Ascending, 0, 32, t, options)
+                : primlab::distributed_sort_keys(*grp.ex, shards.data(), primlab::SortOrder::Ascending, 0, 32, t, options);
+    if (st != primlab::Status::Success) throw CaseFailed(primlab::status_string(st) + std::string(" ") + grp.ex->last_error());
   };
   const double total_ms = grp.time_ms(reps, [&] { sort(nullptr); });
   // The steps, each waited for: a separate set of runs (the last one's transfers recorded).
@@ -344,23 +433,62 @@ nlohmann::json run_case(Group& grp, const Case& k, int reps, const std::map<std:
   const double splitters = med(&primlab::DistributedTimes::splitters), partition = med(&primlab::DistributedTimes::partition),
                exchange = med(&primlab::DistributedTimes::exchange), local = med(&primlab::DistributedTimes::local),
                agree = med(&primlab::DistributedTimes::agree);
-  // Free the case's buffers before NCCL's all-to-all of the same bytes takes its own.
+  // The last run's result: every rank's keys in order, in order across the ranks, and the input's
+  // pairs (a hash summed over the ranks). Per rank: disorder, hash, first key, last key, count.
+  std::vector<std::int64_t> mine(std::size_t(L) * 5), all(std::size_t(G) * 5);
+  for (int l = 0; l < L; ++l) {
+    check(cudaSetDevice(grp.gpus[l].device), "cudaSetDevice");
+    const std::int64_t count = shards[l].count;
+    const auto [disorder, hash] = order_and_hash_of(keys_out[l].get(), k.pairs ? values_out[l].get() : nullptr, count,
+                                                    grp.gpus[l].stream);
+    std::uint32_t ends[2] = {0, 0};
+    if (count > 0) {
+      check(cudaMemcpy(&ends[0], keys_out[l].get(), 4, cudaMemcpyDeviceToHost), "cudaMemcpy");
+      check(cudaMemcpy(&ends[1], keys_out[l].get() + count - 1, 4, cudaMemcpyDeviceToHost), "cudaMemcpy");
+    }
+    std::int64_t* m = &mine[std::size_t(l) * 5];
+    m[0] = std::int64_t(disorder);
+    m[1] = std::int64_t(hash);
+    m[2] = ends[0];
+    m[3] = ends[1];
+    m[4] = count;
+  }
+  check(grp.ex->all_gather(mine.data(), 5, all.data()), "all_gather", grp.ex.get());
+  std::uint64_t out_hash = 0;
+  std::int64_t out_count = 0, last = -1;
+  bool verified = true;
+  for (int r = 0; r < G; ++r) {
+    const std::int64_t* a = &all[std::size_t(r) * 5];
+    verified = verified && a[0] == 0 && (a[4] == 0 || a[2] >= last);
+    if (a[4] > 0) last = a[3];
+    out_hash += std::uint64_t(a[1]);
+    out_count += a[4];
+  }
+  verified = verified && out_count == total && out_hash == grp.sum_over_ranks(in_hash);
+  // Free the case's buffers before NCCL's send/recv of the same bytes takes its own.
   keys_in.clear(); keys_out.clear(); values_in.clear(); values_out.clear(); ws.clear();
   const RecordingExchange& rec = *grp.ex;
-  const double same_bytes_ms = nccl_alltoall_ms(
-      grp, [&](int l, int p) { return rec.sent(l, p); }, [&](int l, int p) { return rec.received(l, p); }, reps);
   const double moved_per_gpu = double(t.moved) * double(elem) / G;
+  // NCCL moving the same bytes in one group, and in the call's own transfers (where nothing moves
+  // there is nothing to compare: the exchange is then the empty transfers' fixed cost).
+  const bool moves = t.moved > 0;
+  const double same_bytes_ms = moves ? nccl_ms(grp, {rec.total()}, reps) : 0;
+  const double same_transfers_ms = moves ? nccl_ms(grp, rec.transfers(), reps) : 0;
   const auto single = one_gpu.find({total, k.pairs, int(k.dist)});
   const double single_ms = single == one_gpu.end() ? -1 : single->second;
-  j.update({{"scheme_run", scheme_name(t.scheme)}, {"chunks_run", t.chunks},
+  auto ratio = [&](double nccl) { return moves ? nlohmann::json(nccl / exchange) : nlohmann::json(nullptr); };
+  j.update({{"scheme_run", scheme_name(t.scheme)}, {"pieces_run", t.pieces}, {"transfers", t.transfers},
             {"ms", total_ms}, {"gkeys_per_s", double(total) / total_ms / 1e6},
             {"phases_ms", {{"agree", agree}, {"splitters", splitters}, {"partition", partition}, {"exchange", exchange}, {"local", local}}},
             {"phases_sum_ms", agree + splitters + partition + exchange + local},
             {"splitter_rounds", t.splitter_rounds}, {"balance", double(t.largest) / (double(total) / G)},
             {"moved_bytes_per_gpu", moved_per_gpu},
             {"exchange_gb_per_s_per_gpu", moved_per_gpu / exchange / 1e6},
-            {"nccl_same_bytes_ms", same_bytes_ms},
-            {"exchange_vs_nccl_same_bytes", same_bytes_ms / exchange}});
+            {"nccl_same_bytes_ms", moves ? nlohmann::json(same_bytes_ms) : nlohmann::json(nullptr)},
+            {"exchange_vs_nccl_same_bytes", ratio(same_bytes_ms)},
+            {"nccl_same_transfers_ms", moves ? nlohmann::json(same_transfers_ms) : nlohmann::json(nullptr)},
+            {"exchange_vs_nccl_same_transfers", ratio(same_transfers_ms)},
+            {"verified", verified}});
   if (single_ms > 0) {
     j["single_gpu_ms"] = single_ms;
     j["speedup_vs_single_gpu"] = single_ms / total_ms;
@@ -368,11 +496,16 @@ nlohmann::json run_case(Group& grp, const Case& k, int reps, const std::map<std:
     j["single_gpu_ms"] = nullptr;  // more keys than one GPU's sort takes (2^31 - 1) or its memory holds
   }
   if (grp.leader()) {
-    std::printf("%-9s %-5s 2^%d/GPU x %d %-17s (%s:%d): %8.2f ms %6.1f GKeys/s | split %.2f part %.2f exch %.2f (%.0f GB/s/GPU, %.0f%% of NCCL same bytes) local %.2f | balance %.4f | 1 GPU %s\n",
-                dist_name(k.dist), k.pairs ? "pairs" : "keys", k.log2n, G, way_name(k.way).c_str(), scheme_name(t.scheme), t.chunks,
-                total_ms, double(total) / total_ms / 1e6, splitters, partition, exchange, moved_per_gpu / exchange / 1e6,
-                100.0 * same_bytes_ms / exchange, local, double(t.largest) / (double(total) / G),
-                single_ms > 0 ? (std::to_string(single_ms) + " ms, x" + std::to_string(single_ms / total_ms)).c_str() : "n/a");
+    char vs[64] = "nothing moves";
+    if (moves)
+      std::snprintf(vs, sizeof vs, "%.0f%% of NCCL, %.0f%% in its groups", 100.0 * same_bytes_ms / exchange,
+                    100.0 * same_transfers_ms / exchange);
+    std::printf("%-9s %-5s 2^%d/GPU x %d %-17s (%s:%d): %8.2f ms %6.1f GKeys/s | split %.2f part %.2f exch %.2f (%.0f GB/s/GPU, %s, %d transfers) local %.2f | balance %.4f | 1 GPU %s%s\n",
+                dist_name(k.dist), k.pairs ? "pairs" : "keys", k.log2n, G, way_name(k.way).c_str(), scheme_name(t.scheme), t.pieces,
+                total_ms, double(total) / total_ms / 1e6, splitters, partition, exchange, moved_per_gpu / exchange / 1e6, vs,
+                t.transfers, local, double(t.largest) / (double(total) / G),
+                single_ms > 0 ? (std::to_string(single_ms) + " ms, x" + std::to_string(single_ms / total_ms)).c_str() : "n/a",
+                verified ? "" : " | RESULT WRONG");
     std::fflush(stdout);
   }
   return j;
@@ -404,12 +537,12 @@ std::vector<Way> parse_ways(const std::string& s) {
   for (const std::string& item : split(s)) {
     const std::size_t colon = item.find(':');
     const std::string scheme = item.substr(0, colon);
-    const int chunks = colon == std::string::npos ? 0 : std::atoi(item.c_str() + colon + 1);
-    Way w{DistributedScheme::Auto, chunks};
+    const int pieces = colon == std::string::npos ? 0 : std::atoi(item.c_str() + colon + 1);
+    Way w{DistributedScheme::Auto, pieces};
     if (scheme == "sort-first") w.scheme = DistributedScheme::SortFirst;
     else if (scheme == "partition-first") w.scheme = DistributedScheme::PartitionFirst;
-    else if (scheme != "auto") die("--ways takes auto, sort-first or partition-first, each with :chunks: '" + item + "'");
-    if (chunks < 0 || chunks > primlab::kDistributedMaxChunks) die("chunks go from 0 (tuned) to 16: '" + item + "'");
+    else if (scheme != "auto") die("--ways takes auto, sort-first or partition-first, each with :pieces: '" + item + "'");
+    if (pieces < 0 || pieces > primlab::kDistributedMaxPieces) die("pieces go from 0 (tuned) to 16: '" + item + "'");
     v.push_back(w);
   }
   return v;
@@ -442,7 +575,7 @@ int run(int argc, char** argv) {
   std::vector<int> sizes = {26, 28, 30};
   std::vector<bool> kinds = {false, true};
   std::vector<Dist> dists = {Dist::Uniform, Dist::Skewed, Dist::AllEqual};
-  std::vector<Way> ways = {{DistributedScheme::SortFirst, 1}, {DistributedScheme::PartitionFirst, 4}};
+  std::vector<Way> ways = {{DistributedScheme::SortFirst, 4}, {DistributedScheme::PartitionFirst, 4}};
   int reps = 5, gpus_asked = 0, rank = -1, ranks = 0;
   bool single = true;
   std::string json_path, id_file, commit = std::getenv("PRIMLAB_COMMIT") ? std::getenv("PRIMLAB_COMMIT") : "unknown";
@@ -532,11 +665,14 @@ int run(int argc, char** argv) {
       {"method", "host wall clock around each call, every GPU synchronised (one process per GPU: from a barrier to the "
                  "slowest rank); median of reps (3 at 2^30 keys per GPU) after one warm-up. phases_ms from a separate "
                  "set of runs that wait after each step, so nothing overlaps there: phases_sum_ms - ms is what the "
-                 "overlap hides. For sort-first, `partition` is the local sort and `local` the merge. "
+                 "overlap hides. For partition-first, `partition` is the partition with the copies that ready the "
+                 "runs; for sort-first it is the local sort and `local` the merges; `exchange` is the transfers alone. "
                  "nccl_same_bytes_ms: NCCL's grouped send/recv of the bytes each rank's transfers moved to each peer, "
-                 "in one group, from and to 256-byte boundaries; exchange_vs_nccl_same_bytes = that time / the "
-                 "exchange step's. single_gpu_ms: primlab's sort of the same total keys of the same distribution on "
-                 "the first GPU, in this run."},
+                 "in one group, from and to 256-byte boundaries; nccl_same_transfers_ms: the same in the call's own "
+                 "transfers (one group each, each waited for); exchange_vs_* = that time / the exchange step's (null "
+                 "where nothing moves). verified: the last run's keys are in order on and across the ranks, and hold "
+                 "the input's (key, value) pairs (a hash summed over the ranks). single_gpu_ms: primlab's sort of the "
+                 "same total keys of the same distribution on the first GPU, in this run."},
       {"results", nlohmann::json::array()}};
   auto save = [&] {
     if (json_path.empty() || !grp.leader()) return;
@@ -559,9 +695,10 @@ int run(int argc, char** argv) {
       const std::int64_t n = std::int64_t(1) << log2n;
       const int r = log2n >= 30 ? std::min(reps, 3) : reps;
       const std::size_t bytes = std::size_t(n) * (pairs ? 8 : 4), chunk = bytes / grp.size / 256 * 256;
-      auto even = [&](int, int) { return chunk; };
-      const double a2a = nccl_alltoall_ms(grp, even, even, r);
-      const double a2a_4 = nccl_alltoall_ms(grp, even, even, r, 4);
+      const Traffic even{std::vector<std::size_t>(grp.gpus.size() * std::size_t(grp.size), chunk),
+                         std::vector<std::size_t>(grp.gpus.size() * std::size_t(grp.size), chunk)};
+      const double a2a = nccl_ms(grp, {even}, r);
+      const double a2a_4 = nccl_ms(grp, {even}, r, 4);
       const double per_gpu = double(chunk) * (grp.size - 1);
       nlohmann::json s = {{"keys_per_gpu_log2", log2n}, {"pairs", pairs},
                           {"nccl_alltoall_ms", a2a}, {"nccl_alltoall_gb_per_s_per_gpu", per_gpu / a2a / 1e6},
@@ -586,9 +723,14 @@ int run(int argc, char** argv) {
     for (bool pairs : kinds)
       for (Dist d : dists)
         for (const Way& w : ways) {
-          const bool single_transfer = w.scheme == DistributedScheme::SortFirst && w.chunks > 1 && grp.size <= 2;
-          if (single_transfer) continue;  // the same run as sort-first:1
-          out["results"].push_back(run_case(grp, {log2n, pairs, d, w}, log2n >= 30 ? std::min(reps, 3) : reps, one_gpu));
+          try {
+            out["results"].push_back(run_case(grp, {log2n, pairs, d, w}, log2n >= 30 ? std::min(reps, 3) : reps, one_gpu));
+          } catch (const CaseFailed& e) {
+            out["results"].push_back({{"keys_per_gpu_log2", log2n}, {"pairs", pairs}, {"keys", dist_name(d)},
+                                      {"way", way_name(w)}, {"error", e.what()}});
+            if (grp.leader()) std::printf("%s %s 2^%d/GPU %s: FAILED: %s\n", dist_name(d), pairs ? "pairs" : "keys", log2n,
+                                          way_name(w).c_str(), e.what());
+          }
           save();
         }
   grp.ex.reset();

@@ -31,16 +31,22 @@ constexpr std::size_t kRunAlign = 256;
 std::size_t aligned(std::size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
 std::size_t offset_in(const void* p, std::size_t align) { return reinterpret_cast<std::uintptr_t>(p) % align; }
 
-int max_classes(int ranks) { return std::max(2 * ranks - 1, 1); }
+// Classes: at most two per cut between ranks, and one per bound between the pieces of a rank's
+// range; a call cuts at most max_pieces(ranks) pieces, so that they fit kMaxClasses.
+int max_pieces(int ranks) { return std::clamp((kMaxClasses + 1 - ranks) / ranks, 1, kDistributedMaxPieces); }
+int max_classes(int ranks) {
+  return std::min(kMaxClasses, std::max(2 * ranks - 1, 1) + ranks * (max_pieces(ranks) - 1));
+}
 std::int64_t tiles_of(std::int64_t n) { return (n + DistributedTuning::kTile - 1) / DistributedTuning::kTile; }
 
 // What a call does with the keys that reach a rank.
 enum class Local { Sort, Partition };
 
 // How a call goes (primlab/distributed.h). PartitionFirst: partition each shard by destination
-// and exchange it, chunk by chunk, then sort (or partition) what arrived. SortFirst (a sort on 1
-// to 4 ranks): sort each shard, exchange its runs from where they lie, then merge the G sorted
-// runs a rank holds, in ceil(log2 G) rounds of pairwise merges.
+// and piece, send the pieces one after another, and sort (or partition) each piece once its runs
+// are in while the next travels. SortFirst (a sort on 1 to 4 ranks): sort each shard, send the
+// runs of each piece from where they lie, and merge each piece's G sorted runs while the next
+// travels, in ceil(log2 G) rounds of pairwise merges.
 using Scheme = DistributedScheme;
 constexpr int kSortFirstMaxRanks = 4;
 
@@ -52,10 +58,11 @@ bool may_run(Scheme scheme, Local local, int ranks, Scheme asked) {
 }
 
 // One rank's workspace, carved in this order; a scheme leaves the other's regions empty.
-//  PartitionFirst: `stage` holds the shard partitioned by destination, chunk by chunk in the
-//  shard's order, until the exchange has sent it, then the local sort's or partition's
-//  workspace; `recv` what arrives (for a sort, d_keys_out instead); `aux` runs moved to their
-//  receiver's alignment; per chunk, the class counts of its tiles and their scan.
+//  PartitionFirst: `stage` holds the shard partitioned by destination and piece until the last
+//  transfer has sent it; `local` the workspace of that partition, then of the local sort or
+//  partition (apart from the stage, since a piece is sorted while the next is sent); `recv` what arrives for a partition (for a
+//  sort, d_keys_out instead); `aux` runs moved to their receiver's alignment; the class counts of
+//  the shard's tiles and their scan; the pieces' partition offsets.
 //  SortFirst: `sorted` holds the shard sorted, whose runs the exchange sends from where they lie;
 //  `recv` the runs of the other ranks, each at its sender's offset from a kRunAlign boundary;
 //  `spare` the local sort's workspace, then the merge rounds' second buffer.
@@ -63,18 +70,20 @@ bool may_run(Scheme scheme, Local local, int ranks, Scheme asked) {
 // kAlign.
 template <class K, class V, bool PAIRS>
 struct Layout {
-  std::size_t stage_keys = 0, stage_values = 0, stage = 0, sorted_keys = 0, sorted_values = 0;
+  std::size_t stage_keys = 0, stage_values = 0, local = 0, sorted_keys = 0, sorted_values = 0;
   std::size_t recv_keys = 0, recv_values = 0, aux_keys = 0, aux_values = 0;
   std::size_t spare_keys = 0, spare = 0, splits = 0;
-  std::size_t tile_counts = 0, scan = 0, bucket_ws = 0, buckets = 0;
+  std::size_t tile_counts = 0, scan = 0, buckets = 0, piece_offsets = 0;
   std::size_t histogram = 0, lower = 0, starts = 0;
   std::size_t total = 0;
 
-  Layout(std::int64_t n, std::int64_t capacity, int ranks, Local local, int num_bits, Scheme scheme) {
+  Layout(std::int64_t n, std::int64_t capacity, int ranks, Local local_step, int num_bits, Scheme scheme) {
     const std::size_t un = std::size_t(std::max<std::int64_t>(n, 0));
     const std::size_t cap = std::size_t(std::max<std::int64_t>(capacity, 0));
+    // Messages per part: one per peer and piece.
+    const std::size_t messages = std::size_t(ranks) * kDistributedMaxPieces;
     if (scheme == Scheme::SortFirst) {
-      const std::size_t leads = 2 * kRunAlign * std::size_t(ranks);  // before each run, and to a boundary
+      const std::size_t leads = 2 * kRunAlign * messages;  // before each run, and to a boundary
       sorted_keys = aligned(un * sizeof(K));
       sorted_values = PAIRS ? aligned(un * sizeof(V)) : 0;
       recv_keys = aligned(cap * sizeof(K) + leads);
@@ -84,35 +93,36 @@ struct Layout {
       splits = aligned((cap / DistributedTuning::kMinMergeTile + 2) * sizeof(std::int64_t));
       starts = aligned(kMaxClasses * sizeof(std::int64_t));
     } else {
-      // The aux copies of a call: at most the shard, plus under 16 bytes of padding per run.
-      const std::size_t pad = kExchangeAlign * std::size_t(ranks) * kDistributedMaxChunks;
+      // The aux copies of a call: at most the shard, plus under kExchangeAlign bytes of padding per run.
+      const std::size_t pad = kExchangeAlign * messages;
       stage_keys = aligned(un * sizeof(K));
       stage_values = PAIRS ? aligned(un * sizeof(V)) : 0;
-      std::size_t local_ws = 0;
-      if (local == Local::Sort) {
-        local_ws = sort_ws(capacity);
+      // `local` is also the workspace of the partition by the top digit, which is done before any
+      // piece is sorted.
+      local = PAIRS ? radix_partition_pairs_workspace_bytes<K, V>(n, kRadixBits)
+                    : radix_partition_keys_workspace_bytes<K>(n, kRadixBits);
+      if (local_step == Local::Sort) {
+        local = aligned(std::max(local, sort_ws(capacity)));
       } else {
-        local_ws = PAIRS ? radix_partition_pairs_workspace_bytes<K, V>(capacity, num_bits)
-                         : radix_partition_keys_workspace_bytes<K>(capacity, num_bits);
+        local = aligned(std::max(local, PAIRS ? radix_partition_pairs_workspace_bytes<K, V>(capacity, num_bits)
+                                              : radix_partition_keys_workspace_bytes<K>(capacity, num_bits)));
         recv_keys = aligned(cap * sizeof(K));
         recv_values = PAIRS ? aligned(cap * sizeof(V)) : 0;
+        piece_offsets = aligned(std::size_t(kDistributedMaxPieces) * ((std::size_t(1) << num_bits) + 1) * sizeof(std::uint32_t));
       }
-      stage = std::max(stage_keys + stage_values, aligned(local_ws));
       aux_keys = aligned(un * sizeof(K) + pad);
       aux_values = PAIRS ? aligned(un * sizeof(V) + pad) : 0;
-      // Chunks are whole tiles but the last, so that their tiles add up to the shard's.
       const std::size_t counts = std::size_t(max_classes(ranks)) * std::size_t(tiles_of(n));
       tile_counts = aligned(counts * sizeof(std::uint32_t));
       scan = aligned(scan_workspace_bytes<std::uint32_t>(std::int64_t(counts)));
-      bucket_ws = aligned(PAIRS ? radix_partition_pairs_workspace_bytes<K, V>(n, kRadixBits)
-                                : radix_partition_keys_workspace_bytes<K>(n, kRadixBits));
       buckets = aligned((kRadix + 1) * sizeof(std::uint32_t));
     }
-    // The splitters' rounds: one histogram per cut, or the first round's per chunk.
-    histogram = aligned(std::size_t(std::max({ranks - 1, kDistributedMaxChunks, 1})) * kRadix * sizeof(std::uint32_t));
+    // The splitters' rounds: one histogram per cut.
+    histogram = aligned(std::size_t(std::max(ranks - 1, 1)) * kRadix * sizeof(std::uint32_t));
     lower = aligned(kMaxClasses * sizeof(std::uint64_t));
-    total = stage + sorted_keys + sorted_values + recv_keys + recv_values + aux_keys + aux_values + spare + splits +
-            tile_counts + scan + bucket_ws + buckets + histogram + lower + starts;
+    total = stage_keys + stage_values + local + sorted_keys + sorted_values + recv_keys + recv_values + aux_keys +
+            aux_values + spare + splits + tile_counts + scan + buckets + piece_offsets + histogram + lower +
+            starts;
   }
 
   static std::size_t sort_ws(std::int64_t count) {
@@ -134,7 +144,7 @@ template <class K, class V, bool PAIRS>
 struct Carved {
   unsigned char* stage;         // PartitionFirst: the partitioned keys
   unsigned char* stage_values;  // and values
-  Workspace local;              // then the local step's workspace
+  Workspace local;              // the partition's by the top digit, then the local step's workspace
   K* sorted_keys;               // SortFirst: the sorted shard
   V* sorted_values;
   unsigned char* recv_keys;
@@ -147,8 +157,8 @@ struct Carved {
   std::int64_t* splits;         // the merge's tiles
   std::uint32_t* tile_counts;
   Workspace scan;
-  Workspace bucket_ws;          // the partition by the top digit
-  std::uint32_t* buckets;       // and its offsets
+  std::uint32_t* buckets;       // the partition by the top digit's offsets
+  std::uint32_t* piece_offsets;  // a partition's offsets per piece
   std::uint32_t* histogram;
   void* lower;
   std::int64_t* starts;
@@ -156,9 +166,9 @@ struct Carved {
   Carved(const Layout<K, V, PAIRS>& l, Workspace ws) {
     unsigned char* p = static_cast<unsigned char*>(ws.ptr);
     auto take = [&p](std::size_t bytes) { unsigned char* at = p; p += bytes; return at; };
-    stage = p;
-    stage_values = p + l.stage_keys;
-    local = {take(l.stage), l.stage};
+    stage = take(l.stage_keys);
+    stage_values = take(l.stage_values);
+    local = {take(l.local), l.local};
     sorted_keys = reinterpret_cast<K*>(take(l.sorted_keys));
     sorted_values = reinterpret_cast<V*>(take(l.sorted_values));
     recv_keys = take(l.recv_keys);
@@ -172,8 +182,8 @@ struct Carved {
     splits = reinterpret_cast<std::int64_t*>(take(l.splits));
     tile_counts = reinterpret_cast<std::uint32_t*>(take(l.tile_counts));
     scan = {take(l.scan), l.scan};
-    bucket_ws = {take(l.bucket_ws), l.bucket_ws};
     buckets = reinterpret_cast<std::uint32_t*>(take(l.buckets));
+    piece_offsets = reinterpret_cast<std::uint32_t*>(take(l.piece_offsets));
     histogram = reinterpret_cast<std::uint32_t*>(take(l.histogram));
     lower = take(l.lower);
     starts = reinterpret_cast<std::int64_t*>(take(l.starts));
@@ -205,12 +215,12 @@ class Stopwatch {
 
 // The first collective: every rank's status and arguments, so that all ranks go on or all stop;
 // where its workspace starts past a kRunAlign boundary (SortFirst's receivers need it to find the
-// runs in the messages) and where its receive buffers start past a 16-byte boundary
+// runs in the messages) and where its receive buffers start past a kExchangeAlign boundary
 // (PartitionFirst's senders cut each run at the receiver's boundary). The fields from kBegin on
 // must agree.
 enum Header {
   kStatus, kCount, kCapacity, kWorkspaceAt, kKeysRecvAt, kValuesRecvAt,
-  kBegin, kBits, kOrder, kLocal, kKeySize, kValueSize, kScheme, kChunks, kHeaderSize
+  kBegin, kBits, kOrder, kLocal, kKeySize, kValueSize, kScheme, kPieces, kHeaderSize
 };
 
 template <class K, class V, bool PAIRS>
@@ -221,7 +231,7 @@ Status check_shard(const Shard<K, V>& s, int ranks, Local local, int begin_bit, 
     return Status::InvalidArgument;
   if (local == Local::Partition && (num_bits < 1 || num_bits > kRadixPartitionMaxBits || s.d_offsets == nullptr))
     return Status::InvalidArgument;
-  if (options.chunks < 0 || options.chunks > kDistributedMaxChunks ||
+  if (options.pieces < 0 || options.pieces > kDistributedMaxPieces ||
       (local == Local::Partition && options.scheme == Scheme::SortFirst))
     return Status::InvalidArgument;
   if (options.scheme == Scheme::SortFirst && ranks > kSortFirstMaxRanks) return Status::Unsupported;
@@ -351,9 +361,11 @@ struct Call {
   RangeImage<Bits> image;
   Stopwatch clock;
   Scheme scheme = Scheme::PartitionFirst;
-  int chunks = 1;
+  int pieces = 1;
+  double growth = 1.0;  // of each piece over the one before (DistributedTuning::piece_growth)
   std::vector<Carved<K, V, PAIRS>> ws;
   std::vector<std::int64_t> counts, capacities, ws_at, keys_recv_at, values_recv_at;  // per rank
+  std::vector<std::vector<std::uint32_t>> top_counts;  // per driven rank: its first splitter histogram
   std::int64_t total = 0;
   int last_ticket = -1;  // the last transfer started
   DistributedTimes t;
@@ -362,6 +374,7 @@ struct Call {
   Status transfer(const std::vector<ExchangePlan>& plans, int parts, int* ticket) {
     PRIMLAB_TRY(ex.all_to_all_v(plans.data(), parts, ticket));
     last_ticket = *ticket;
+    ++t.transfers;
     if (!clock.on()) return Status::Success;
     PRIMLAB_TRY(join_all(*ticket));
     return clock.lap(&t.exchange);
@@ -382,15 +395,16 @@ void choose(Call<K, V, PAIRS>& c) {
   const DistributedTuning::Choice tuned = DistributedTuning::choice(c.G, PAIRS, per_rank);
   if (c.local == Local::Partition || c.G > kSortFirstMaxRanks) c.scheme = Scheme::PartitionFirst;
   else c.scheme = c.options.scheme != Scheme::Auto ? c.options.scheme : tuned.scheme;
-  if (c.options.chunks > 0) {
-    c.chunks = c.options.chunks;
+  if (c.options.pieces > 0) {
+    c.pieces = c.options.pieces;
   } else {
-    c.chunks = tuned.scheme == c.scheme ? tuned.chunks : DistributedTuning::default_chunks(c.scheme);
-    if (c.scheme == Scheme::PartitionFirst)
-      c.chunks = int(std::max<std::int64_t>(1, std::min<std::int64_t>(c.chunks, per_rank / DistributedTuning::kMinChunkKeys)));
+    c.pieces = tuned.scheme == c.scheme ? tuned.pieces : DistributedTuning::kDefaultPieces;
+    c.pieces = int(std::max<std::int64_t>(1, std::min<std::int64_t>(c.pieces, per_rank / DistributedTuning::kMinPieceKeys)));
   }
+  c.pieces = std::min(c.pieces, max_pieces(c.G));
+  c.growth = DistributedTuning::piece_growth(c.scheme, PAIRS);
   c.t.scheme = c.scheme;
-  c.t.chunks = c.chunks;
+  c.t.pieces = c.pieces;
 }
 
 // 1. Every rank's status and arguments: all ranks go on, or all stop with the first error. Then
@@ -416,7 +430,7 @@ Status agree(Call<K, V, PAIRS>& c) {
     h[kKeySize] = sizeof(K) | (int(RadixKey<K>::kind) << 8);
     h[kValueSize] = PAIRS ? sizeof(V) : 0;
     h[kScheme] = int(c.options.scheme);
-    h[kChunks] = c.options.chunks;
+    h[kPieces] = c.options.pieces;
   }
   PRIMLAB_TRY(c.ex.all_gather(h_local.data(), kHeaderSize, h_all.data()));
   for (int r = 0; r < c.G; ++r) {
@@ -444,22 +458,16 @@ SplitterSearch make_search(const Call<K, V, PAIRS>& c) {
   return SplitterSearch(c.num_bits, c.counts, c.local == Local::Sort ? c.total / (std::int64_t(c.G) * 128) : 0);
 }
 
-// PartitionFirst's chunk k of a shard of n keys: [first, end). Chunks are whole partition tiles
-// but the last (some may be empty), so that their tiles add up to the shard's.
-std::pair<std::int64_t, std::int64_t> chunk_range(std::int64_t n, int chunks, int k) {
-  const std::int64_t len = tiles_of((n + chunks - 1) / chunks) * DistributedTuning::kTile;
-  const std::int64_t first = std::min(n, k * len);
-  return {first, std::min(n, first + len)};
-}
-
-// 2. Splitters: histograms of the buckets that hold a cut, until every cut is placed. The first
-// round is a histogram of the range's top digit; where the shard's sort has counted it already
-// (sorted_counts[l], SortFirst), it is read back from there. With chunk_counts, the first round
-// counts each of the call's chunks apart and keeps their counts there ([l][chunk * 256 + digit]),
-// for PartitionFirst to know each chunk's runs before it partitions.
+// 2. Splitters: histograms of the buckets that hold a cut, until every cut is placed; each driven
+// rank's first one (of the range's top digit) is kept in c.top_counts. PartitionFirst counts with
+// a pass over the shard (the first round with the sort's own upfront histogram kernel). SortFirst
+// (`sorted`: each driven rank's sorted shard) reads the first round back from the sort's digit
+// counts (sorted_counts[l], where the range is whole digits) and finds the others with binary
+// searches in the sorted shard: a refinement round no longer reads the shard (it cost 1.2 ms at
+// 2^28 keys, 4 x H200, f0a1a4d).
 template <class K, class V, bool PAIRS>
-Status find_cuts(Call<K, V, PAIRS>& c, SplitterSearch& search, const std::vector<const std::uint32_t*>& sorted_counts,
-                 std::vector<std::vector<std::uint32_t>>* chunk_counts) {
+Status find_cuts(Call<K, V, PAIRS>& c, SplitterSearch& search, const std::vector<const typename Call<K, V, PAIRS>::Bits*>& sorted,
+                 const std::vector<const std::uint32_t*>& sorted_counts) {
   using Bits = typename Call<K, V, PAIRS>::Bits;
   std::vector<std::uint32_t> h_hist;
   while (!search.done()) {
@@ -469,44 +477,42 @@ Status find_cuts(Call<K, V, PAIRS>& c, SplitterSearch& search, const std::vector
     const bool first_round = queries.size() == 1 && queries[0].level == 0;
     // Where driven rank l's counts of this round are read back from.
     auto counted_by_sort = [&](int l) { return first_round && !sorted_counts.empty() && c.shards[l].n > 0; };
-    const int pieces = first_round && chunk_counts ? c.chunks : 1;  // histograms per rank this round
-    h_hist.assign(slots * pieces * c.L, 0);
+    h_hist.assign(slots * c.L, 0);
     for (int l = 0; l < c.L; ++l) {
       const Shard<K, V>& s = c.shards[l];
       if (counted_by_sort(l)) continue;
       PRIMLAB_CUDA_TRY(cudaSetDevice(c.ex.device(l)));
       const cudaStream_t stream = c.ex.stream(l);
-      PRIMLAB_CUDA_TRY(cudaMemsetAsync(c.ws[l].histogram, 0, slots * pieces * sizeof(std::uint32_t), stream));
+      PRIMLAB_CUDA_TRY(cudaMemsetAsync(c.ws[l].histogram, 0, slots * sizeof(std::uint32_t), stream));
       if (s.n == 0) continue;
       DeviceFacts facts;
       PRIMLAB_TRY(device_facts(facts));
-      const Bits* keys = reinterpret_cast<const Bits*>(s.d_keys_in);
-      if (first_round) {
-        // A plain histogram of the top digit, per piece: the sort's upfront histogram kernel.
+      if (first_round && sorted.empty()) {
+        // A plain histogram of the top digit: the sort's upfront histogram kernel.
         using T = RadixSortTuning;
         constexpr int kChunk = T::kHistThreads * T::kHistItems;
-        for (int k = 0; k < pieces; ++k) {
-          const auto [first, end] = pieces > 1 ? chunk_range(s.n, pieces, k) : std::make_pair(std::int64_t(0), s.n);
-          if (end == first) continue;
-          const int grid = int(std::min<std::int64_t>((end - first + kChunk - 1) / kChunk,
-                                                      std::int64_t(facts.sm_count) * T::kHistBlocksPerSm));
-          onesweep::histogram_kernel<Bits, T::kHistThreads, T::kHistItems><<<grid, T::kHistThreads, 0, stream>>>(
-              keys + first, end - first, c.begin_bit + c.num_bits - d, 1, (1u << d) - 1, c.codec.enc0, c.codec.enc1,
-              c.ws[l].histogram + std::size_t(k) * slots, onesweep::ZeroFirst{});
-          PRIMLAB_LAUNCH_TRY();
-        }
+        const int grid = int(std::min<std::int64_t>((s.n + kChunk - 1) / kChunk, std::int64_t(facts.sm_count) * T::kHistBlocksPerSm));
+        onesweep::histogram_kernel<Bits, T::kHistThreads, T::kHistItems><<<grid, T::kHistThreads, 0, stream>>>(
+            reinterpret_cast<const Bits*>(s.d_keys_in), s.n, c.begin_bit + c.num_bits - d, 1, (1u << d) - 1,
+            c.codec.enc0, c.codec.enc1, c.ws[l].histogram, onesweep::ZeroFirst{});
+        PRIMLAB_LAUNCH_TRY();
         continue;
       }
-      const std::int64_t blocks_needed = (s.n + DistributedTuning::kThreads - 1) / DistributedTuning::kThreads;
-      const int grid = int(std::min<std::int64_t>(blocks_needed, std::int64_t(facts.sm_count) * DistributedTuning::kHistogramBlocksPerSm));
+      const int grid = int(std::min<std::int64_t>(tiles_of(s.n), std::int64_t(facts.sm_count) * DistributedTuning::kHistogramBlocksPerSm));
       for (std::size_t q0 = 0; q0 < queries.size(); q0 += DistributedTuning::kMaxQueries) {
         SplitterQueries<Bits> batch{};
         batch.count = int(std::min<std::size_t>(DistributedTuning::kMaxQueries, queries.size() - q0));
         batch.level = queries[q0].level;
         batch.digit_bits = d;
         for (int q = 0; q < batch.count; ++q) batch.prefix[q] = Bits(queries[q0 + q].prefix);
-        splitter_histogram_kernel<Bits><<<grid, DistributedTuning::kThreads, (std::size_t(batch.count) << d) * sizeof(std::uint32_t), stream>>>(
-            keys, s.n, c.image, batch, c.ws[l].histogram + (q0 << d));
+        std::uint32_t* counts = c.ws[l].histogram + (q0 << d);
+        if (!sorted.empty()) {
+          sorted_histogram_kernel<Bits><<<unsigned(batch.count), DistributedTuning::kThreads, 0, stream>>>(
+              sorted[l], s.n, c.image, batch, counts);
+        } else {
+          splitter_histogram_kernel<Bits><<<grid, DistributedTuning::kThreads, (std::size_t(batch.count) << d) * sizeof(std::uint32_t), stream>>>(
+              reinterpret_cast<const Bits*>(s.d_keys_in), s.n, c.image, batch, counts);
+        }
         PRIMLAB_LAUNCH_TRY();
       }
     }
@@ -514,22 +520,16 @@ Status find_cuts(Call<K, V, PAIRS>& c, SplitterSearch& search, const std::vector
     for (int l = 0; l < c.L; ++l) {
       PRIMLAB_CUDA_TRY(cudaSetDevice(c.ex.device(l)));
       const std::uint32_t* counts = counted_by_sort(l) ? sorted_counts[l] : c.ws[l].histogram;
-      const std::size_t words = counted_by_sort(l) ? slots : slots * pieces;
-      PRIMLAB_CUDA_TRY(cudaMemcpyAsync(&h_hist[slots * pieces * l], counts, words * sizeof(std::uint32_t),
-                                       cudaMemcpyDeviceToHost, c.ex.stream(l)));
+      PRIMLAB_CUDA_TRY(cudaMemcpyAsync(&h_hist[slots * l], counts, slots * sizeof(std::uint32_t), cudaMemcpyDeviceToHost,
+                                       c.ex.stream(l)));
       PRIMLAB_CUDA_TRY(cudaStreamSynchronize(c.ex.stream(l)));
     }
-    // The search sees each rank's whole histogram: the sum of its pieces'.
-    std::vector<std::int64_t> h_counts(slots * c.L, 0), h_gathered(slots * c.G);
-    for (int l = 0; l < c.L; ++l)
-      for (int k = 0; k < pieces; ++k)
-        for (std::size_t i = 0; i < slots; ++i) h_counts[slots * l + i] += h_hist[(std::size_t(l) * pieces + k) * slots + i];
-    if (first_round && chunk_counts) {
-      chunk_counts->assign(c.L, {});
+    if (first_round) {
+      c.top_counts.assign(c.L, {});
       for (int l = 0; l < c.L; ++l)
-        (*chunk_counts)[l].assign(h_hist.begin() + std::ptrdiff_t(slots * pieces * l),
-                                  h_hist.begin() + std::ptrdiff_t(slots * pieces * (l + 1)));
+        c.top_counts[l].assign(h_hist.begin() + std::ptrdiff_t(slots * l), h_hist.begin() + std::ptrdiff_t(slots * (l + 1)));
     }
+    std::vector<std::int64_t> h_counts(h_hist.begin(), h_hist.end()), h_gathered(slots * c.G);
     PRIMLAB_TRY(c.ex.all_gather(h_counts.data(), slots, h_gathered.data()));
     search.answer(h_gathered);
   }
@@ -537,22 +537,44 @@ Status find_cuts(Call<K, V, PAIRS>& c, SplitterSearch& search, const std::vector
   return c.clock.lap(&c.t.splitters);
 }
 
-// 4. Who sends what: send[q * G + s] keys from sender q (rank q / per_rank's piece q % per_rank)
-// to rank s. Every rank learns its share; if one does not fit, every rank stops before anything
-// moves.
+// Who sends what, piece by piece (send_counts' indexing: (q * G + s) * pieces + j), and where it
+// lands. Every rank learns its share; if one does not fit, every rank stops before anything moves.
+struct Routes {
+  int G, P;
+  std::vector<std::int64_t> send, landing;
+  std::size_t at(int q, int s, int j) const { return (std::size_t(q) * G + s) * P + j; }
+  std::int64_t piece_start(int s, int j) const { return landing[at(0, s, j)]; }
+  std::int64_t piece_count(int s, int j) const {
+    std::int64_t n = 0;
+    for (int q = 0; q < G; ++q) n += send[at(q, s, j)];
+    return n;
+  }
+  // Whether any rank sends another a key in piece j.
+  bool crosses(int j) const {
+    for (int q = 0; q < G; ++q)
+      for (int s = 0; s < G; ++s)
+        if (q != s && send[at(q, s, j)] > 0) return true;
+    return false;
+  }
+};
+
 template <class K, class V, bool PAIRS>
-Status plan_shares(Call<K, V, PAIRS>& c, int per_rank, int classes, const std::vector<std::int64_t>& class_all,
-                   const std::vector<std::int64_t>& positions, std::vector<std::int64_t>& send) {
-  const int G = c.G, Q = G * per_rank;
-  send = send_counts(Q, G, classes, class_all, positions);
+Status plan_routes(Call<K, V, PAIRS>& c, const SplitterSearch& search, const Classes& classes,
+                   const std::vector<std::int64_t>& class_all, Routes& r) {
+  const int G = c.G, P = classes.pieces;
+  std::vector<std::int64_t> positions;
+  for (const SplitterSearch::Cut& cut : search.cuts()) positions.push_back(cut.position);
+  r = Routes{G, P, send_counts(G, classes, class_all, positions), {}};
+  r.landing = landing_offsets(G, P, r.send);
   std::vector<std::int64_t> share(G, 0);
-  for (int q = 0; q < Q; ++q)
-    for (int s = 0; s < G; ++s) {
-      share[s] += send[std::size_t(q) * G + s];
-      if (q / per_rank != s) c.t.moved += send[std::size_t(q) * G + s];
-    }
+  for (int q = 0; q < G; ++q)
+    for (int s = 0; s < G; ++s)
+      for (int j = 0; j < P; ++j) {
+        share[s] += r.send[r.at(q, s, j)];
+        if (q != s) c.t.moved += r.send[r.at(q, s, j)];
+      }
   bool fits = true;
-  for (int r = 0; r < G; ++r) fits = fits && share[r] <= c.capacities[r];
+  for (int s = 0; s < G; ++s) fits = fits && share[s] <= c.capacities[s];
   for (int l = 0; l < c.L; ++l) c.shards[l].count = share[c.ex.rank(l)];
   c.t.largest = *std::max_element(share.begin(), share.end());
   c.t.total = c.total;
@@ -574,109 +596,130 @@ struct Plans {
   }
 };
 
-// PartitionFirst, steps 3 to 6: count each chunk's classes, then per chunk partition it by
-// destination class and send it (chunk k travels while chunk k + 1 is partitioned), then sort or
-// partition what arrived.
+// PartitionFirst, steps 3 to 7: the classes and their counts; who sends what; the partition of
+// each shard by class; then piece by piece the runs on their way, and each piece sorted (or
+// partitioned) once its runs are in, while the next travels.
 template <class K, class V, bool PAIRS>
 Status partition_first(Call<K, V, PAIRS>& c) {
   using Bits = typename Call<K, V, PAIRS>::Bits;
   using VBits = typename Call<K, V, PAIRS>::VBits;
-  const int G = c.G, L = c.L, KC = c.chunks, Q = G * KC;
+  const int G = c.G, L = c.L;
   Exchange& ex = c.ex;
   SplitterSearch search = make_search(c);
-  std::vector<std::vector<std::uint32_t>> chunk_hist;  // [l][chunk * 256 + digit of the order's image]
-  PRIMLAB_TRY(find_cuts(c, search, {}, &chunk_hist));
-  // [SECTION] 3. The classes, and every chunk's class counts and class starts in its staged keys.
-  const std::vector<std::uint64_t> lower64 = class_lower_bounds(search.cuts(), c.num_bits);
-  const std::vector<Bits> lower(lower64.begin(), lower64.end());
+  PRIMLAB_TRY(find_cuts(c, search, {}, {}));
+  // [SECTION] 3. The classes (the cuts' and the pieces' bounds), and every class's count and start
+  // in the staged shard.
+  const Classes classes = make_classes(search, c.num_bits, c.pieces, c.growth);
+  const int P = classes.pieces;
+  const std::vector<Bits> lower(classes.lower.begin(), classes.lower.end());
   const int C = int(lower.size());
   // Where every cut is a top-digit edge (the usual case, one round), the classes are runs of top
-  // digits: a radix partition by that digit (one Onesweep pass) stages each chunk, in digit order
-  // of the ascending image (for a descending order, its reverse), and the first round's counts
-  // of the chunk give where each class lands. Otherwise a count kernel and a scan per chunk.
+  // digits (the pieces' bounds are then top-digit edges too): a radix partition by that digit (one
+  // Onesweep pass) stages the shard, in digit order of the ascending image (for a descending
+  // order, its reverse), and the first round's counts give where each class lands. Otherwise a
+  // count kernel and a scan.
   const bool by_top_digit =
       c.num_bits >= kRadixBits && search.rounds() == 1 &&
       std::none_of(search.cuts().begin(), search.cuts().end(), [](const SplitterSearch::Cut& cut) { return cut.tie; });
   const int top_shift = c.num_bits - kRadixBits;
   const int top_begin = c.begin_bit + top_shift;
   const bool reversed = c.order == SortOrder::Descending;
-  std::vector<std::int64_t> h_start(std::size_t(L) * KC * C, 0), h_class(std::size_t(L) * KC * C, 0);
-  auto at = [&](int l, int k, int cls) { return (std::size_t(l) * KC + k) * C + cls; };
-  std::vector<std::int64_t> tile_base(std::size_t(L) * KC, 0);  // chunk k's first tile count
+  std::vector<std::int64_t> h_start(std::size_t(L) * C, 0), h_class(std::size_t(L) * C, 0);
   if (by_top_digit) {
-    for (int l = 0; l < L; ++l)
-      for (int k = 0; k < KC; ++k) {
-        // Offsets of the ascending image's top digits in the staged chunk.
-        const std::uint32_t* hist = &chunk_hist[l][std::size_t(k) * kRadix];
-        std::vector<std::int64_t> off(kRadix + 1, 0);
-        for (int d = 0; d < kRadix; ++d) off[d + 1] = off[d] + hist[reversed ? kRadix - 1 - d : d];
-        for (int cls = 0; cls < C; ++cls) {
-          // Class cls holds the top digits [lo, hi) of the order's image; reversed, the ascending
-          // image's digits [256 - hi, 256 - lo).
-          int lo = int(lower[cls] >> top_shift), hi = cls + 1 < C ? int(lower[cls + 1] >> top_shift) : kRadix;
-          if (reversed) std::tie(lo, hi) = std::make_pair(kRadix - hi, kRadix - lo);
-          h_start[at(l, k, cls)] = off[lo];
-          h_class[at(l, k, cls)] = off[hi] - off[lo];
-        }
+    for (int l = 0; l < L; ++l) {
+      // Offsets of the ascending image's top digits in the staged shard.
+      const std::vector<std::uint32_t>& hist = c.top_counts[l];
+      std::vector<std::int64_t> off(kRadix + 1, 0);
+      for (int d = 0; d < kRadix; ++d) off[d + 1] = off[d] + hist[reversed ? kRadix - 1 - d : d];
+      for (int cls = 0; cls < C; ++cls) {
+        // Class cls holds the top digits [lo, hi) of the order's image; reversed, the ascending
+        // image's digits [256 - hi, 256 - lo).
+        int lo = int(lower[cls] >> top_shift), hi = cls + 1 < C ? int(lower[cls + 1] >> top_shift) : kRadix;
+        if (reversed) std::tie(lo, hi) = std::make_pair(kRadix - hi, kRadix - lo);
+        h_start[std::size_t(l) * C + cls] = off[lo];
+        h_class[std::size_t(l) * C + cls] = off[hi] - off[lo];
       }
+    }
   } else {
-    std::vector<std::uint32_t> h_first(std::size_t(L) * KC * C, 0);
+    std::vector<std::uint32_t> h_first(std::size_t(L) * C, 0);
     for (int l = 0; l < L; ++l) {
       const Shard<K, V>& s = c.shards[l];
       if (s.n == 0) continue;
       PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
       const cudaStream_t stream = ex.stream(l);
-      const Bits* d_lower = static_cast<const Bits*>(c.ws[l].lower);
+      const std::int64_t tiles = tiles_of(s.n);
+      std::uint32_t* counts = c.ws[l].tile_counts;
       PRIMLAB_CUDA_TRY(cudaMemcpyAsync(c.ws[l].lower, lower.data(), C * sizeof(Bits), cudaMemcpyHostToDevice, stream));
-      std::int64_t base = 0;
-      for (int k = 0; k < KC; ++k) {
-        const auto [first, end] = chunk_range(s.n, KC, k);
-        tile_base[std::size_t(l) * KC + k] = base;
-        const std::int64_t tiles = tiles_of(end - first);
-        if (tiles == 0) continue;
-        std::uint32_t* counts = c.ws[l].tile_counts + base;
-        class_count_kernel<Bits><<<unsigned(tiles), DistributedTuning::kThreads, 0, stream>>>(
-            reinterpret_cast<const Bits*>(s.d_keys_in) + first, end - first, c.image, d_lower, C, counts);
-        PRIMLAB_LAUNCH_TRY();
-        PRIMLAB_TRY(exclusive_scan(counts, counts, std::int64_t(C) * tiles, 0u, Sum{}, c.ws[l].scan, stream));
-        // The first tile's offset of each class: where the class starts in the chunk.
-        PRIMLAB_CUDA_TRY(cudaMemcpy2DAsync(&h_first[at(l, k, 0)], sizeof(std::uint32_t), counts, tiles * sizeof(std::uint32_t),
-                                           sizeof(std::uint32_t), C, cudaMemcpyDeviceToHost, stream));
-        base += std::int64_t(C) * tiles;
-      }
+      class_count_kernel<Bits><<<unsigned(tiles), DistributedTuning::kThreads, 0, stream>>>(
+          reinterpret_cast<const Bits*>(s.d_keys_in), s.n, c.image, static_cast<const Bits*>(c.ws[l].lower), C, counts);
+      PRIMLAB_LAUNCH_TRY();
+      PRIMLAB_TRY(exclusive_scan(counts, counts, std::int64_t(C) * tiles, 0u, Sum{}, c.ws[l].scan, stream));
+      // The first tile's offset of each class: where the class starts in the shard.
+      PRIMLAB_CUDA_TRY(cudaMemcpy2DAsync(&h_first[std::size_t(l) * C], sizeof(std::uint32_t), counts,
+                                         tiles * sizeof(std::uint32_t), sizeof(std::uint32_t), C, cudaMemcpyDeviceToHost,
+                                         stream));
     }
     for (int l = 0; l < L; ++l) {
+      const std::int64_t n = c.shards[l].n;
       PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
       PRIMLAB_CUDA_TRY(cudaStreamSynchronize(ex.stream(l)));
-      for (int k = 0; k < KC; ++k) {
-        const auto [first, end] = chunk_range(c.shards[l].n, KC, k);
-        for (int cls = 0; cls < C; ++cls) {
-          const std::int64_t from = first == end ? 0 : h_first[at(l, k, cls)];
-          const std::int64_t to = first == end ? 0 : cls + 1 < C ? h_first[at(l, k, cls + 1)] : end - first;
-          h_start[at(l, k, cls)] = from;
-          h_class[at(l, k, cls)] = to - from;
-        }
+      for (int cls = 0; cls < C && n > 0; ++cls) {
+        const std::int64_t from = h_first[std::size_t(l) * C + cls];
+        h_start[std::size_t(l) * C + cls] = from;
+        h_class[std::size_t(l) * C + cls] = (cls + 1 < C ? h_first[std::size_t(l) * C + cls + 1] : n) - from;
       }
     }
   }
-  std::vector<std::int64_t> h_class_all(std::size_t(Q) * C);
-  PRIMLAB_TRY(ex.all_gather(h_class.data(), std::size_t(KC) * C, h_class_all.data()));
+  std::vector<std::int64_t> h_class_all(std::size_t(G) * C);
+  PRIMLAB_TRY(ex.all_gather(h_class.data(), C, h_class_all.data()));
   PRIMLAB_TRY(c.clock.lap(&c.t.partition));
 
-  // [SECTION] 4. Who sends what: the senders are the ranks' chunks, in the global input order.
-  std::vector<std::int64_t> positions, send;
+  // [SECTION] 4. Who sends what, piece by piece, and every driven rank's runs in its staged shard.
+  Routes routes;
+  PRIMLAB_TRY(plan_routes(c, search, classes, h_class_all, routes));
+  std::vector<std::int64_t> positions;
   for (const SplitterSearch::Cut& cut : search.cuts()) positions.push_back(cut.position);
-  PRIMLAB_TRY(plan_shares(c, KC, C, h_class_all, positions, send));
-  const std::vector<std::int64_t> landing = landing_offsets(Q, G, send);
+  std::vector<std::vector<Run>> runs(L);  // runs[l][s * P + j]
+  for (int l = 0; l < L; ++l) {
+    const std::vector<std::int64_t> class_start(h_start.begin() + std::ptrdiff_t(std::size_t(l) * C),
+                                                h_start.begin() + std::ptrdiff_t(std::size_t(l + 1) * C));
+    runs[l] = send_runs(G, classes, h_class_all, positions, ex.rank(l), class_start);
+  }
 
-  // [SECTION] 5. The pipeline: chunk by chunk, the partition, then its runs on their way. A
-  // rank's own run is a device copy. A run to another rank lands in its place in the receiver's
-  // result, and goes as a head of under 16 bytes and a body that starts on a 16-byte boundary on
-  // both sides (from the staged keys where the run's start has the receiver's alignment, else
-  // from a copy in `aux` that has it): NCCL copies a body with misaligned ends at 43 % of its
-  // speed. The bodies of a chunk go in one transfer; every chunk's heads go last in one more: a
-  // head in its body's NCCL group, to the same peer, halved the body's rate (2 x H100, 184
-  // against 344 GB/s, bench/NOTES-distributed.md).
+  // [SECTION] 5. The partition of each shard by class, into the stage.
+  for (int l = 0; l < L; ++l) {
+    const Shard<K, V>& s = c.shards[l];
+    if (s.n == 0) continue;
+    PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
+    const cudaStream_t stream = ex.stream(l);
+    K* stage_keys = reinterpret_cast<K*>(c.ws[l].stage);
+    V* stage_values = reinterpret_cast<V*>(c.ws[l].stage_values);
+    if (by_top_digit) {
+      if (PAIRS) {
+        PRIMLAB_TRY(radix_partition_pairs(s.d_keys_in, stage_keys, s.d_values_in, stage_values, c.ws[l].buckets, s.n,
+                                          top_begin, kRadixBits, c.ws[l].local, stream));
+      } else {
+        PRIMLAB_TRY(radix_partition_keys(s.d_keys_in, stage_keys, c.ws[l].buckets, s.n, top_begin, kRadixBits,
+                                         c.ws[l].local, stream));
+      }
+      continue;
+    }
+    class_scatter_kernel<Bits, VBits, PAIRS><<<unsigned(tiles_of(s.n)), DistributedTuning::kThreads, 0, stream>>>(
+        reinterpret_cast<const Bits*>(s.d_keys_in), reinterpret_cast<const VBits*>(s.d_values_in), s.n, c.image,
+        static_cast<const Bits*>(c.ws[l].lower), C, c.ws[l].tile_counts, reinterpret_cast<Bits*>(stage_keys),
+        reinterpret_cast<VBits*>(stage_values));
+    PRIMLAB_LAUNCH_TRY();
+  }
+  PRIMLAB_TRY(c.clock.lap(&c.t.partition));
+
+  // [SECTION] 6. The pieces on their way. A rank's own run is a device copy. A run to another
+  // rank lands in its place in the receiver's result, and goes as a head of under kExchangeAlign
+  // bytes and a body that starts on a kExchangeAlign boundary on both sides (from the staged keys
+  // where the run's start has the receiver's alignment, else from a copy in `aux` that has it):
+  // NCCL copies a body with ends off 16 bytes at 43 % of its speed, off 256 at 64-77 %. A piece's
+  // bodies go in one transfer, its heads in the next: a head in its body's NCCL group, to the same
+  // peer, halved the body's rate (2 x H100, 184 against 344 GB/s, bench/NOTES-distributed.md). A
+  // transfer with nothing to move (every rank knows every run) is not made.
   const bool sort = c.local == Local::Sort;
   const int parts = PAIRS ? 2 : 1;
   auto recv_of = [&](int l, int part) -> unsigned char* {
@@ -688,47 +731,57 @@ Status partition_first(Call<K, V, PAIRS>& c) {
   auto aux_of = [&](int l, int part) { return part == 0 ? c.ws[l].aux_keys : c.ws[l].aux_values; };
   auto recv_at = [&](int r, int part) { return std::size_t(part == 0 ? c.keys_recv_at[r] : c.values_recv_at[r]); };
   const std::size_t elems[2] = {sizeof(Bits), sizeof(VBits)};
-  Plans heads(G, L, KC * parts);
+  // The head of the run from q to s in piece j, in bytes.
+  auto head_of = [&](int q, int s, int j, int part) {
+    const std::size_t i = routes.at(q, s, j);
+    return head_bytes(recv_at(s, part) + std::size_t(routes.landing[i]) * elems[part],
+                      std::size_t(routes.send[i]) * elems[part]);
+  };
+  auto any_head = [&](int j) {
+    for (int q = 0; q < G; ++q)
+      for (int s = 0; s < G; ++s)
+        for (int part = 0; part < parts; ++part)
+          if (q != s && head_of(q, s, j, part) > 0) return true;
+    return false;
+  };
   std::vector<std::size_t> aux_used(std::size_t(L) * parts, 0);
-  // Chunk k's moves of one part on driven rank l: the copies, and the bodies' and heads' sizes.
-  auto plan = [&](int l, int k, int part, Plans& bodies) -> Status {
-    const int me = ex.rank(l), q = me * KC + k;
+  // Piece j's moves of one part on driven rank l: the copies, and the bodies' and heads' sizes.
+  auto plan = [&](int l, int j, int part, Plans& bodies, Plans& heads) -> Status {
+    const int me = ex.rank(l);
     const std::size_t elem = elems[part];
     const cudaStream_t stream = ex.stream(l);
     unsigned char* base = static_cast<unsigned char*>(c.shards[l].ws.ptr);
     unsigned char* recv = recv_of(l, part);
     unsigned char* aux = aux_of(l, part);
-    const unsigned char* chunk = stage_of(l, part) + std::size_t(chunk_range(c.shards[l].n, KC, k).first) * elem;
-    const std::vector<std::int64_t> class_start(h_start.begin() + std::ptrdiff_t(at(l, k, 0)),
-                                                h_start.begin() + std::ptrdiff_t(at(l, k, 0) + C));
-    const std::vector<Run> runs = send_runs(Q, G, C, h_class_all, positions, q, class_start);
-    std::size_t* head = heads.sizes(l, k * parts + part);
+    const unsigned char* staged = stage_of(l, part);
+    std::size_t* head = heads.sizes(l, part);
     std::size_t* body = bodies.sizes(l, part);
     for (int s = 0; s < G; ++s) {
-      // Receiving from rank s its chunk k's run, which lands at `in_at`.
-      const std::size_t in = std::size_t(send[(std::size_t(s) * KC + k) * G + me]) * elem;
-      const std::size_t in_at = std::size_t(landing[(std::size_t(s) * KC + k) * G + me]) * elem;
-      const std::size_t in_head = s == me ? 0 : head_bytes(recv_at(me, part) + in_at, in);
+      // Receiving from rank s its run of piece j, which lands at `in_at`.
+      const std::size_t in = std::size_t(routes.send[routes.at(s, me, j)]) * elem;
+      const std::size_t in_at = std::size_t(routes.landing[routes.at(s, me, j)]) * elem;
+      const std::size_t in_head = s == me ? 0 : head_of(s, me, j, part);
       head[2 * G + s] = in_head;
       head[3 * G + s] = in_at;
       body[2 * G + s] = s == me ? 0 : in - in_head;
       body[3 * G + s] = in_at + in_head;
       // Sending to rank s: the run lands at `out_at` of its receive buffer.
-      const std::size_t out = std::size_t(runs[s].count) * elem;
-      const std::size_t out_at = std::size_t(landing[std::size_t(q) * G + s]) * elem;
-      const unsigned char* from = chunk + std::size_t(runs[s].offset) * elem;
+      const Run& run = runs[l][std::size_t(s) * P + j];
+      const std::size_t out = std::size_t(run.count) * elem;
+      const std::size_t out_at = std::size_t(routes.landing[routes.at(me, s, j)]) * elem;
+      const unsigned char* from = staged + std::size_t(run.offset) * elem;
       head[s] = body[s] = head[G + s] = body[G + s] = 0;
       if (s == me) {
-        PRIMLAB_TRY(copy_run(from, recv + out_at, runs[s].count, elem, stream));
+        PRIMLAB_TRY(copy_run(from, recv + out_at, run.count, elem, stream));
         continue;
       }
       if (out == 0) continue;
-      const std::size_t dst = (recv_at(s, part) + out_at) % kExchangeAlign;  // the run's start at the receiver
-      const std::size_t h = head_bytes(dst, out);
+      const std::size_t h = head_of(me, s, j, part);
       if (out > h && (reinterpret_cast<std::uintptr_t>(from) + h) % kExchangeAlign != 0) {
+        const std::size_t dst = (recv_at(s, part) + out_at) % kExchangeAlign;  // the run's start at the receiver
         std::size_t& used = aux_used[std::size_t(l) * parts + part];
         used += (dst + kExchangeAlign - reinterpret_cast<std::uintptr_t>(aux + used) % kExchangeAlign) % kExchangeAlign;
-        PRIMLAB_TRY(copy_run(from, aux + used, runs[s].count, elem, stream));
+        PRIMLAB_TRY(copy_run(from, aux + used, run.count, elem, stream));
         from = aux + used;
         used += out;
       }
@@ -737,82 +790,69 @@ Status partition_first(Call<K, V, PAIRS>& c) {
       body[s] = out - h;
       body[G + s] = head[G + s] + h;
     }
-    heads.set(l, k * parts + part, base, recv);
+    heads.set(l, part, base, recv);
     bodies.set(l, part, base, recv);
     return Status::Success;
   };
-  int ticket = -1;
-  for (int k = 0; k < KC; ++k) {
+  std::vector<int> arrival(P, -1);  // the transfer after which piece j's runs are in (-1: none)
+  for (int j = 0; j < P; ++j) {
+    Plans bodies(G, L, parts), heads(G, L, parts);
     for (int l = 0; l < L; ++l) {
-      const Shard<K, V>& s = c.shards[l];
-      const auto [first, end] = chunk_range(s.n, KC, k);
-      if (end == first) continue;
+      PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
+      for (int part = 0; part < parts; ++part) PRIMLAB_TRY(plan(l, j, part, bodies, heads));
+    }
+    PRIMLAB_TRY(c.clock.lap(&c.t.partition));  // the copies
+    if (routes.crosses(j)) PRIMLAB_TRY(c.transfer(bodies.plans, parts, &arrival[j]));
+    if (any_head(j)) PRIMLAB_TRY(c.transfer(heads.plans, parts, &arrival[j]));
+  }
+
+  // [SECTION] 7. The local sort (or partition) of each piece once its runs are in, in its place in
+  // the result; a partition's offsets are the sum of its pieces'.
+  const int end_bit = c.begin_bit + c.num_bits;
+  const std::size_t offsets = (std::size_t(1) << c.num_bits) + 1;
+  for (int j = 0; j < P; ++j) {
+    for (int l = 0; l < L; ++l) {
+      Shard<K, V>& s = c.shards[l];
+      const int me = ex.rank(l);
       PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
       const cudaStream_t stream = ex.stream(l);
-      const K* keys_in = s.d_keys_in + first;
-      const V* values_in = PAIRS ? s.d_values_in + first : nullptr;
-      K* stage_keys = reinterpret_cast<K*>(c.ws[l].stage) + first;
-      V* stage_values = reinterpret_cast<V*>(c.ws[l].stage_values) + first;
-      if (by_top_digit) {
+      if (arrival[j] >= 0) PRIMLAB_TRY(ex.join(l, arrival[j]));
+      const std::int64_t at = routes.piece_start(me, j), n = routes.piece_count(me, j);
+      K* keys = s.d_keys_out + at;
+      V* values = PAIRS ? s.d_values_out + at : nullptr;
+      if (sort) {
         if (PAIRS) {
-          PRIMLAB_TRY(radix_partition_pairs(keys_in, stage_keys, values_in, stage_values, c.ws[l].buckets, end - first,
-                                            top_begin, kRadixBits, c.ws[l].bucket_ws, stream));
+          PRIMLAB_TRY(radix_sort_pairs(keys, keys, values, values, n, c.order, c.begin_bit, end_bit, c.ws[l].local, stream));
         } else {
-          PRIMLAB_TRY(radix_partition_keys(keys_in, stage_keys, c.ws[l].buckets, end - first, top_begin, kRadixBits,
-                                           c.ws[l].bucket_ws, stream));
+          PRIMLAB_TRY(radix_sort_keys(keys, keys, n, c.order, c.begin_bit, end_bit, c.ws[l].local, stream));
         }
         continue;
       }
-      class_scatter_kernel<Bits, VBits, PAIRS><<<unsigned(tiles_of(end - first)), DistributedTuning::kThreads, 0, stream>>>(
-          reinterpret_cast<const Bits*>(keys_in), reinterpret_cast<const VBits*>(values_in), end - first, c.image,
-          static_cast<const Bits*>(c.ws[l].lower), C, c.ws[l].tile_counts + tile_base[std::size_t(l) * KC + k],
-          reinterpret_cast<Bits*>(stage_keys), reinterpret_cast<VBits*>(stage_values));
-      PRIMLAB_LAUNCH_TRY();
-    }
-    PRIMLAB_TRY(c.clock.lap(&c.t.partition));
-    Plans bodies(G, L, parts);
-    for (int l = 0; l < L; ++l) {
-      PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
-      for (int part = 0; part < parts; ++part) PRIMLAB_TRY(plan(l, k, part, bodies));
-    }
-    PRIMLAB_TRY(c.transfer(bodies.plans, parts, &ticket));
-  }
-  PRIMLAB_TRY(c.transfer(heads.plans, KC * parts, &ticket));
-  PRIMLAB_TRY(c.join_all(ticket));
-
-  // [SECTION] 6. The local sort (or partition) of what arrived, in the stage's place.
-  for (int l = 0; l < L; ++l) {
-    Shard<K, V>& s = c.shards[l];
-    PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
-    const cudaStream_t stream = ex.stream(l);
-    const int end_bit = c.begin_bit + c.num_bits;
-    if (sort) {
+      const K* recv_keys = reinterpret_cast<const K*>(c.ws[l].recv_keys) + at;
+      std::uint32_t* piece_offsets = c.ws[l].piece_offsets + std::size_t(j) * offsets;
       if (PAIRS) {
-        PRIMLAB_TRY(radix_sort_pairs(s.d_keys_out, s.d_keys_out, s.d_values_out, s.d_values_out, s.count, c.order,
-                                     c.begin_bit, end_bit, c.ws[l].local, stream));
+        PRIMLAB_TRY(radix_partition_pairs(recv_keys, keys, reinterpret_cast<const V*>(c.ws[l].recv_values) + at, values,
+                                          piece_offsets, n, c.begin_bit, c.num_bits, c.ws[l].local, stream));
       } else {
-        PRIMLAB_TRY(radix_sort_keys(s.d_keys_out, s.d_keys_out, s.count, c.order, c.begin_bit, end_bit, c.ws[l].local, stream));
+        PRIMLAB_TRY(radix_partition_keys(recv_keys, keys, piece_offsets, n, c.begin_bit, c.num_bits, c.ws[l].local, stream));
       }
-    } else if (PAIRS) {
-      PRIMLAB_TRY(radix_partition_pairs(reinterpret_cast<const K*>(c.ws[l].recv_keys), s.d_keys_out,
-                                        reinterpret_cast<const V*>(c.ws[l].recv_values), s.d_values_out, s.d_offsets,
-                                        s.count, c.begin_bit, c.num_bits, c.ws[l].local, stream));
-    } else {
-      PRIMLAB_TRY(radix_partition_keys(reinterpret_cast<const K*>(c.ws[l].recv_keys), s.d_keys_out, s.d_offsets, s.count,
-                                       c.begin_bit, c.num_bits, c.ws[l].local, stream));
     }
+    PRIMLAB_TRY(c.clock.lap(&c.t.local));
+  }
+  if (sort) return Status::Success;
+  for (int l = 0; l < L; ++l) {
+    PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
+    constexpr int kThreads = 256;
+    sum_offsets_kernel<std::uint32_t><<<unsigned((offsets + kThreads - 1) / kThreads), kThreads, 0, ex.stream(l)>>>(
+        c.ws[l].piece_offsets, P, int(offsets), c.shards[l].d_offsets);
+    PRIMLAB_LAUNCH_TRY();
   }
   return c.clock.lap(&c.t.local);
 }
 
-// SortFirst's exchange in steps: at step j (1 to G - 1) rank r sends to peer_to(r, j) and receives
-// from peer_from(r, j), so that every pair of ranks meets in one step. For a power of two the
-// peers pair up (r xor j): at step 1 every rank has the partner its first merge needs.
-int peer_to(int me, int step, int G) { return (G & (G - 1)) == 0 ? me ^ step : (me + step) % G; }
-int peer_from(int me, int step, int G) { return (G & (G - 1)) == 0 ? me ^ step : (me - step + G) % G; }
-
-// SortFirst, steps 3 to 6: sort each shard, find where its classes begin, exchange the runs from
-// where they lie, then merge the runs each rank holds.
+// SortFirst, steps 3 to 7: sort each shard, then the splitters and where each class begins (in a
+// sorted shard, the classes lie in class order); who sends what; the runs of each piece from where
+// they lie; each piece's runs merged once they are in, while the next piece travels.
 template <class K, class V, bool PAIRS>
 Status sort_first(Call<K, V, PAIRS>& c) {
   using Bits = typename Call<K, V, PAIRS>::Bits;
@@ -821,13 +861,14 @@ Status sort_first(Call<K, V, PAIRS>& c) {
   Exchange& ex = c.ex;
   const int end_bit = c.begin_bit + c.num_bits;
   // [SECTION] 3. The local sort, then the splitters (the sort has taken their first histogram
-  // where the range is whole digits), then where each class begins: in a sorted shard, the
-  // classes lie in class order.
+  // where the range is whole digits), then the classes and where each begins.
+  std::vector<const Bits*> sorted;
   std::vector<const std::uint32_t*> sorted_counts;
   const int passes = (c.num_bits + kRadixBits - 1) / kRadixBits;
   for (int l = 0; l < L; ++l) {
     const Shard<K, V>& s = c.shards[l];
     const Carved<K, V, PAIRS>& w = c.ws[l];
+    sorted.push_back(reinterpret_cast<const Bits*>(w.sorted_keys));
     if (c.num_bits > 0 && c.num_bits % kRadixBits == 0)
       sorted_counts.push_back(onesweep::digit_counts<Bits, VBits, PAIRS>(w.spare.ptr, s.n) + (passes - 1) * kRadix);
     if (s.n == 0) continue;
@@ -841,9 +882,10 @@ Status sort_first(Call<K, V, PAIRS>& c) {
   }
   PRIMLAB_TRY(c.clock.lap(&c.t.partition));
   SplitterSearch search = make_search(c);
-  PRIMLAB_TRY(find_cuts(c, search, sorted_counts, nullptr));
-  const std::vector<std::uint64_t> lower64 = class_lower_bounds(search.cuts(), c.num_bits);
-  const std::vector<Bits> lower(lower64.begin(), lower64.end());
+  PRIMLAB_TRY(find_cuts(c, search, sorted, sorted_counts));
+  const Classes classes = make_classes(search, c.num_bits, c.pieces, c.growth);
+  const int P = classes.pieces;
+  const std::vector<Bits> lower(classes.lower.begin(), classes.lower.end());
   const int C = int(lower.size());
   for (int l = 0; l < L; ++l) {
     const Shard<K, V>& s = c.shards[l];
@@ -852,8 +894,8 @@ Status sort_first(Call<K, V, PAIRS>& c) {
     const cudaStream_t stream = ex.stream(l);
     const Carved<K, V, PAIRS>& w = c.ws[l];
     PRIMLAB_CUDA_TRY(cudaMemcpyAsync(w.lower, lower.data(), C * sizeof(Bits), cudaMemcpyHostToDevice, stream));
-    class_starts_kernel<Bits><<<1, kMaxClasses, 0, stream>>>(reinterpret_cast<const Bits*>(w.sorted_keys), s.n, c.image,
-                                                             static_cast<const Bits*>(w.lower), C, w.starts);
+    class_starts_kernel<Bits><<<1, kMaxClasses, 0, stream>>>(sorted[l], s.n, c.image, static_cast<const Bits*>(w.lower), C,
+                                                             w.starts);
     PRIMLAB_LAUNCH_TRY();
   }
   std::vector<std::int64_t> h_starts(std::size_t(C) * L, 0), h_class(std::size_t(C) * L, 0), h_class_all(std::size_t(C) * G);
@@ -870,45 +912,47 @@ Status sort_first(Call<K, V, PAIRS>& c) {
   PRIMLAB_TRY(ex.all_gather(h_class.data(), C, h_class_all.data()));
   PRIMLAB_TRY(c.clock.lap(&c.t.partition));
 
-  // [SECTION] 4. Who sends what, and where every rank's runs lie in its sorted shard.
-  std::vector<std::int64_t> positions, send;
+  // [SECTION] 4. Who sends what, piece by piece, and where every rank's runs lie in its sorted shard.
+  Routes routes;
+  PRIMLAB_TRY(plan_routes(c, search, classes, h_class_all, routes));
+  std::vector<std::int64_t> positions;
   for (const SplitterSearch::Cut& cut : search.cuts()) positions.push_back(cut.position);
-  PRIMLAB_TRY(plan_shares(c, 1, C, h_class_all, positions, send));
-  std::vector<std::vector<Run>> runs_of(G);  // runs_of[r][s]: rank r's run for rank s
+  std::vector<std::vector<Run>> runs_of(G);  // runs_of[r][s * P + j]: rank r's run for rank s in piece j
   for (int r = 0; r < G; ++r) {
     std::vector<std::int64_t> start(C, 0);
     for (int k = 1; k < C; ++k) start[k] = start[k - 1] + h_class_all[std::size_t(C) * r + k - 1];
-    runs_of[r] = send_runs(G, G, C, h_class_all, positions, r, start);
+    runs_of[r] = send_runs(G, classes, h_class_all, positions, r, start);
   }
 
-  // [SECTION] 5. The exchange, keys and values in one transfer. Each run goes from where it lies in
-  // its sender's sorted shard, as one message from the kRunAlign boundary below it (the bytes
-  // before the run come along); the receiver lands the message on a boundary of its own, so that
-  // both ends are aligned and nothing is copied first. A rank's own run stays where it is.
+  // [SECTION] 5. The exchange, piece by piece, keys and values in one transfer. Each run goes from
+  // where it lies in its sender's sorted shard, as one message from the kRunAlign boundary below
+  // it (the bytes before the run come along); the receiver lands the message on a boundary of its
+  // own, so that both ends are aligned and nothing is copied first. A rank's own run stays where
+  // it is. A piece with nothing to move (every rank knows every run) makes no transfer.
   const int parts = PAIRS ? 2 : 1;
-  Plans plans(G, L, parts);
-  std::vector<std::size_t> landed(std::size_t(L) * G * 2);  // [l][s][keys, values]: the run's byte offset in recv
-  auto plan = [&](int part, std::size_t elem, auto sorted_of, auto recv_of) {
+  std::vector<std::size_t> landed(std::size_t(L) * P * G * 2);  // [l][j][s][part]: the run's byte offset in recv
+  std::vector<std::size_t> recv_used(std::size_t(L) * 2, 0);     // [l][part]
+  auto plan = [&](int j, Plans& plans, int part, std::size_t elem, auto sorted_of, auto recv_of) {
     for (int l = 0; l < L; ++l) {
       const int me = ex.rank(l);
       const unsigned char* base = reinterpret_cast<const unsigned char*>(sorted_of(l));
       unsigned char* recv = recv_of(l);
       std::size_t* w = plans.sizes(l, part);  // send bytes, send offsets, receive bytes, receive offsets
       std::fill(w, w + 4 * G, std::size_t(0));
-      std::size_t at = 0;
+      std::size_t& at = recv_used[std::size_t(l) * 2 + part];
       for (int s = 0; s < G; ++s) {
         if (s == me) continue;
         // The bytes before a run that its message carries: to the boundary below it, where the
         // shard has them (a shard that starts off a boundary may not).
         auto lead = [&](std::size_t shard_at, std::size_t off) { return std::min((shard_at + off) % kRunAlign, off); };
-        const Run& in = runs_of[s][me];
+        const Run& in = runs_of[s][std::size_t(me) * P + j];
         const std::size_t in_off = std::size_t(in.offset) * elem, in_lead = lead(std::size_t(c.ws_at[s]), in_off);
         at += (kRunAlign - offset_in(recv + at, kRunAlign)) % kRunAlign;
         w[2 * G + s] = in.count > 0 ? in_lead + std::size_t(in.count) * elem : 0;
         w[3 * G + s] = at;
-        landed[(std::size_t(l) * G + s) * 2 + part] = at + in_lead;
+        landed[((std::size_t(l) * P + j) * G + s) * 2 + part] = at + in_lead;
         at += w[2 * G + s];
-        const Run& out = runs_of[me][s];
+        const Run& out = runs_of[me][std::size_t(s) * P + j];
         const std::size_t out_off = std::size_t(out.offset) * elem, out_lead = lead(offset_in(base, kRunAlign), out_off);
         w[s] = out.count > 0 ? out_lead + std::size_t(out.count) * elem : 0;
         w[G + s] = out_off - out_lead;
@@ -916,67 +960,49 @@ Status sort_first(Call<K, V, PAIRS>& c) {
       plans.set(l, part, base, recv);
     }
   };
-  plan(0, sizeof(Bits), [&](int l) { return c.ws[l].sorted_keys; }, [&](int l) { return c.ws[l].recv_keys; });
-  if (PAIRS) plan(1, sizeof(VBits), [&](int l) { return c.ws[l].sorted_values; }, [&](int l) { return c.ws[l].recv_values; });
-  // In one transfer, or peer by peer (chunks > 1): arrival[l * G + r] is the transfer that brings
-  // rank r's run to driven rank l.
-  std::vector<int> arrival(std::size_t(L) * G, -1);
-  int ticket = -1;
-  if (c.chunks <= 1 || G <= 2) {
-    PRIMLAB_TRY(c.transfer(plans.plans, parts, &ticket));
-    for (int l = 0; l < L; ++l)
-      for (int r = 0; r < G; ++r)
-        if (r != ex.rank(l)) arrival[std::size_t(l) * G + r] = ticket;
-  } else {
-    for (int step = 1; step < G; ++step) {
-      Plans one(G, L, parts);
-      for (int l = 0; l < L; ++l) {
-        const int me = ex.rank(l), to = peer_to(me, step, G), from = peer_from(me, step, G);
-        for (int part = 0; part < parts; ++part) {
-          const std::size_t* w = plans.sizes(l, part);
-          std::size_t* v = one.sizes(l, part);
-          v[to] = w[to];
-          v[G + to] = w[G + to];
-          v[2 * G + from] = w[2 * G + from];
-          v[3 * G + from] = w[3 * G + from];
-          const ExchangePlan& p = plans.plans[std::size_t(l) * parts + part];
-          one.set(l, part, p.d_send, p.d_recv);
-        }
-      }
-      PRIMLAB_TRY(c.transfer(one.plans, parts, &ticket));
-      for (int l = 0; l < L; ++l) arrival[std::size_t(l) * G + peer_from(ex.rank(l), step, G)] = ticket;
-    }
+  std::vector<int> arrival(P, -1);  // the transfer that brings piece j's runs (-1: none)
+  for (int j = 0; j < P; ++j) {
+    Plans plans(G, L, parts);
+    plan(j, plans, 0, sizeof(Bits), [&](int l) { return c.ws[l].sorted_keys; }, [&](int l) { return c.ws[l].recv_keys; });
+    if (PAIRS)
+      plan(j, plans, 1, sizeof(VBits), [&](int l) { return c.ws[l].sorted_values; }, [&](int l) { return c.ws[l].recv_values; });
+    if (routes.crosses(j)) PRIMLAB_TRY(c.transfer(plans.plans, parts, &arrival[j]));
   }
 
-  // [SECTION] 6. The merge of the G sorted runs a rank holds, in rank order: equal keys keep the
-  // order of (rank, position). A merge waits only for the transfers of its own runs.
+  // [SECTION] 6. The merge of each piece's G sorted runs, in rank order (equal keys keep the order
+  // of (rank, position)), into its place in the result, once the piece's transfer is in.
   constexpr int kKeyBits = int(sizeof(Bits) * 8);
   const Bits range = c.num_bits == kKeyBits ? ~Bits(0)
                                             : Bits(((Bits(1) << c.num_bits) - 1) << c.begin_bit);
   const MergeOrder<Bits> merge_order{c.codec.enc0, c.codec.enc1, c.codec.dec0, c.codec.dec1, range};
-  for (int l = 0; l < L; ++l) {
-    Shard<K, V>& s = c.shards[l];
-    const Carved<K, V, PAIRS>& w = c.ws[l];
-    const int me = ex.rank(l);
-    PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
-    std::vector<SortedRun<Bits, VBits>> runs;
-    for (int r = 0; r < G; ++r) {
-      const std::int64_t count = runs_of[r][me].count;
-      const std::size_t* at = &landed[(std::size_t(l) * G + r) * 2];
-      if (r == me) {
-        runs.push_back({reinterpret_cast<const Bits*>(w.sorted_keys) + runs_of[me][me].offset,
-                        reinterpret_cast<const VBits*>(w.sorted_values) + runs_of[me][me].offset, count, -1});
-      } else {
-        runs.push_back({reinterpret_cast<const Bits*>(w.recv_keys + at[0]),
-                        reinterpret_cast<const VBits*>(w.recv_values + at[1]), count, arrival[std::size_t(l) * G + r]});
+  for (int j = 0; j < P; ++j) {
+    for (int l = 0; l < L; ++l) {
+      Shard<K, V>& s = c.shards[l];
+      const Carved<K, V, PAIRS>& w = c.ws[l];
+      const int me = ex.rank(l);
+      PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
+      std::vector<SortedRun<Bits, VBits>> runs;
+      for (int r = 0; r < G; ++r) {
+        const Run& run = runs_of[r][std::size_t(me) * P + j];
+        const std::size_t* at = &landed[((std::size_t(l) * P + j) * G + r) * 2];
+        if (r == me) {
+          runs.push_back({reinterpret_cast<const Bits*>(w.sorted_keys) + run.offset,
+                          reinterpret_cast<const VBits*>(w.sorted_values) + run.offset, run.count, -1});
+        } else {
+          runs.push_back({reinterpret_cast<const Bits*>(w.recv_keys + at[0]),
+                          reinterpret_cast<const VBits*>(w.recv_values + at[1]), run.count, arrival[j]});
+        }
       }
+      const std::int64_t start = routes.piece_start(me, j);
+      auto wait_for = [&](int t) { return t >= 0 ? ex.join(l, t) : Status::Success; };
+      PRIMLAB_TRY((merge_runs<Bits, VBits, PAIRS>(
+          runs, merge_order, w.splits, reinterpret_cast<Bits*>(s.d_keys_out) + start,
+          PAIRS ? reinterpret_cast<VBits*>(s.d_values_out) + start : nullptr, reinterpret_cast<Bits*>(w.spare_keys) + start,
+          PAIRS ? reinterpret_cast<VBits*>(w.spare_values) + start : nullptr, wait_for, ex.stream(l))));
     }
-    auto wait_for = [&](int t) { return t >= 0 ? ex.join(l, t) : Status::Success; };
-    PRIMLAB_TRY((merge_runs<Bits, VBits, PAIRS>(runs, merge_order, w.splits, reinterpret_cast<Bits*>(s.d_keys_out),
-                                                reinterpret_cast<VBits*>(s.d_values_out), reinterpret_cast<Bits*>(w.spare_keys),
-                                                reinterpret_cast<VBits*>(w.spare_values), wait_for, ex.stream(l))));
+    PRIMLAB_TRY(c.clock.lap(&c.t.local));
   }
-  return c.clock.lap(&c.t.local);
+  return Status::Success;
 }
 
 template <class K, class V, bool PAIRS>

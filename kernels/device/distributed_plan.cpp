@@ -2,6 +2,7 @@
 #include "device/distributed_plan.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace primlab::detail {
@@ -45,7 +46,7 @@ void SplitterSearch::answer(const std::vector<std::int64_t>& counts) {
   const std::size_t buckets = std::size_t(1) << d;
   const int rest = width_ - level_ - d;
   std::vector<std::int64_t> total(buckets);
-  std::size_t qi = 0;
+  std::size_t qi = 0, recorded = q.size();  // the query whose edges were recorded last
   for (std::size_t s = 0; s < cuts_.size(); ++s) {
     if (resolved_[s]) continue;
     Open& o = open_[s];
@@ -53,6 +54,14 @@ void SplitterSearch::answer(const std::vector<std::int64_t>& counts) {
     std::fill(total.begin(), total.end(), 0);
     for (int r = 0; r < ranks_; ++r)
       for (std::size_t b = 0; b < buckets; ++b) total[b] += counts[(r * q.size() + qi) * buckets + b];
+    if (recorded != qi) {  // the bucket's inner edges, once per bucket
+      std::int64_t at = o.below;
+      for (std::size_t b = 1; b < buckets; ++b) {
+        at += total[b - 1];
+        edges_.push_back({static_cast<std::uint64_t>(((U128(o.prefix) << d) | b) << rest), at});
+      }
+      recorded = qi;
+    }
     Cut& cut = cuts_[s];
     const std::int64_t local = cut.position - o.below;
     std::int64_t cum = 0;
@@ -92,25 +101,73 @@ std::vector<std::uint64_t> class_lower_bounds(const std::vector<SplitterSearch::
   return lower;
 }
 
+std::vector<std::vector<std::uint64_t>> piece_bounds(const SplitterSearch& search, int pieces, double growth) {
+  const std::vector<SplitterSearch::Cut>& cuts = search.cuts();
+  const int ranks = int(cuts.size()) + 1;
+  std::vector<std::vector<std::uint64_t>> bounds(ranks);
+  if (pieces <= 1) return bounds;
+  // The targets' fractions of a range: the pieces' sizes are 1, growth, growth^2, ... (scaled).
+  std::vector<double> fraction{0.0};
+  for (int j = 0; j < pieces; ++j) fraction.push_back(fraction.back() + std::pow(growth, j));
+  for (double& f : fraction) f /= fraction.back();
+  for (int r = 0; r < ranks; ++r) {
+    const std::int64_t lo = r == 0 ? 0 : cuts[r - 1].position;
+    const std::int64_t hi = r + 1 == ranks ? search.total() : cuts[r].position;
+    std::vector<const SplitterSearch::Edge*> inside;
+    for (const SplitterSearch::Edge& e : search.edges())
+      if (lo < e.position && e.position < hi) inside.push_back(&e);
+    if (inside.empty()) continue;
+    for (int j = 1; j < pieces; ++j) {
+      const double target = double(lo) + fraction[j] * double(hi - lo);
+      const SplitterSearch::Edge* best = inside.front();
+      for (const SplitterSearch::Edge* e : inside)
+        if (std::abs(double(e->position) - target) < std::abs(double(best->position) - target)) best = e;
+      bounds[r].push_back(best->value);
+    }
+    std::sort(bounds[r].begin(), bounds[r].end());
+    bounds[r].erase(std::unique(bounds[r].begin(), bounds[r].end()), bounds[r].end());
+  }
+  return bounds;
+}
+
+Classes make_classes(const SplitterSearch& search, int width, int pieces, double growth) {
+  Classes c;
+  c.lower = class_lower_bounds(search.cuts(), width);
+  const std::vector<std::vector<std::uint64_t>> bounds = piece_bounds(search, pieces, growth);
+  for (const auto& b : bounds) c.lower.insert(c.lower.end(), b.begin(), b.end());
+  std::sort(c.lower.begin(), c.lower.end());
+  c.lower.erase(std::unique(c.lower.begin(), c.lower.end()), c.lower.end());
+  c.pieces = std::max(pieces, 1);
+  const std::size_t classes = c.lower.size();
+  c.piece.assign(bounds.size() * classes, 0);
+  for (std::size_t s = 0; s < bounds.size(); ++s)
+    for (std::size_t k = 0; k < classes; ++k)
+      c.piece[s * classes + k] =
+          int(std::upper_bound(bounds[s].begin(), bounds[s].end(), c.lower[k]) - bounds[s].begin());
+  return c;
+}
+
 namespace {
 
-// Calls piece(q, s, c, first, count) for every part of sender q's keys of class c that goes to
-// rank s: `count` keys from the class's `first`-th on. Class c's keys of sender q take the global
-// positions after those of every smaller class and of the same class of every earlier sender.
+// Calls piece(q, s, j, c, first, count) for every part of rank q's keys of class c that goes to
+// rank s (in its piece j): `count` keys from the class's `first`-th on. Class c's keys of rank q
+// take the global positions after those of every smaller class and of the same class of every
+// earlier rank.
 template <class Piece>
-void for_each_piece(int senders, int receivers, int classes, const std::vector<std::int64_t>& class_counts,
+void for_each_piece(int ranks, const Classes& classes, const std::vector<std::int64_t>& class_counts,
                     const std::vector<std::int64_t>& cut_positions, Piece piece) {
+  const int C = int(classes.lower.size());
   const std::int64_t total = std::accumulate(class_counts.begin(), class_counts.end(), std::int64_t(0));
   std::vector<std::int64_t> edge{0};  // rank s takes global positions [edge[s], edge[s + 1])
   edge.insert(edge.end(), cut_positions.begin(), cut_positions.end());
   edge.push_back(total);
   std::int64_t start = 0;
-  for (int c = 0; c < classes; ++c) {
-    for (int q = 0; q < senders; ++q) {
-      const std::int64_t end = start + class_counts[std::size_t(q) * classes + c];
-      for (int s = 0; s < receivers; ++s) {
+  for (int c = 0; c < C; ++c) {
+    for (int q = 0; q < ranks; ++q) {
+      const std::int64_t end = start + class_counts[std::size_t(q) * C + c];
+      for (int s = 0; s < ranks; ++s) {
         const std::int64_t lo = std::max(start, edge[s]), hi = std::min(end, edge[s + 1]);
-        if (hi > lo) piece(q, s, c, lo - start, hi - lo);
+        if (hi > lo) piece(q, s, classes.piece[std::size_t(s) * C + c], c, lo - start, hi - lo);
       }
       start = end;
     }
@@ -119,39 +176,45 @@ void for_each_piece(int senders, int receivers, int classes, const std::vector<s
 
 }  // namespace
 
-std::vector<std::int64_t> send_counts(int senders, int receivers, int classes,
-                                      const std::vector<std::int64_t>& class_counts,
+std::vector<std::int64_t> send_counts(int ranks, const Classes& classes, const std::vector<std::int64_t>& class_counts,
                                       const std::vector<std::int64_t>& cut_positions) {
-  std::vector<std::int64_t> send(std::size_t(senders) * receivers, 0);
-  for_each_piece(senders, receivers, classes, class_counts, cut_positions,
-                 [&](int q, int s, int, std::int64_t, std::int64_t count) { send[std::size_t(q) * receivers + s] += count; });
+  const int P = classes.pieces;
+  std::vector<std::int64_t> send(std::size_t(ranks) * ranks * P, 0);
+  for_each_piece(ranks, classes, class_counts, cut_positions,
+                 [&](int q, int s, int j, int, std::int64_t, std::int64_t count) {
+                   send[(std::size_t(q) * ranks + s) * P + j] += count;
+                 });
   return send;
 }
 
-std::vector<Run> send_runs(int senders, int receivers, int classes, const std::vector<std::int64_t>& class_counts,
+std::vector<Run> send_runs(int ranks, const Classes& classes, const std::vector<std::int64_t>& class_counts,
                            const std::vector<std::int64_t>& cut_positions, int me,
                            const std::vector<std::int64_t>& class_start) {
-  std::vector<Run> runs(receivers);
-  std::vector<bool> seen(receivers, false);
-  for_each_piece(senders, receivers, classes, class_counts, cut_positions,
-                 [&](int q, int s, int c, std::int64_t first, std::int64_t count) {
+  const int P = classes.pieces;
+  std::vector<Run> runs(std::size_t(ranks) * P);
+  std::vector<bool> seen(runs.size(), false);
+  for_each_piece(ranks, classes, class_counts, cut_positions,
+                 [&](int q, int s, int j, int c, std::int64_t first, std::int64_t count) {
                    if (q != me) return;
+                   const std::size_t i = std::size_t(s) * P + j;
                    const std::int64_t at = class_start[c] + first;
-                   runs[s].offset = seen[s] ? std::min(runs[s].offset, at) : at;
-                   runs[s].count += count;
-                   seen[s] = true;
+                   runs[i].offset = seen[i] ? std::min(runs[i].offset, at) : at;
+                   runs[i].count += count;
+                   seen[i] = true;
                  });
   return runs;
 }
 
-std::vector<std::int64_t> landing_offsets(int senders, int receivers, const std::vector<std::int64_t>& send) {
-  std::vector<std::int64_t> landing(std::size_t(senders) * receivers, 0);
-  for (int s = 0; s < receivers; ++s) {
+std::vector<std::int64_t> landing_offsets(int ranks, int pieces, const std::vector<std::int64_t>& send) {
+  std::vector<std::int64_t> landing(send.size(), 0);
+  for (int s = 0; s < ranks; ++s) {
     std::int64_t at = 0;
-    for (int q = 0; q < senders; ++q) {
-      landing[std::size_t(q) * receivers + s] = at;
-      at += send[std::size_t(q) * receivers + s];
-    }
+    for (int j = 0; j < pieces; ++j)
+      for (int q = 0; q < ranks; ++q) {
+        const std::size_t i = (std::size_t(q) * ranks + s) * pieces + j;
+        landing[i] = at;
+        at += send[i];
+      }
   }
   return landing;
 }

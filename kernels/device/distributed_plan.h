@@ -39,6 +39,14 @@ class SplitterSearch {
     std::int64_t position = 0;  // the cut's position in the global order
   };
   const std::vector<Cut>& cuts() const { return cuts_; }
+  // Every inner bucket edge the answered histograms showed: the keys with x < value are the first
+  // `position` of the global order. The pieces of a rank's range are cut at these.
+  struct Edge {
+    std::uint64_t value = 0;
+    std::int64_t position = 0;
+  };
+  const std::vector<Edge>& edges() const { return edges_; }
+  std::int64_t total() const { return total_; }
   int rounds() const { return rounds_; }
 
  private:
@@ -54,6 +62,7 @@ class SplitterSearch {
   int level_ = 0;  // of every open cut (they refine in step)
   int rounds_ = 0;
   std::vector<Cut> cuts_;
+  std::vector<Edge> edges_;
   std::vector<Open> open_;        // per cut
   std::vector<bool> resolved_;    // per cut
 };
@@ -63,33 +72,50 @@ class SplitterSearch {
 // a class of its own.
 std::vector<std::uint64_t> class_lower_bounds(const std::vector<SplitterSearch::Cut>& cuts, int width);
 
-// Who sends what. The senders are the pieces of the global input order: the ranks, or each
-// rank's chunks (rank-major, so sender q = rank * chunks + chunk); class_counts[q * classes + c]
-// is sender q's count of class c; cut_positions are the receivers - 1 cuts' positions.
-// send[q * receivers + s] is the number of keys sender q sends to rank s. A sender's keys in class
-// order go to non-decreasing destinations, so each send is one contiguous run.
-std::vector<std::int64_t> send_counts(int senders, int receivers, int classes,
-                                      const std::vector<std::int64_t>& class_counts,
+// The pieces of every rank's range (DistributedOptions::pieces): up to `pieces` - 1 values per
+// rank, ascending, each an edge of the search strictly inside the rank's range, the one nearest a
+// target; the targets cut the range into pieces whose sizes grow by `growth` from one to the next.
+// A rank whose range holds no edge (keys equal on the range) keeps one piece.
+std::vector<std::vector<std::uint64_t>> piece_bounds(const SplitterSearch& search, int pieces, double growth);
+
+// The classes of a call: the cuts' (class_lower_bounds) and the pieces' bounds together, and
+// piece[s * classes + c], the piece of rank s that class c's keys fall in there (class c's keys
+// that rank s receives all fall in one piece, since every piece bound is a class bound).
+struct Classes {
+  std::vector<std::uint64_t> lower;
+  std::vector<int> piece;
+  int pieces = 1;
+};
+Classes make_classes(const SplitterSearch& search, int width, int pieces, double growth);
+
+// Who sends what. class_counts[q * classes + c] is rank q's count of class c; cut_positions are the
+// ranks - 1 cuts' positions. send[(q * ranks + s) * pieces + j] is the number of keys rank q sends
+// to rank s in piece j. A rank's keys in class order go to non-decreasing (destination, piece),
+// so each send is one contiguous run.
+std::vector<std::int64_t> send_counts(int ranks, const Classes& classes, const std::vector<std::int64_t>& class_counts,
                                       const std::vector<std::int64_t>& cut_positions);
 
-// The runs sender `me` sends, one per receiving rank: where class c of its staged keys starts is
-// class_start[c] (the classes need not be staged in class order, but the classes one rank
-// receives from it must lie side by side, as a partition by key order or its reverse leaves them).
+// The runs rank `me` sends, [s * pieces + j]: where class c of its staged keys starts is
+// class_start[c] (the classes need not be staged in class order, but the classes of one run must
+// lie side by side, as a partition by key order or its reverse leaves them).
 struct Run {
   std::int64_t offset = 0, count = 0;
 };
-std::vector<Run> send_runs(int senders, int receivers, int classes, const std::vector<std::int64_t>& class_counts,
+std::vector<Run> send_runs(int ranks, const Classes& classes, const std::vector<std::int64_t>& class_counts,
                            const std::vector<std::int64_t>& cut_positions, int me,
                            const std::vector<std::int64_t>& class_start);
 
-// Where each sender's keys land at rank s: landing[q * receivers + s] keys into s's result, after
-// those of every earlier sender (the global input order, which the stable local sort keeps).
-std::vector<std::int64_t> landing_offsets(int senders, int receivers, const std::vector<std::int64_t>& send);
+// Where each run lands in its receiver's result, indexed as send: rank s holds its pieces in
+// order, and in piece j the runs of ranks 0, 1, ... (the global input order, which a stable local
+// sort keeps). A piece's start is where rank 0's run lands in it.
+std::vector<std::int64_t> landing_offsets(int ranks, int pieces, const std::vector<std::int64_t>& send);
 
-// A run of `bytes` landing `at` bytes past a 16-byte boundary of its receiver (its address modulo
-// 16) goes as a head (the bytes before the receiver's next boundary, under 16) and a body that
-// starts on that boundary. Sender and receiver compute it alike.
-constexpr std::size_t kExchangeAlign = 16;
+// A run of `bytes` landing `at` bytes past a 256-byte boundary of its receiver (its address modulo
+// 256) goes as a head (the bytes before the receiver's next boundary, under 256) and a body that
+// starts on that boundary. Sender and receiver compute it alike. NCCL moved bodies aligned to 16
+// bytes on both sides, but to different offsets from a 256-byte boundary, at 64-77 % of its rate
+// for runs aligned to 256 (4 x H200, f0a1a4d: partition-first against sort-first's exchange).
+constexpr std::size_t kExchangeAlign = 256;
 inline std::size_t head_bytes(std::size_t at, std::size_t bytes) {
   const std::size_t to_boundary = (kExchangeAlign - at % kExchangeAlign) % kExchangeAlign;
   return to_boundary < bytes ? to_boundary : bytes;

@@ -42,7 +42,9 @@ Status scan_dispatch(const T* d_in, T* d_out, std::int64_t n, T init, Op op, Wor
   if (n < 0) return Status::InvalidArgument;
   if (n == 0) return Status::Success;
   if (!d_in || !d_out) return Status::InvalidArgument;
+  // listing: scan-lookback
   const std::int64_t tiles = scan_tiles<Tuning>(n);
+  // listing: end
   if (tiles > 0x7fffffff) return Status::Unsupported;
   using State = ScanStateOf<Tuning, T>;
   const std::size_t need = state_bytes<State>(tiles);
@@ -62,6 +64,7 @@ Status scan_dispatch(const T* d_in, T* d_out, std::int64_t n, T init, Op op, Wor
       }
     }
   }
+  // listing: scan-lookback
   State state;
   state.words = static_cast<decltype(state.words)>(ws.ptr);
   // Up to one resident wave of tiles, the kernel clears its tile states itself
@@ -70,6 +73,7 @@ Status scan_dispatch(const T* d_in, T* d_out, std::int64_t n, T init, Op op, Wor
   return launch_with_cleared_tile_states(scan_kernel<Tuning, T, Op, kExclusive, State, Probe>, tiles,
                                          Tuning::kThreads, ws.ptr, std::size_t(tiles) * State::bytes_per_tile(),
                                          stream, d_in, d_out, n, init, op, probe, state, vector_ok);
+  // listing: end
 }
 
 }  // namespace primlab::detail

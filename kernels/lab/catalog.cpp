@@ -554,8 +554,10 @@ static Algorithm partition_stable() {
       .stepped(steppers::plan_partition_stable, steppers::cpu_partition_stable, PRIMLAB_IF_CUDA(steppers::cuda_partition_stable));
 }
 
-// [SECTION] Distributed sort: G virtual GPUs on one device (the library's partition-first
-// multi-GPU sort: rounds of histograms, all-reduce and splitters, partition, all-to-all, local sorts).
+// [SECTION] Distributed sort: G virtual GPUs on one device (the library's multi-GPU sort in the
+// scheme it takes for G: sort first and merge on 2 and 3, partition first and sort on 4 to 8;
+// rounds of histograms, all-reduce and splitters, then the pieces' all-to-all beside the sorts or
+// merges of the piece before).
 namespace steppers {
 PlanFn plan_distributed_sort;
 CpuFn cpu_distributed_sort;
@@ -564,8 +566,10 @@ CudaFn cuda_distributed_sort;
 static Algorithm distributed_sort() {
   return Row("distributed-sort", "distributed")
       .title("Distributed radix sort (G virtual GPUs)")
-      .description("Rounds of per-GPU digit histograms and their all-reduce until the splitters balance the GPUs "
-                   "(equal keys split by position), partition by class, all-to-all exchange, local sorts.")
+      .description("The library's scheme for G: on 2-3 GPUs each sorts its shard first, on 4-8 each partitions by "
+                   "class. Rounds of per-GPU digit histograms and their all-reduce until the splitters balance the "
+                   "GPUs (equal keys split by position); then each GPU's range travels in up to 4 pieces, piece j's "
+                   "all-to-all beside the sort or merge of piece j - 1.")
       .options(kOptBins | kOptDigitBits | kOptU32)
       .bins(8, false)
       .bins_label("GPUs")
@@ -597,8 +601,11 @@ Result validate(const Algorithm& a, const StepConfig& cfg) {
     return Result::failure("n must be between 1 and " + std::to_string(a.max_n) + " in step mode (got " +
                            std::to_string(cfg.n) + ")");
   if (cfg.block < a.min_block || cfg.block > a.max_block)
-    return Result::failure("block size must be between " + std::to_string(a.min_block) + " and " +
-                           std::to_string(a.max_block));
+    return Result::failure((a.min_block == a.max_block
+                                ? name + " runs blocks of exactly " + std::to_string(a.min_block) + " threads"
+                                : "block size must be between " + std::to_string(a.min_block) + " and " +
+                                      std::to_string(a.max_block)) +
+                           " (got " + std::to_string(cfg.block) + ")");
   if (a.block_pow2 && (cfg.block & (cfg.block - 1)) != 0)
     return Result::failure(name + " needs a power-of-two block size (got " + std::to_string(cfg.block) + ")");
   if ((a.options & kOptBins) && (cfg.bins < 2 || cfg.bins > a.max_bins || (a.bins_pow2 && (cfg.bins & (cfg.bins - 1)))))

@@ -94,4 +94,41 @@ TEST(ElementAccess, WritersAgreeWithTheTouchFlagsOfEveryAlgorithm) {
   }
 }
 
+TEST(ElementAccess, TaggedCounterWordsAreTouchedByTheirCountsAtomics) {
+  // The words row (tag << 27) | count shows the count row's cells (RowInfo::cells_of): each word that
+  // the count step changed is named by the atomic that wrote it, and no unchanged word is.
+  const Trace t = cpu_trace("histogram-tagged-bytes", 32, 32);
+  int words = -1;
+  for (std::size_t r = 0; r < t.rows.size(); ++r)
+    if (t.rows[r].kind == RowKind::TagCount) words = int(r);
+  ASSERT_GE(words, 0);
+  const int counts = t.rows[std::size_t(words)].cells_of;
+  ASSERT_GE(counts, 0);
+  int count_step = -1;
+  for (std::size_t s = 0; s < t.steps.size(); ++s)
+    if (t.steps[s].phase == "count") count_step = int(s);
+  ASSERT_GT(count_step, 0);
+  int changed = 0;
+  for (int c = 0; c < t.rows[std::size_t(words)].length; ++c) {
+    const std::uint32_t before = t.row(std::size_t(count_step - 1), std::size_t(words))[c],
+                        after = t.row(std::size_t(count_step), std::size_t(words))[c];
+    const std::vector<ElementAccess> acc = element_accesses(t, count_step, words, c);
+    // Each landed write adds one to the count.
+    EXPECT_EQ(acc.size(), (after & 0x07FFFFFFu) - (before & 0x07FFFFFFu)) << "word " << c;
+    for (const ElementAccess& e : acc) EXPECT_TRUE(e.writes) << "word " << c;
+    EXPECT_EQ(acc.size(), element_accesses(t, count_step, counts, c).size()) << "word " << c;
+    changed += after != before;
+  }
+  EXPECT_GT(changed, 3);
+}
+
+TEST(ElementAccess, RowsAreNamedByTheirArrayInTheCode) {
+  const Trace t = cpu_trace("reduce1", 64, 32);
+  ASSERT_EQ(t.rows[3].name.rfind("sdata[] in shared memory", 0), 0u) << t.rows[3].name;
+  EXPECT_EQ(row_ref(t, 3, 27), "sdata[27]");
+  EXPECT_EQ(row_ref(t, kRowMain, 5), "x[5]");  // "x (input)"
+  const Trace b = cpu_trace("scan-blelloch", 5, 4);
+  EXPECT_EQ(row_ref(b, kRowMain, 3), "buf[3]");
+}
+
 }  // namespace

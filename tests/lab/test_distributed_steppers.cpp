@@ -1,13 +1,19 @@
 // The distributed sort's CPU stepper on G virtual GPUs, checked against facts computed here from
-// the trace's own rows: the ranks' sorted keys concatenate to a host sort; the splitters balance
+// the trace's own rows: the ranks' sorted keys concatenate to a host sort; the scheme is the
+// library's for G (sort first on 2 and 3 GPUs, partition first on 4 to 8); the splitters balance
 // the ranks (largest <= ceil(n/G) + 2 slack, slack = n / (8 G)) on uniform, Zipf-skewed, all-equal
-// and tiny inputs; each shard is staged in runs by destination, each exchange arrow's bytes are
-// 4 x the keys of shard r whose destination is s, and GPU s receives exactly them; every round of
-// the splitter search is its host loop's three launches; the labels' counters are the rows' facts.
+// and tiny inputs; each shard is staged (partition first) or sorted (sort first) so that its run
+// for each GPU and piece is one stretch, which lands unchanged in its place in the receiver's
+// range; the pieces of a GPU's range are in key order; the pipeline's steps come in the order the
+// library overlaps them (piece 0's transfer, then each transfer beside the sort or merge of the
+// piece before, then the last sort or merge), each sort or merge leaving its piece sorted and the
+// rest of the output as it was; every round of the splitter search is its host loop's three
+// launches; the labels' counters are the rows' facts.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <random>
+#include <sstream>
 
 #include "lab/algorithms/distributed/radix_sort/distributed_sort.h"
 #include "lab/catalog.h"
@@ -23,6 +29,13 @@ std::size_t step_of(const Trace& t, const std::string& phase) {
     if (t.steps[s].phase == phase) return s;
   ADD_FAILURE() << "no step " << phase;
   return 0;
+}
+
+std::vector<std::size_t> steps_of(const Trace& t, const std::string& phase) {
+  std::vector<std::size_t> v;
+  for (std::size_t s = 0; s < t.steps.size(); ++s)
+    if (t.steps[s].phase == phase) v.push_back(s);
+  return v;
 }
 
 std::vector<std::uint32_t> row(const Trace& t, std::size_t s, int r) {
@@ -47,18 +60,27 @@ double balance_of(const std::vector<std::uint32_t>& counts, std::int32_t n) {
   return n == 0 ? 1.0 : double(most) * double(counts.size()) / n;
 }
 
+// The pieces every GPU's range is cut into: the bytes row is G x G x pieces.
+int pieces_of(const Trace& t, int G) { return int(t.rows[kDistBytes].length) / (G * G); }
+
 // Every fact of one trace; returns the balance of the top-digit splitters (before refining).
 double check(const std::vector<std::uint32_t>& in, int G, int bits, ElemType type = ElemType::U32) {
   SCOPED_TRACE("G=" + std::to_string(G) + " digit bits=" + std::to_string(bits) + " n=" + std::to_string(in.size()));
   const Trace t = run(in, G, bits, type);
   const std::int32_t n = std::int32_t(in.size());
   const std::size_t last = t.steps.size() - 1;
+  const bool sort_first = G <= 3;
+  auto before = [&](std::uint32_t a, std::uint32_t b) {
+    return type == ElemType::I32 ? std::int32_t(a) < std::int32_t(b) : a < b;
+  };
+  // The scheme: the library's for G.
+  EXPECT_NE(t.title.find(sort_first ? "sort first" : "partition first"), std::string::npos) << t.title;
+  EXPECT_EQ(steps_of(t, "presort").size(), sort_first ? 1u : 0u);
+  EXPECT_EQ(steps_of(t, "runs").size(), sort_first ? 1u : 0u);
+  EXPECT_EQ(steps_of(t, "partition").size(), sort_first ? 0u : 1u);
   // The result: a host sort, in the key type's order.
   std::vector<std::uint32_t> want = in;
-  if (type == ElemType::I32)
-    std::sort(want.begin(), want.end(), [](std::uint32_t a, std::uint32_t b) { return std::int32_t(a) < std::int32_t(b); });
-  else
-    std::sort(want.begin(), want.end());
+  std::sort(want.begin(), want.end(), before);
   EXPECT_EQ(row(t, last, kDistSorted), want);
   // Shards: contiguous, as equal as possible.
   const std::vector<std::int32_t>& shard = t.steps[0].bands;
@@ -76,55 +98,172 @@ double check(const std::vector<std::uint32_t>& in, int G, int bits, ElemType typ
     EXPECT_LE(std::int32_t(counts[std::size_t(s)]), fair + 2 * slack) << "GPU " << s;
   }
   EXPECT_EQ(t.steps[last].bands, std::vector<std::int32_t>(edges.begin(), edges.end()));
-  // Destinations: GPU s's keys are the sorted keys at [edges[s], edges[s + 1]) (as multisets).
-  const std::size_t part = step_of(t, "partition"), ex = step_of(t, "exchange");
-  const std::vector<std::uint32_t> dest = row(t, part, kDistDest);
-  const std::vector<std::uint32_t> bytes = row(t, ex, kDistBytes);
-  const std::vector<std::uint32_t> recv = row(t, ex, kDistRecv);
-  const std::vector<std::uint32_t> staged = row(t, part, kDistPart);
-  EXPECT_EQ(row(t, part, kDistBytes), bytes) << "the partition counts what each GPU sends";
+  // Sort first: each shard sorted before anything else.
+  const std::vector<std::uint32_t> staged = row(t, last, kDistPart);
+  if (sort_first) {
+    EXPECT_EQ(step_of(t, "presort"), 1u);
+    for (int r = 0; r < G; ++r) {
+      std::vector<std::uint32_t> shard_keys(in.begin() + shard[std::size_t(r)], in.begin() + shard[std::size_t(r + 1)]);
+      std::stable_sort(shard_keys.begin(), shard_keys.end(), before);
+      EXPECT_TRUE(std::equal(shard_keys.begin(), shard_keys.end(), staged.begin() + shard[std::size_t(r)]))
+          << "shard " << r << " sorted";
+    }
+  }
+  // Who sends what: bytes[(r G + s) P + j]. GPU r's runs lie in its staged shard in (s, j) order;
+  // each lands unchanged in s's range, piece by piece, each piece in sender order.
+  const int P = pieces_of(t, G);
+  EXPECT_GE(P, 1);
+  EXPECT_LE(P, kDistPieces);
+  if (P < 1 || P > kDistPieces) return 0;
+  const std::vector<std::uint32_t> bytes = row(t, last, kDistBytes);
+  const std::vector<std::uint32_t> recv = row(t, last, kDistRecv);
+  auto sent = [&](int r, int s, int j) { return std::int32_t(bytes[std::size_t((r * G + s) * P + j)] / 4); };
+  std::vector<std::int32_t> piece_start(std::size_t(G * P)), piece_count(std::size_t(G * P));
+  for (int s = 0; s < G; ++s) {
+    std::int32_t at = std::int32_t(edges[std::size_t(s)]);
+    for (int j = 0; j < P; ++j) {
+      piece_start[std::size_t(s * P + j)] = at;
+      for (int r = 0; r < G; ++r) at += sent(r, s, j);
+      piece_count[std::size_t(s * P + j)] = at - piece_start[std::size_t(s * P + j)];
+    }
+    EXPECT_EQ(at, std::int32_t(edges[std::size_t(s + 1)])) << "GPU " << s << " receives its range";
+  }
   std::int64_t across = 0;
+  for (int r = 0; r < G; ++r) {
+    std::int32_t from = shard[std::size_t(r)];
+    for (int s = 0; s < G; ++s)
+      for (int j = 0; j < P; ++j) {
+        std::int32_t to = piece_start[std::size_t(s * P + j)];
+        for (int e = 0; e < r; ++e) to += sent(e, s, j);
+        const std::int32_t keys = sent(r, s, j);
+        EXPECT_TRUE(std::equal(staged.begin() + from, staged.begin() + from + keys, recv.begin() + to))
+            << "GPU " << r << "'s run of piece " << j << " for GPU " << s << " lands unchanged";
+        across += r != s ? 4 * keys : 0;
+        from += keys;
+      }
+    EXPECT_EQ(from, shard[std::size_t(r + 1)]) << "GPU " << r << " sends its whole shard";
+  }
+  // GPU s holds its range of the sorted keys; its pieces are in key order.
   for (int s = 0; s < G; ++s) {
     std::vector<std::uint32_t> got(recv.begin() + edges[std::size_t(s)], recv.begin() + edges[std::size_t(s + 1)]);
-    std::vector<std::uint32_t> sent;
-    for (int r = 0; r < G; ++r) {
-      std::uint32_t keys = 0;
-      std::vector<std::uint32_t> to_s;
-      for (std::int32_t i = shard[std::size_t(r)]; i < shard[std::size_t(r + 1)]; ++i)
-        if (dest[std::size_t(i)] == std::uint32_t(s)) {
-          ++keys;
-          to_s.push_back(in[std::size_t(i)]);
-        }
-      EXPECT_EQ(bytes[std::size_t(r * G + s)], 4 * keys) << r << " -> " << s;
-      across += r != s ? 4 * keys : 0;
-      // Shard r is staged in runs by destination: its run for s follows its runs for the GPUs before s.
-      std::int32_t at = shard[std::size_t(r)];
-      for (int e = 0; e < s; ++e) at += std::int32_t(bytes[std::size_t(r * G + e)] / 4);
-      std::vector<std::uint32_t> run(staged.begin() + at, staged.begin() + at + std::int32_t(keys));
-      std::sort(run.begin(), run.end());
-      std::sort(to_s.begin(), to_s.end());
-      EXPECT_EQ(run, to_s) << "GPU " << r << "'s run for GPU " << s;
-      sent.insert(sent.end(), to_s.begin(), to_s.end());
-    }
     std::vector<std::uint32_t> slice(want.begin() + edges[std::size_t(s)], want.begin() + edges[std::size_t(s + 1)]);
     std::sort(got.begin(), got.end());
-    std::sort(sent.begin(), sent.end());
     std::sort(slice.begin(), slice.end());
-    EXPECT_EQ(got, sent) << "GPU " << s << " receives what the others send it";
     EXPECT_EQ(got, slice) << "GPU " << s << " holds its range of the sorted keys";
+    for (int j = 0; j + 1 < P; ++j) {
+      const std::int32_t a = piece_start[std::size_t(s * P + j)], b = piece_start[std::size_t(s * P + j + 1)];
+      const std::int32_t e = b + piece_count[std::size_t(s * P + j + 1)];
+      if (a == b || b == e) continue;
+      const std::uint32_t most = *std::max_element(recv.begin() + a, recv.begin() + b, before);
+      const std::uint32_t least = *std::min_element(recv.begin() + b, recv.begin() + e, before);
+      EXPECT_FALSE(before(least, most)) << "GPU " << s << ": piece " << j + 1 << " after piece " << j;
+    }
   }
-  // One arrow per pair that sends; the labels' and counters' numbers.
-  std::int32_t pairs = 0;
-  for (std::uint32_t b : bytes) pairs += b > 0;
-  EXPECT_EQ(t.steps[ex].launch.active, pairs);
-  for (std::int64_t k = 0; k < t.steps[ex].op_count(); ++k) {
-    const Op& o = t.ops[std::size_t(t.steps[ex].op_begin + k)];
-    if (o.kind == 0) continue;
-    EXPECT_GT(bytes[std::size_t(o.thread)], 0u) << "an arrow for a pair that sends nothing";
+  // Partition first: each shard is staged in runs by destination; a key's destination is its
+  // run's.
+  if (!sort_first) {
+    const std::size_t part = step_of(t, "partition");
+    const std::vector<std::uint32_t> dest = row(t, part, kDistDest);
+    EXPECT_EQ(row(t, part, kDistBytes), bytes) << "the partition counts what each GPU sends";
+    for (int r = 0; r < G; ++r) {
+      std::int32_t at = shard[std::size_t(r)];
+      for (int s = 0; s < G; ++s) {
+        std::vector<std::uint32_t> to_s, run;
+        for (std::int32_t i = shard[std::size_t(r)]; i < shard[std::size_t(r + 1)]; ++i)
+          if (dest[std::size_t(i)] == std::uint32_t(s)) to_s.push_back(in[std::size_t(i)]);
+        std::int32_t keys = 0;
+        for (int j = 0; j < P; ++j) keys += sent(r, s, j);
+        run.assign(staged.begin() + at, staged.begin() + at + keys);
+        std::sort(run.begin(), run.end());
+        std::sort(to_s.begin(), to_s.end());
+        EXPECT_EQ(run, to_s) << "GPU " << r << "'s run for GPU " << s;
+        at += keys;
+      }
+    }
+  } else {
+    EXPECT_EQ(row(t, step_of(t, "runs"), kDistBytes), bytes) << "locate_runs counts what each GPU sends";
   }
-  EXPECT_EQ(t.steps[ex].counters.global_write_bytes, 4 * std::int64_t(n));
-  EXPECT_NE(t.steps[ex].label.find(std::to_string(across) + " bytes cross"), std::string::npos) << t.steps[ex].label;
-  double first = -1;
+  // The pieces per GPU the partition or the runs step names: the largest is P, and a GPU receives
+  // keys in no piece past its own count.
+  {
+    const std::string& label = t.steps[step_of(t, sort_first ? "runs" : "partition")].label;
+    const std::size_t at = label.find("pieces per GPU ");
+    EXPECT_NE(at, std::string::npos) << label;
+    std::vector<int> named;
+    if (at != std::string::npos) {
+      std::istringstream words(label.substr(at + 15));
+      for (int k; words >> k;) named.push_back(k);
+    }
+    EXPECT_EQ(named.size(), std::size_t(G)) << label;
+    if (named.size() == std::size_t(G)) {
+      EXPECT_EQ(*std::max_element(named.begin(), named.end()), P) << label;
+      for (int s = 0; s < G; ++s)
+        for (int j = named[std::size_t(s)]; j < P; ++j)
+          EXPECT_EQ(piece_count[std::size_t(s * P + j)], 0) << "GPU " << s << " piece " << j << ": " << label;
+    }
+  }
+  // The pipeline: piece 0's transfer, then piece j's beside piece j - 1's sort or merge, then the
+  // last sort or merge; one arrow per pair that sends in the piece; each sort or merge leaves its
+  // piece sorted and the rest of the output as it was.
+  const std::string local = sort_first ? "merge" : "sort";
+  const std::vector<std::size_t> ex = steps_of(t, "exchange"), fin = steps_of(t, local);
+  EXPECT_EQ(ex.size(), std::size_t(P));
+  EXPECT_EQ(fin.size(), std::size_t(P));
+  EXPECT_EQ(steps_of(t, sort_first ? "sort" : "merge").size(), 0u);
+  if (ex.size() != std::size_t(P) || fin.size() != std::size_t(P)) return 0;
+  const std::size_t first = ex[0];
+  for (int j = 0; j < P; ++j) {
+    EXPECT_EQ(ex[std::size_t(j)], first + (j == 0 ? 0 : 2 * j - 1)) << "piece " << j << "'s transfer";
+    EXPECT_EQ(fin[std::size_t(j)], first + 2 * j + (j + 1 < P ? 2 : 1)) << "piece " << j << "'s " << local;
+    const Step& x = t.steps[ex[std::size_t(j)]];
+    const Step& f = t.steps[fin[std::size_t(j)]];
+    EXPECT_NE(x.label.find("piece " + std::to_string(j + 1) + " of " + std::to_string(P)), std::string::npos) << x.label;
+    EXPECT_NE(f.label.find("piece " + std::to_string(j + 1) + " of " + std::to_string(P)), std::string::npos) << f.label;
+    // Which steps run side by side: the transfer of piece j and the sort or merge of piece j - 1,
+    // the step after it; the first transfer and the last sort or merge alone.
+    const std::string verb = sort_first ? "merges " : "sorts ";
+    auto piece = [&](int k) { return "piece " + std::to_string(k + 1) + " of " + std::to_string(P); };
+    const std::string x_beside = j == 0 ? "; no sort or merge beside it"
+                                        : "; side by side with the next step, where every GPU " + verb + piece(j - 1);
+    const std::string f_beside = j + 1 < P ? "; side by side with the step before, " + piece(j + 1) + "'s transfer"
+                                           : "; after the last transfer, nothing beside it";
+    EXPECT_NE(x.label.find(x_beside), std::string::npos) << x.label;
+    EXPECT_NE(f.label.find(f_beside), std::string::npos) << f.label;
+    if (j > 0) EXPECT_EQ(fin[std::size_t(j - 1)], ex[std::size_t(j)] + 1) << "piece " << j - 1 << " beside piece " << j;
+    std::int32_t pairs = 0;
+    for (int r = 0; r < G; ++r)
+      for (int s = 0; s < G; ++s) pairs += sent(r, s, j) > 0;
+    EXPECT_EQ(x.launch.active, pairs) << "piece " << j;
+    for (std::int64_t k = 0; k < x.op_count(); ++k) {
+      const Op& o = t.ops[std::size_t(x.op_begin + k)];
+      if (o.kind == 0) continue;
+      EXPECT_GT(sent(o.thread / G, o.thread % G, j), 0) << "an arrow for a pair that sends nothing";
+    }
+    const std::vector<std::uint32_t> out = row(t, fin[std::size_t(j)], kDistSorted);
+    const std::vector<std::uint32_t> was = row(t, fin[std::size_t(j)] - 1, kDistSorted);
+    for (int s = 0; s < G; ++s)
+      for (int k = 0; k < P; ++k) {
+        const std::int32_t a = piece_start[std::size_t(s * P + k)], e = a + piece_count[std::size_t(s * P + k)];
+        if (k != j) {
+          EXPECT_TRUE(std::equal(out.begin() + a, out.begin() + e, was.begin() + a)) << "GPU " << s << " piece " << k;
+          continue;
+        }
+        std::vector<std::uint32_t> sorted(recv.begin() + a, recv.begin() + e);
+        std::stable_sort(sorted.begin(), sorted.end(), before);
+        EXPECT_TRUE(std::equal(sorted.begin(), sorted.end(), out.begin() + a)) << "GPU " << s << " piece " << j;
+      }
+  }
+  std::int64_t written = 0, crossing = 0;
+  for (std::size_t s : ex) {
+    written += t.steps[s].counters.global_write_bytes;
+    const std::string& label = t.steps[s].label;
+    const std::size_t at = label.find(" bytes cross");
+    EXPECT_NE(at, std::string::npos) << label;
+    crossing += std::stoll(label.substr(label.rfind(' ', at - 1) + 1, at - label.rfind(' ', at - 1) - 1));
+  }
+  EXPECT_EQ(written, 4 * std::int64_t(n));
+  EXPECT_EQ(crossing, across);
+  double first_balance = -1;
   for (std::size_t s = 0; s < t.steps.size(); ++s) {
     const Step& st = t.steps[s];
     if (st.phase != "splitters") continue;
@@ -132,14 +271,15 @@ double check(const std::vector<std::uint32_t>& in, int G, int bits, ElemType typ
     char text[32];
     std::snprintf(text, sizeof text, "balance (largest / mean) %.2f", balance_of(c, n));
     EXPECT_NE(st.label.find(text), std::string::npos) << st.label;
-    if (first < 0) first = balance_of(c, n);
+    if (first_balance < 0) first_balance = balance_of(c, n);
   }
   // Every round is the host loop's three launches: the histograms, the all-reduce, the cuts. Each
   // GPU's histogram counts the cells its keys show; the all-reduced one is their sum; round 1
   // counts every key.
   const std::size_t cells = t.rows[kDistHist].length;
-  std::size_t rounds = 0;
-  for (std::size_t s = 1; s < t.steps.size() && t.steps[s].phase == "histogram"; s += 3, ++rounds) {
+  std::size_t rounds = 0, s = step_of(t, "histogram");
+  EXPECT_EQ(s, sort_first ? 2u : 1u);
+  for (; s < t.steps.size() && t.steps[s].phase == "histogram"; s += 3, ++rounds) {
     EXPECT_EQ(t.steps[s + 1].phase, "all-reduce");
     EXPECT_EQ(t.steps[s + 2].phase, "splitters");
     if (t.steps[s + 1].phase != "all-reduce" || t.steps[s + 2].phase != "splitters") break;
@@ -160,8 +300,9 @@ double check(const std::vector<std::uint32_t>& in, int G, int bits, ElemType typ
     if (rounds == 0) EXPECT_EQ(total, std::uint32_t(n));
   }
   EXPECT_GE(rounds, 1u);
-  EXPECT_EQ(t.steps[1 + 3 * rounds].phase, "partition");
-  return first;
+  EXPECT_EQ(t.steps[s].phase, sort_first ? "runs" : "partition");
+  EXPECT_EQ(s + 1, first);
+  return first_balance;
 }
 
 std::size_t rounds_of(const Trace& t) {
@@ -180,9 +321,12 @@ TEST(DistributedSort, UniformKeysBalanceOnTheTopDigit) {
   std::vector<std::uint32_t> in(480);
   for (auto& k : in) k = rng() & 0xffu;
   for (int G = 2; G <= max_gpus(); ++G) check(in, G, 4);
-  for (int bits = 2; bits <= 8; ++bits) check(in, 4, bits);
+  for (int bits = 2; bits <= 8; ++bits) {
+    check(in, 4, bits);
+    check(in, 2, bits);
+  }
   for (auto& k : in) k = rng();  // the whole 32-bit range, int32 negatives included
-  for (int G : {3, 8}) {
+  for (int G : {2, 3, 8}) {
     check(in, G, 8);
     check(in, G, 8, ElemType::I32);
   }
@@ -197,6 +341,8 @@ TEST(DistributedSort, ZipfSkewNeedsTheNextDigitAndPositions) {
   EXPECT_EQ(rounds_of(t), 2u) << "the top digit, then the next digit of bucket 0";
   EXPECT_NE(t.steps[3].label.find("the next round refines it"), std::string::npos) << t.steps[3].label;
   EXPECT_NE(t.steps[6].label.find("split by position"), std::string::npos) << t.steps[6].label;
+  check(in, 2, 4);  // sort first: the run of threes split between two GPUs
+  check(in, 3, 2);
   std::mt19937 rng(5);
   std::vector<std::uint32_t> zipf(2000);
   for (auto& k : zipf) k = std::uint32_t(1000.0 / (1 + rng() % 1000));  // heavy on 1, 2, 3, ...
@@ -204,18 +350,52 @@ TEST(DistributedSort, ZipfSkewNeedsTheNextDigitAndPositions) {
     for (int bits : {2, 5, 8}) check(zipf, G, bits);
 }
 
-TEST(DistributedSort, EqualKeysAreSplitByPosition) {
+TEST(DistributedSort, EqualKeysAreSplitByPositionInOnePiece) {
   for (int G = 2; G <= max_gpus(); ++G) {
     const std::vector<std::uint32_t> in(std::size_t(37 * G + 3), 42u);
     EXPECT_DOUBLE_EQ(check(in, G, 4), 1.0 * double((in.size() + G - 1) / G) * G / double(in.size()));
     const Trace t = run(in, G, 4);
     EXPECT_NE(t.steps[step_of(t, "splitters")].label.find("split by position"), std::string::npos);
     EXPECT_NE(t.steps[step_of(t, "histogram")].explain.find("All keys are equal"), std::string::npos);
+    EXPECT_EQ(pieces_of(t, G), 1) << "no bucket edge inside a range: one piece, as the library keeps";
+    EXPECT_NE(t.title.find("1 piece)"), std::string::npos) << t.title;
+  }
+}
+
+// The pieces follow the library's piece_bounds: up to 4 per GPU, at counted edges; partition
+// first, each about 1.5x the one before (the first, whose transfer nothing hides, the smallest);
+// sort first, about equal.
+TEST(DistributedSort, RangesTravelInPiecesThatGrowPartitionFirst) {
+  std::mt19937 rng(11);
+  std::vector<std::uint32_t> in(960);
+  for (auto& k : in) k = rng();
+  for (int G : {2, 4, 8}) {
+    SCOPED_TRACE("G=" + std::to_string(G));
+    const Trace t = run(in, G, 8);
+    const int P = pieces_of(t, G);
+    EXPECT_EQ(P, kDistPieces) << "256 buckets of a uniform top digit leave edges inside every range";
+    const std::vector<std::uint32_t> bytes = row(t, t.steps.size() - 1, kDistBytes);
+    for (int s = 0; s < G; ++s) {
+      std::vector<std::int32_t> size(std::size_t(P), 0);
+      for (int r = 0; r < G; ++r)
+        for (int j = 0; j < P; ++j) size[std::size_t(j)] += std::int32_t(bytes[std::size_t((r * G + s) * P + j)] / 4);
+      std::int32_t range = 0;
+      for (std::int32_t x : size) range += x;
+      for (int j = 0; j < P; ++j) EXPECT_GT(size[std::size_t(j)], 0) << "GPU " << s << " piece " << j;
+      if (G <= 3) {
+        for (int j = 0; j < P; ++j) EXPECT_NEAR(size[std::size_t(j)], range / P, range / 8 + 2) << "GPU " << s;
+      } else {
+        EXPECT_LT(size[0], size[std::size_t(P - 1)]) << "GPU " << s;
+        EXPECT_NEAR(double(size[std::size_t(P - 1)]) / size[0], 27.0 / 8, 1.5) << "GPU " << s;
+      }
+    }
+    check(in, G, 8);
   }
 }
 
 TEST(DistributedSort, FewerKeysThanGpusAndOneKey) {
   check(words({9, 2, 5}), 8, 4);
+  check(words({9, 2, 5}), 3, 4);
   check(words({7}), 2, 2);
   check(words({7}), 8, 8);
   check(words({1, 0}), 3, 3, ElemType::I32);

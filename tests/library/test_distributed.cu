@@ -1,8 +1,8 @@
 // The multi-GPU sort and partition on G virtual ranks of one GPU (LoopbackExchange), against the
 // host: the ranks' results, concatenated, are the stable global order; shares are balanced; both
-// schemes and every pipeline depth agree; every message of 16 bytes or more leaves and lands on a
-// 16-byte boundary; bad arguments on one rank, or a transport that fails mid-pipeline, stop every
-// rank with the inputs intact.
+// schemes and every count of pieces agree; a piece with nothing to move makes no transfer; every
+// message of 256 bytes or more leaves and lands on a 256-byte boundary; bad arguments on one rank,
+// or a transport that fails mid-pipeline, stop every rank with the inputs intact.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,6 +16,7 @@
 #include "primlab/distributed.h"
 #include "primlab/radix_partition.h"
 #include "sort_test_util.cuh"
+#include "device/distributed_plan.h"
 #include "tuning/distributed.cuh"
 
 namespace {
@@ -27,8 +28,9 @@ using primlab::Status;
 
 enum class Op { Sort, Partition };
 
-// An Exchange over another that checks that every message of 16 bytes or more leaves and lands on
-// a 16-byte boundary, and fails its fail_at-th transfer (counting from 0) as a transport would.
+// An Exchange over another that checks that every message of kExchangeAlign (256) bytes or more
+// leaves and lands on a boundary of as many bytes, and fails its fail_at-th transfer (counting
+// from 0) as a transport would.
 class CheckedExchange final : public primlab::Exchange {
  public:
   explicit CheckedExchange(primlab::Exchange& inner, int fail_at = -1) : inner_(inner), fail_at_(fail_at) {}
@@ -46,13 +48,14 @@ class CheckedExchange final : public primlab::Exchange {
       error_ = "transport failed in transfer " + std::to_string(fail_at_);
       return Status::CommError;
     }
-    auto off = [](const void* p, std::size_t at) { return (reinterpret_cast<std::uintptr_t>(p) + at) % 16; };
+    constexpr std::size_t kAlign = primlab::detail::kExchangeAlign;
+    auto off = [](const void* p, std::size_t at) { return (reinterpret_cast<std::uintptr_t>(p) + at) % kAlign; };
     for (int i = 0; i < local_count() * parts; ++i)
       for (int s = 0; s < size(); ++s) {
         const primlab::ExchangePlan& p = plans[i];
-        if (p.send_bytes[s] >= 16 && off(p.d_send, p.send_offsets[s]) != 0) ++misaligned_;
-        if (p.recv_bytes[s] >= 16 && off(p.d_recv, p.recv_offsets[s]) != 0) ++misaligned_;
-        if (p.send_bytes[s] >= 16) ++messages_;
+        if (p.send_bytes[s] >= kAlign && off(p.d_send, p.send_offsets[s]) != 0) ++misaligned_;
+        if (p.recv_bytes[s] >= kAlign && off(p.d_recv, p.recv_offsets[s]) != 0) ++misaligned_;
+        if (p.send_bytes[s] >= kAlign) ++messages_;
       }
     return inner_.all_to_all_v(plans, parts, ticket);
   }
@@ -278,30 +281,30 @@ TEST(Distributed, SortPairsIsStable) {
   sort_cases<std::uint64_t>(true);
 }
 
-// Both schemes at every pipeline depth, on every rank count each takes, with shards of uneven
-// sizes (some chunks empty), keys and pairs, ascending and descending: keys whose cuts are
-// top-digit edges (one radix partition pass per chunk), few distinct keys (cuts inside runs of
-// equal keys) and Zipf keys (cuts that take a second splitter round).
+// Both schemes with every count of pieces, on every rank count each takes, with shards of uneven
+// sizes, keys and pairs, ascending and descending: keys whose cuts are top-digit edges (one radix
+// partition pass), few distinct keys (cuts inside runs of equal keys, pieces that stay empty),
+// Zipf keys (cuts and pieces that take a second splitter round) and sorted ones.
 template <class K>
 void every_scheme_and_pipeline(std::int64_t n) {
   for (int G : {1, 2, 3, 4, 5, 8})
     for (DistributedScheme scheme : {DistributedScheme::PartitionFirst, DistributedScheme::SortFirst})
-      for (int chunks : {1, 3, 16}) {
+      for (int pieces : {1, 3, 16}) {
         if (scheme == DistributedScheme::SortFirst && G > 4) continue;
         for (Dist d : {Dist::Uniform, Dist::FewDistinct, Dist::Zipf, Dist::Sorted})
           for (SortOrder order : {SortOrder::Ascending, SortOrder::Descending}) {
             SCOPED_TRACE(testing::Message() << type_name<K>() << " " << dist_name(d) << " G " << G
                                             << (scheme == DistributedScheme::SortFirst ? " sort-first" : " partition-first")
-                                            << " chunks " << chunks << (order == SortOrder::Descending ? " descending" : ""));
+                                            << " pieces " << pieces << (order == SortOrder::Descending ? " descending" : ""));
             const auto shards = split(make_keys<K>(d, n, 7), G, true);
             const auto ids = global_positions(shards);
             CallSetup setup;
-            setup.options = {scheme, chunks};
+            setup.options = {scheme, pieces};
             const int bits = int(sizeof(K) * 8);
             const auto with_values = run<K, std::uint32_t>(Op::Sort, shards, ids, order, 0, bits, setup);
             expect_result<K>(Op::Sort, shards, with_values, order, 0, bits, true);
             EXPECT_EQ(with_values.times.scheme, scheme);
-            EXPECT_EQ(with_values.times.chunks, chunks);
+            EXPECT_EQ(with_values.times.pieces, pieces);
             expect_result<K>(Op::Sort, shards, run<K, std::uint32_t>(Op::Sort, shards, {}, order, 0, bits, setup), order, 0,
                              bits, false);
           }
@@ -313,7 +316,7 @@ TEST(Distributed, EverySchemeAndPipelineSortsStably) {
   every_scheme_and_pipeline<std::uint64_t>(20001);
 }
 
-// The default (Auto) takes the scheme of kernels/tuning/distributed.cuh, and the tuned pipeline.
+// The default (Auto) takes the scheme of kernels/tuning/distributed.cuh, and the tuned pieces.
 TEST(Distributed, EveryRankCountSortsStablyByDefault) {
   for (int G = 2; G <= 8; ++G)
     for (Dist d : {Dist::Uniform, Dist::FewDistinct, Dist::Sorted}) {
@@ -327,9 +330,29 @@ TEST(Distributed, EveryRankCountSortsStablyByDefault) {
     }
 }
 
-// Every message of 16 bytes or more leaves and lands on a 16-byte boundary, whatever the outputs'
+// Pieces go one transfer each (partition-first: its bodies, then its heads), and a piece with
+// nothing to move makes none: keys all equal on ranks of equal shares move nothing.
+TEST(Distributed, APieceWithNothingToMoveMakesNoTransfer) {
+  for (DistributedScheme scheme : {DistributedScheme::PartitionFirst, DistributedScheme::SortFirst}) {
+    SCOPED_TRACE(scheme == DistributedScheme::SortFirst ? "sort-first" : "partition-first");
+    CallSetup setup;
+    setup.options = {scheme, 4};
+    const auto uniform = split(make_keys<std::uint32_t>(Dist::Uniform, 80000, 3), 4, false);
+    const auto moving = run<std::uint32_t, std::uint32_t>(Op::Sort, uniform, {}, SortOrder::Ascending, 0, 32, setup);
+    expect_result<std::uint32_t>(Op::Sort, uniform, moving, SortOrder::Ascending, 0, 32, false);
+    EXPECT_GE(moving.times.transfers, 4);
+    EXPECT_LE(moving.times.transfers, scheme == DistributedScheme::SortFirst ? 4 : 8);
+    const auto equal = split(make_keys<std::uint32_t>(Dist::AllEqual, 80000, 3), 4, false);
+    const auto still = run<std::uint32_t, std::uint32_t>(Op::Sort, equal, global_positions(equal), SortOrder::Ascending, 0, 32, setup);
+    expect_result<std::uint32_t>(Op::Sort, equal, still, SortOrder::Ascending, 0, 32, true);
+    EXPECT_EQ(still.times.moved, 0);
+    EXPECT_EQ(still.times.transfers, 0);
+  }
+}
+
+// Every message of 256 bytes or more leaves and lands on a 256-byte boundary, whatever the outputs'
 // alignment (they start 0, 1 or 3 elements into their buffers), for both schemes.
-TEST(Distributed, EveryMessageLeavesAndLandsOnA16ByteBoundary) {
+TEST(Distributed, EveryMessageLeavesAndLandsOnA256ByteBoundary) {
   for (int G : {2, 3, 4, 7})
     for (DistributedScheme scheme : {DistributedScheme::PartitionFirst, DistributedScheme::SortFirst})
       for (std::int64_t out_offset : {0, 1, 3}) {
@@ -405,13 +428,13 @@ TEST(Distributed, PartitionByADigit) {
     for (int G : {1, 2, 4, 7})
       for (auto [begin, bits] : {std::pair{0, 8}, std::pair{3, 1}, std::pair{20, 12}})
         for (bool pairs : {false, true})
-          for (int chunks : {1, 5}) {
+          for (int pieces : {1, 5}) {
             SCOPED_TRACE(testing::Message() << dist_name(d) << " G " << G << " bits [" << begin << ", " << begin + bits << ")"
-                                            << (pairs ? " pairs" : "") << " chunks " << chunks);
+                                            << (pairs ? " pairs" : "") << " pieces " << pieces);
             const auto shards = split(make_keys<std::uint32_t>(d, 30001, 9), G, true);
             const auto ids = pairs ? global_positions(shards) : std::vector<std::vector<std::uint32_t>>{};
             CallSetup setup;
-            setup.options.chunks = chunks;
+            setup.options.pieces = pieces;
             expect_result<std::uint32_t>(Op::Partition, shards,
                                          run<std::uint32_t, std::uint32_t>(Op::Partition, shards, ids, SortOrder::Ascending, begin, bits, setup),
                                          SortOrder::Ascending, begin, bits, pairs);
@@ -454,7 +477,7 @@ TEST(Distributed, OneBadRankStopsEveryRank) {
   EXPECT_EQ(primlab::distributed_sort_keys(ex, shard.data(), SortOrder::Ascending, 0, 33), Status::InvalidArgument);
   EXPECT_EQ(primlab::distributed_partition_keys(ex, shard.data(), 0, 13), Status::InvalidArgument);
   EXPECT_EQ(primlab::distributed_sort_keys(ex, shard.data(), SortOrder::Ascending, 0, 32, nullptr,
-                                           {DistributedScheme::Auto, primlab::kDistributedMaxChunks + 1}),
+                                           {DistributedScheme::Auto, primlab::kDistributedMaxPieces + 1}),
             Status::InvalidArgument);
   EXPECT_EQ(primlab::distributed_partition_keys(ex, shard.data(), 0, 8, nullptr, {DistributedScheme::SortFirst, 0}),
             Status::InvalidArgument);

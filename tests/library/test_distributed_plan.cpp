@@ -1,6 +1,7 @@
-// The multi-GPU primitives' host plan (splitters, classes, send counts), run on G simulated ranks:
-// every rank's histograms and class counts are taken on the host, the exchange is simulated, and
-// the ranks' results, concatenated, must be the stable global order, with balanced shares.
+// The multi-GPU primitives' host plan (splitters, classes, pieces, send counts), run on G simulated
+// ranks: every rank's histograms and class counts are taken on the host, the exchange is simulated
+// piece by piece, each piece is sorted alone, and the ranks' results, concatenated, must be the
+// stable global order, with balanced shares.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,13 +14,15 @@
 
 namespace {
 
+using primlab::detail::Classes;
 using primlab::detail::SplitterSearch;
-using primlab::detail::class_lower_bounds;
 using primlab::detail::landing_offsets;
+using primlab::detail::make_classes;
 using primlab::detail::send_counts;
 using primlab::detail::send_runs;
 
-enum class Keys { Uniform, AllEqual, FewDistinct, Zipf, Sorted, OneHeavy };
+// Skewed: as bench-multigpu's, 70 % of the keys share their top 8 bits, the other bits uniform.
+enum class Keys { Uniform, AllEqual, FewDistinct, Zipf, Sorted, OneHeavy, Skewed };
 
 // Keys already as the `width`-bit images x the plan sees, in rank-major input order.
 std::vector<std::vector<std::uint64_t>> make_shards(Keys kind, int ranks, std::int64_t per_rank, int width,
@@ -38,6 +41,9 @@ std::vector<std::vector<std::uint64_t>> make_shards(Keys kind, int ranks, std::i
         case Keys::Zipf: x = std::uint64_t(std::pow(1000.0, double(rng() >> 11) / double(1ull << 53))) * 37; break;
         case Keys::Sorted: x = std::uint64_t(r) << (width - 4 > 0 ? width - 4 : 0); break;
         case Keys::OneHeavy: x = (rng() % 4 == 0) ? rng() : 0x1234; break;
+        case Keys::Skewed:
+          if (rng() % 10 < 7) x = (0x42ull << (width - 8)) | (x & ((1ull << (width - 8)) - 1));
+          break;
       }
       shards[r].push_back(x & mask);
     }
@@ -50,15 +56,24 @@ struct Tagged {
   std::int64_t id;  // the global input position (rank-major)
 };
 
-// Runs the plan over simulated ranks, each shard cut into `chunks` pieces that are staged and sent
-// apart (rank-major senders); returns each rank's result. Each run lands where landing_offsets
-// puts it, and the stable local sort by key alone must then give the stable global order.
-std::vector<std::vector<Tagged>> simulate(const std::vector<std::vector<std::uint64_t>>& shards, int width,
-                                          std::int64_t slack, int* rounds = nullptr, int chunks = 1) {
-  const int G = int(shards.size()), K = chunks, Q = G * K;
+// What a simulated call shows besides its result: the search's rounds and every rank's piece sizes.
+struct Simulated {
+  std::vector<std::vector<Tagged>> result;
+  int rounds = 0;
+  std::vector<std::vector<std::int64_t>> piece_sizes;  // [rank][piece]
+};
+
+// Runs the plan over simulated ranks with `pieces` pieces: each rank's shard is staged by class,
+// every run lands where landing_offsets puts it, and each piece of a result is sorted alone (as
+// the pipeline sorts or merges it); a stable sort by key alone must then give the stable global
+// order.
+Simulated simulate(const std::vector<std::vector<std::uint64_t>>& shards, int width, std::int64_t slack, int pieces = 1,
+                   double growth = 1.0) {
+  const int G = int(shards.size());
   std::vector<std::int64_t> totals;
   for (const auto& s : shards) totals.push_back(std::int64_t(s.size()));
   SplitterSearch search(width, totals, slack);
+  Simulated out;
   while (!search.done()) {
     const auto queries = search.queries();
     const int d = search.digit_bits();
@@ -73,61 +88,75 @@ std::vector<std::vector<Tagged>> simulate(const std::vector<std::vector<std::uin
         }
     search.answer(counts);
   }
-  if (rounds) *rounds = search.rounds();
-  const std::vector<std::uint64_t> lower = class_lower_bounds(search.cuts(), width);
-  const int C = int(lower.size());
+  out.rounds = search.rounds();
+  const Classes classes = make_classes(search, width, pieces, growth);
+  const std::vector<std::uint64_t>& lower = classes.lower;
+  const int C = int(lower.size()), P = classes.pieces;
   auto class_of = [&](std::uint64_t x) { return int(std::upper_bound(lower.begin(), lower.end(), x) - lower.begin()) - 1; };
-  // Each sender (a rank's chunk) stably partitioned by class, and its class counts.
-  std::vector<std::vector<Tagged>> staged(Q);
-  std::vector<std::int64_t> class_counts(std::size_t(Q) * C, 0);
+  // Each rank's shard stably partitioned by class, and its class counts.
+  std::vector<std::vector<Tagged>> staged(G);
+  std::vector<std::int64_t> class_counts(std::size_t(G) * C, 0);
   std::int64_t id = 0;
-  for (int r = 0; r < G; ++r) {
-    const std::size_t n = shards[r].size(), per_chunk = (n + K - 1) / K;
-    for (std::size_t i = 0; i < n; ++i) {
-      const int q = r * K + int(i / per_chunk);
-      staged[q].push_back({shards[r][i], id++});
-      ++class_counts[std::size_t(q) * C + class_of(shards[r][i])];
+  for (int r = 0; r < G; ++r)
+    for (std::uint64_t x : shards[r]) {
+      staged[r].push_back({x, id++});
+      ++class_counts[std::size_t(r) * C + class_of(x)];
     }
-  }
   for (auto& st : staged)
     std::stable_sort(st.begin(), st.end(), [&](const Tagged& a, const Tagged& b) { return class_of(a.x) < class_of(b.x); });
   std::vector<std::int64_t> positions;
   for (const auto& c : search.cuts()) positions.push_back(c.position);
-  const std::vector<std::int64_t> send = send_counts(Q, G, C, class_counts, positions);
-  const std::vector<std::int64_t> landing = landing_offsets(Q, G, send);
+  const std::vector<std::int64_t> send = send_counts(G, classes, class_counts, positions);
+  const std::vector<std::int64_t> landing = landing_offsets(G, P, send);
+  auto at = [&](int q, int s, int j) { return (std::size_t(q) * G + s) * P + j; };
   std::vector<std::int64_t> share(G, 0);
-  for (int q = 0; q < Q; ++q)
-    for (int s = 0; s < G; ++s) share[s] += send[std::size_t(q) * G + s];
-  // The exchange: one run per sender and destination, landing at its offset.
-  std::vector<std::vector<Tagged>> result(G);
+  out.piece_sizes.assign(G, std::vector<std::int64_t>(P, 0));
+  for (int q = 0; q < G; ++q)
+    for (int s = 0; s < G; ++s)
+      for (int j = 0; j < P; ++j) {
+        share[s] += send[at(q, s, j)];
+        out.piece_sizes[s][j] += send[at(q, s, j)];
+      }
+  // The exchange: one run per rank, destination and piece, landing at its offset.
+  out.result.resize(G);
   std::vector<std::vector<bool>> written(G);
   for (int s = 0; s < G; ++s) {
-    result[s].assign(std::size_t(share[s]), Tagged{0, -1});
+    out.result[s].assign(std::size_t(share[s]), Tagged{0, -1});
     written[s].assign(std::size_t(share[s]), false);
   }
-  for (int q = 0; q < Q; ++q) {
+  for (int q = 0; q < G; ++q) {
     std::vector<std::int64_t> class_start(C, 0);
     for (int c = 1; c < C; ++c) class_start[c] = class_start[c - 1] + class_counts[std::size_t(q) * C + c - 1];
-    const auto runs = send_runs(Q, G, C, class_counts, positions, q, class_start);
+    const auto runs = send_runs(G, classes, class_counts, positions, q, class_start);
     std::size_t sent = 0;
-    for (int s = 0; s < G; ++s) {
-      EXPECT_EQ(runs[s].count, send[std::size_t(q) * G + s]);
-      const std::size_t at = std::size_t(runs[s].offset), k = std::size_t(runs[s].count);
-      const std::size_t to = std::size_t(landing[std::size_t(q) * G + s]);
-      EXPECT_LE(at + k, staged[q].size());
-      EXPECT_LE(to + k, result[s].size());
-      for (std::size_t i = 0; i < k && at + i < staged[q].size() && to + i < result[s].size(); ++i) {
-        EXPECT_FALSE(written[s][to + i]) << "two runs land on one place";
-        result[s][to + i] = staged[q][at + i];
-        written[s][to + i] = true;
+    for (int s = 0; s < G; ++s)
+      for (int j = 0; j < P; ++j) {
+        const auto& run = runs[std::size_t(s) * P + j];
+        EXPECT_EQ(run.count, send[at(q, s, j)]);
+        const std::size_t from = std::size_t(run.offset), k = std::size_t(run.count);
+        const std::size_t to = std::size_t(landing[at(q, s, j)]);
+        EXPECT_LE(from + k, staged[q].size());
+        EXPECT_LE(to + k, out.result[s].size());
+        for (std::size_t i = 0; i < k && from + i < staged[q].size() && to + i < out.result[s].size(); ++i) {
+          EXPECT_FALSE(written[s][to + i]) << "two runs land on one place";
+          out.result[s][to + i] = staged[q][from + i];
+          written[s][to + i] = true;
+        }
+        sent += k;
       }
-      sent += k;
-    }
-    EXPECT_EQ(sent, staged[q].size()) << "sender " << q << " sends every key once";
+    EXPECT_EQ(sent, staged[q].size()) << "rank " << q << " sends every key once";
   }
-  // The local stable sort keeps the landing order among equal keys.
-  for (auto& v : result) std::stable_sort(v.begin(), v.end(), [](const Tagged& a, const Tagged& b) { return a.x < b.x; });
-  return result;
+  // Each piece sorted alone, stably: the landing order among equal keys is kept.
+  for (int s = 0; s < G; ++s) {
+    auto begin = out.result[s].begin();
+    for (int j = 0; j < P; ++j) {
+      EXPECT_EQ(landing[at(0, s, j)], begin - out.result[s].begin()) << "piece " << j << " starts with rank 0's run";
+      const auto end = begin + out.piece_sizes[s][j];
+      std::stable_sort(begin, end, [](const Tagged& a, const Tagged& b) { return a.x < b.x; });
+      begin = end;
+    }
+  }
+  return out;
 }
 
 void expect_global_order(const std::vector<std::vector<std::uint64_t>>& shards, const std::vector<std::vector<Tagged>>& result) {
@@ -161,38 +190,61 @@ TEST(DistributedPlan, SortIsTheStableGlobalOrderAndBalanced) {
           std::int64_t total = 0;
           for (const auto& s : shards) total += std::int64_t(s.size());
           const std::int64_t slack = total / (std::int64_t(G) * 128);
-          const auto result = simulate(shards, width, slack);
+          const auto result = simulate(shards, width, slack).result;
           expect_global_order(shards, result);
           // The fair share plus a slack at each of the rank's two cuts.
           EXPECT_LE(largest(result), (total + G - 1) / G + 2 * slack);
         }
 }
 
-TEST(DistributedPlan, ChunksLandInTheGlobalInputOrder) {
-  // A shard cut into chunks that are staged and sent apart: every chunk's runs land after those of
-  // the earlier chunks and ranks, so that the local stable sort needs nothing else.
-  for (Keys kind : {Keys::Uniform, Keys::AllEqual, Keys::FewDistinct, Keys::OneHeavy})
+TEST(DistributedPlan, PiecesLandInTheGlobalInputOrder) {
+  // Every rank's range cut into pieces at bucket edges, each piece sorted alone: the pieces are in
+  // key order, and in each piece the runs land in rank order.
+  for (Keys kind : {Keys::Uniform, Keys::AllEqual, Keys::FewDistinct, Keys::OneHeavy, Keys::Skewed, Keys::Zipf})
     for (int G : {1, 2, 3, 4, 7})
-      for (int chunks : {1, 2, 3, 16})
-        for (std::int64_t per_rank : {0, 1, 5, 1000}) {
-          SCOPED_TRACE(testing::Message() << "kind " << int(kind) << " G " << G << " chunks " << chunks << " n/rank " << per_rank);
-          const auto shards = make_shards(kind, G, per_rank, 32, 11 + G);
-          std::int64_t total = 0;
-          for (const auto& s : shards) total += std::int64_t(s.size());
-          expect_global_order(shards, simulate(shards, 32, total / (std::int64_t(G) * 128), nullptr, chunks));
-          const auto digits = make_shards(kind, G, per_rank, 8, 11 + G);  // the partition's: exact cuts
-          expect_global_order(digits, simulate(digits, 8, 0, nullptr, chunks));
-        }
+      for (int pieces : {1, 2, 3, 16})
+        for (double growth : {1.0, 1.5})
+          for (std::int64_t per_rank : {0, 1, 5, 1000}) {
+            SCOPED_TRACE(testing::Message() << "kind " << int(kind) << " G " << G << " pieces " << pieces << " growth "
+                                            << growth << " n/rank " << per_rank);
+            const auto shards = make_shards(kind, G, per_rank, 32, 11 + G);
+            std::int64_t total = 0;
+            for (const auto& s : shards) total += std::int64_t(s.size());
+            expect_global_order(shards, simulate(shards, 32, total / (std::int64_t(G) * 128), pieces, growth).result);
+            const auto digits = make_shards(kind, G, per_rank, 8, 11 + G);  // the partition's: exact cuts
+            expect_global_order(digits, simulate(digits, 8, 0, pieces, growth).result);
+          }
+}
+
+TEST(DistributedPlan, PiecesGrowAsAsked) {
+  // Uniform keys, 4 ranks, 4 pieces growing by 1.5: every rank's pieces hold about 12, 18, 28 and
+  // 42 % of its keys (its range spans 64 buckets of the top digit: within 1/64 of each target).
+  const auto shards = make_shards(Keys::Uniform, 4, 100000, 32, 5);
+  const auto sim = simulate(shards, 32, 400000 / (4 * 128), 4, 1.5);
+  const double want[4] = {1 / 8.125, 1.5 / 8.125, 2.25 / 8.125, 3.375 / 8.125};
+  for (const auto& sizes : sim.piece_sizes) {
+    const double all = double(sizes[0] + sizes[1] + sizes[2] + sizes[3]);
+    for (int j = 0; j < 4; ++j) EXPECT_NEAR(double(sizes[j]) / all, want[j], 1.0 / 64) << "piece " << j;
+  }
+  // Skewed keys: the ranks inside the heavy bucket are cut at the second digit's edges.
+  const auto skewed = simulate(make_shards(Keys::Skewed, 4, 100000, 32, 5), 32, 400000 / (4 * 128), 4, 1.0);
+  EXPECT_GT(skewed.rounds, 1);
+  for (const auto& sizes : skewed.piece_sizes)
+    for (std::int64_t piece : sizes) EXPECT_GT(piece, 0);
+  // Keys all equal: one piece per rank, whatever was asked.
+  const auto equal = simulate(make_shards(Keys::AllEqual, 4, 1000, 32, 5), 32, 4000 / (4 * 128), 4, 1.0);
+  for (const auto& sizes : equal.piece_sizes) EXPECT_EQ(sizes[1] + sizes[2] + sizes[3], 0);
 }
 
 TEST(DistributedPlan, HeadsEndOnTheReceiversBoundary) {
-  for (std::size_t at = 0; at < 64; at += 4)
-    for (std::size_t bytes : {std::size_t(0), std::size_t(4), std::size_t(12), std::size_t(16), std::size_t(100)}) {
+  constexpr std::size_t kAlign = primlab::detail::kExchangeAlign;
+  for (std::size_t at = 0; at < 2 * kAlign; at += 4)
+    for (std::size_t bytes : {std::size_t(0), std::size_t(4), std::size_t(12), kAlign, std::size_t(1000)}) {
       const std::size_t h = primlab::detail::head_bytes(at, bytes);
       EXPECT_LE(h, bytes);
-      EXPECT_LT(h, 16u);
+      EXPECT_LT(h, kAlign);
       if (h < bytes) {
-        EXPECT_EQ((at + h) % 16, 0u) << "the body starts on a boundary";
+        EXPECT_EQ((at + h) % kAlign, 0u) << "the body starts on a boundary";
       }
     }
 }
@@ -205,7 +257,7 @@ TEST(DistributedPlan, NoSlackSplitsExactly) {
       const auto shards = make_shards(kind, G, 1000, 8, 7);
       std::int64_t total = 0;
       for (const auto& s : shards) total += std::int64_t(s.size());
-      const auto result = simulate(shards, 8, 0);
+      const auto result = simulate(shards, 8, 0).result;
       expect_global_order(shards, result);
       for (const auto& r : result) {
         EXPECT_GE(std::int64_t(r.size()), total / G);
@@ -215,21 +267,18 @@ TEST(DistributedPlan, NoSlackSplitsExactly) {
 }
 
 TEST(DistributedPlan, UniformKeysNeedOneHistogram) {
-  int rounds = 0;
   const auto shards = make_shards(Keys::Uniform, 4, 100000, 32, 3);
-  simulate(shards, 32, 400000 / (4 * 128), &rounds);
-  EXPECT_EQ(rounds, 1);
+  EXPECT_EQ(simulate(shards, 32, 400000 / (4 * 128)).rounds, 1);
   // Zipf keys pile into few top buckets: the cuts need the lower digits.
-  simulate(make_shards(Keys::Zipf, 4, 100000, 32, 3), 32, 400000 / (4 * 128), &rounds);
-  EXPECT_GT(rounds, 1);
+  EXPECT_GT(simulate(make_shards(Keys::Zipf, 4, 100000, 32, 3), 32, 400000 / (4 * 128)).rounds, 1);
 }
 
 TEST(DistributedPlan, CutsAtTheTopEdgeAndTiesAtTheLargestValue) {
   // Every key is the largest value: the cuts are ties on 2^width - 1, with no class above it.
   std::vector<std::vector<std::uint64_t>> shards(3, std::vector<std::uint64_t>(10, ~0ull));
-  expect_global_order(shards, simulate(shards, 64, 0));
+  expect_global_order(shards, simulate(shards, 64, 0, 4).result);
   shards.assign(3, std::vector<std::uint64_t>(10, 255));
-  expect_global_order(shards, simulate(shards, 8, 0));
+  expect_global_order(shards, simulate(shards, 8, 0, 4).result);
 }
 
 }  // namespace

@@ -110,6 +110,23 @@ TEST(Layout, EveryAlgorithmsStepsFitOnEveryScreen) {
     }
 }
 
+// The view keeps showing whole rows from step to step when the focus row changes axis: radix-onesweep
+// steps from the keys (16 real and squeezed padding) to s_hist's 32 bins, which were shown zoomed to
+// their first 21 (the keys' units), the last bin's label cut by the bars' edge.
+TEST(Layout, AFocusRowOfAnotherAxisIsShownWhole) {
+  ASSERT_TRUE(headless_gl().ok());
+  ui::AppState& s = app_for("radix-onesweep", 16, 32);
+  const Trace& t = s.step.session.trace();
+  auto units = [&](int step) { return view::row_axis(t, std::size_t(t.steps[std::size_t(step)].focus_row)).units(); };
+  ASSERT_NE(units(0), units(1));
+  s.step.session.go(0);
+  EXPECT_EQ(frame_problems(s, 1024, 768), "");
+  s.step.session.go(1);
+  EXPECT_EQ(frame_problems(s, 1024, 768), "");
+  EXPECT_TRUE(view::whole_row(s.step.options.window, units(1)))
+      << s.step.options.window.first << " + " << s.step.options.window.count << " of " << units(1);
+}
+
 // Every row of the catalog in the Race on the smallest screen, against the next row of its family
 // (the last against the first; a family of one against itself), opened as `--race A,B` opens it
 // (at a size where the two differ): its first steps, the middle and the last. A's strips must not

@@ -12,18 +12,18 @@
 //  3. a stable local partition of the shard by destination;
 //  4. the exchange (all_to_all_v), received in rank order;
 //  5. a local stable radix sort (or radix partition) of what arrived.
-// Steps 3 and 4 are a pipeline: the shard is cut into chunks (DistributedOptions::chunks), and
-// chunk k travels while chunk k + 1 is partitioned (the first histogram counts each chunk apart,
-// so every rank knows every chunk's runs before anything moves).
+// Steps 4 and 5 are a pipeline: every rank's range is cut into pieces by key (at bucket edges the
+// splitters saw, DistributedOptions::pieces of them), the runs of piece k travel in a transfer of
+// their own, and piece k is sorted while piece k + 1 travels; the pieces, sorted, lie in key order.
 // A sort can also go the other way round (DistributedScheme::SortFirst, 1 to 4 ranks): 3. a local
-// stable radix sort of the shard (before step 2, whose first histogram it counts), whose
-// destinations then lie side by side; 4. the exchange of those runs from where they lie; 5. the
-// stable merge of the G sorted runs a rank holds, in ceil(log2 G) rounds of pairwise merges. With
-// chunks > 1 the runs travel peer by peer and a pair of runs is merged as soon as both are there,
-// while the others travel. Which scheme runs by default is measured per rank count and size
+// stable radix sort of the shard (before step 2, whose first histogram it counts and whose other
+// rounds are binary searches in the sorted shard), whose destinations then lie side by side; 4. the
+// exchange of those runs from where they lie, piece by piece; 5. the stable merge of the G sorted
+// runs of each piece a rank holds (ceil(log2 G) rounds of pairwise merges), while the next piece
+// travels. Which scheme runs by default is measured per rank count and size
 // (kernels/tuning/distributed.cuh, bench/NOTES-distributed.md).
 // Either way the result is the stable global order: equal keys keep the order of (rank, position).
-// Every message of 16 bytes or more leaves and lands on a 16-byte boundary, where NCCL copies at
+// Every message of 256 bytes or more leaves and lands on a 256-byte boundary, where NCCL copies at
 // full speed.
 //
 // Conventions as in primlab/ops.h, per rank: sizes and workspace per shard, from the queries
@@ -79,22 +79,26 @@ enum class DistributedScheme { Auto, PartitionFirst, SortFirst };
 // How a call runs. The defaults are the measured ones; the bench and the tests force each way.
 struct DistributedOptions {
   DistributedScheme scheme = DistributedScheme::Auto;
-  // Pieces the exchange is cut into, each overlapped with local work: for PartitionFirst the
-  // chunks of the shard (1 to kDistributedMaxChunks); for SortFirst, more than 1 sends the runs
-  // peer by peer and merges each pair of runs as soon as it has arrived. 0: the tuned count.
-  int chunks = 0;
+  // Pieces every rank's range is cut into by key (1 to kDistributedMaxPieces): piece k is sorted
+  // (PartitionFirst) or merged (SortFirst) while piece k + 1 travels. A rank whose keys are equal
+  // on the range gets one piece; past 15 ranks a call cuts fewer, (257 - G) / G, so that the
+  // pieces' bounds fit 256 key classes. 0: the tuned count.
+  int pieces = 0;
 };
-constexpr int kDistributedMaxChunks = 16;
+constexpr int kDistributedMaxPieces = 16;
 
 // Wall-clock milliseconds of each step, summed over the driven ranks' streams. The call waits
-// for each step (each chunk's partition, each transfer) when given one of these, so times are
-// exact but nothing overlaps: their sum less the time of a call without them is what the overlap
-// hides. `partition` is step 3 (for SortFirst, the local sort), `local` step 5 (there, the merge).
+// for each step (the partition, each transfer, each piece's sort) when given one of these, so
+// times are exact but nothing overlaps: their sum less the time of a call without them is what
+// the overlap hides. `partition` is step 3 with the copies that ready the runs to go (for
+// SortFirst, the local sort), `exchange` the transfers alone, `local` step 5 (for SortFirst, the
+// merges).
 struct DistributedTimes {
   double agree = 0, splitters = 0, partition = 0, exchange = 0, local = 0;
   DistributedScheme scheme = DistributedScheme::Auto;  // the scheme that ran
-  int chunks = 0;                                      // and its pieces
+  int pieces = 0;                                      // and its pieces
   int splitter_rounds = 0;     // histogram passes (1 when the top 8 bits balance the ranks)
+  int transfers = 0;           // all_to_all_v calls (a piece with nothing to move makes none)
   std::int64_t largest = 0;    // the largest rank's share
   std::int64_t total = 0;      // keys over all ranks
   std::int64_t moved = 0;      // keys sent to another rank, over all ranks

@@ -65,9 +65,29 @@ Counters Trace::totals(std::size_t upto_step) const {
   return c;
 }
 
+std::int32_t element_extent(const Trace& t) {
+  std::int32_t e = t.n;
+  for (const RowInfo& r : t.rows)
+    if (r.element_space) e = std::max(e, r.length);
+  return std::min(e, std::max(t.width, t.n));
+}
+
+bool pads_by_key(const Trace& t, std::size_t row) {
+  if (!t.has_pad_key || row >= t.rows.size()) return false;
+  const RowInfo& r = t.rows[row];
+  return r.element_space && r.kind == RowKind::Values && r.type == t.type;
+}
+
+bool is_padding(const Trace& t, int step, std::size_t row, std::int32_t i, std::uint32_t word) {
+  if (row >= t.rows.size() || !t.rows[row].element_space) return false;
+  if (!t.has_pad_key || step < t.pad_step) return i >= t.n;
+  return pads_by_key(t, row) && !t.pad_key_in_input && word == t.pad_key;
+}
+
 namespace {
-// The run of lines next to `line` that carry its tag (a gap of untagged lines ends it: compaction
-// joins two listings, which may reuse a tag name).
+// The lines around `line` that carry its tag, reaching over untagged lines (the `} else {` or
+// `if (...) {` between two statements of one step) up to a line of another tag (compaction joins
+// two listings, which may reuse a tag name).
 void add_tag_span(const Trace& t, int line, std::vector<int>& v) {
   if (line < 0 || line >= int(t.code.size())) return;
   if (std::size_t(line) >= t.code_tags.size() || t.code_tags[std::size_t(line)].empty()) {
@@ -75,11 +95,13 @@ void add_tag_span(const Trace& t, int line, std::vector<int>& v) {
     return;
   }
   const std::string& tag = t.code_tags[std::size_t(line)];
-  auto tagged = [&](int i) { return i >= 0 && i < int(t.code_tags.size()) && t.code_tags[std::size_t(i)] == tag; };
-  int first = line, last = line;
-  while (tagged(first - 1)) --first;
-  while (tagged(last + 1)) ++last;
-  for (int i = first; i <= last; ++i) v.push_back(i);
+  const int lines = int(std::min(t.code.size(), t.code_tags.size()));
+  for (int dir : {-1, 1})
+    for (int i = dir < 0 ? line : line + 1; i >= 0 && i < lines; i += dir) {
+      const std::string& here = t.code_tags[std::size_t(i)];
+      if (here == tag) v.push_back(i);
+      else if (!here.empty()) break;
+    }
 }
 }  // namespace
 
@@ -159,7 +181,7 @@ std::string format_word(std::uint32_t w, ElemType t) {
     case ElemType::U32: std::snprintf(buf, sizeof buf, "%u", w); break;
     case ElemType::F32: {
       float f = word_to_float(w);
-      if (std::isnan(f)) return "nan";
+      if (std::isnan(f)) return std::signbit(f) ? "-nan" : "nan";
       if (std::isinf(f)) return f > 0 ? "inf" : "-inf";
       if (f == 0.0f && std::signbit(f)) return "-0";
       std::snprintf(buf, sizeof buf, "%g", double(f));
@@ -172,6 +194,10 @@ std::string format_word(std::uint32_t w, ElemType t) {
 std::string format_cell(std::uint32_t w, const RowInfo& row) {
   if (row.kind == RowKind::TagCount) return "t" + std::to_string(w >> 27) + "|" + std::to_string(w & 0x07FFFFFFu);
   return format_word(w, row.type);
+}
+
+std::string counted(std::int64_t count, const std::string& noun, const std::string& plural) {
+  return std::to_string(count) + " " + (count == 1 ? noun : plural.empty() ? noun + "s" : plural);
 }
 
 namespace {

@@ -113,6 +113,9 @@ struct RowInfo {
   std::int32_t length = 0;       // meaningful prefix of the row (<= width)
   ElemType type = ElemType::I32; // how to read its words
   bool element_space = true;     // index i is element i (touch flags and ownership apply)
+  // Another form of the cells of row `cells_of` (-1: none), whose ops name that row: the tagged
+  // words (tag << 27) | count of a row of counts.
+  std::int32_t cells_of = -1;
 };
 
 // One warp-wide shared-memory access as the banks see it: the 4-byte word address of each lane in
@@ -175,6 +178,14 @@ struct Trace {
   // Per listing line, the kernel source lines it stands for (listing::Listing::sources).
   std::vector<std::vector<std::int32_t>> code_sources;
   bool network = false;               // view: also draw the comparator network of all steps (sorting networks)
+  // A sorting network's padding: at step pad_step a kernel fills the buffer past n with the key that
+  // sorts last, which then moves with the keys. Before pad_step the cells past n are padding; from it
+  // on the pad key marks the padding wherever it is (in the key rows), unless the input holds that key
+  // too (pad_key_in_input): then a pad cannot be told from a real key and none is marked.
+  bool has_pad_key = false;
+  std::uint32_t pad_key = 0;
+  std::int32_t pad_step = 0;
+  bool pad_key_in_input = false;
   // A block's shared memory word by word: the logical index each word holds, -1 for a padding
   // word that the addressing skips (the scan's conflict-free offsets). Empty: word w holds index w.
   std::vector<std::int32_t> shared_layout;
@@ -188,6 +199,16 @@ struct Trace {
   void allocate();
   Counters totals(std::size_t upto_step) const;  // sum of counters of steps [0, upto_step]
 };
+
+// The element rows' extent: n real elements, then the padding that a kernel's tile or power of two
+// adds (the longest element-space row; rows of other index spaces, such as bins, may be wider).
+std::int32_t element_extent(const Trace& t);
+// Whether `word` at index i of row `row` at step `step` is padding: past n in an element row, or,
+// where the padding moves with the keys (Trace::has_pad_key), from the pad step on the pad key in a
+// key row (element values of the trace's type) wherever it is, when no input key equals it.
+bool is_padding(const Trace& t, int step, std::size_t row, std::int32_t i, std::uint32_t word);
+// The rows whose padding is the pad key (Trace::has_pad_key): element rows of keys.
+bool pads_by_key(const Trace& t, std::size_t row);
 
 // The listing lines step s highlights: its code line and its also_lit lines, each with the lines
 // next to it that carry the same `// step:` tag (a step that spans several statements), in order;
@@ -204,6 +225,9 @@ float word_to_float(std::uint32_t w);
 std::string format_word(std::uint32_t w, ElemType t);
 // A word of a row as `trace` prints it and the view labels it (format_word, or "t<tag>|<count>").
 std::string format_cell(std::uint32_t w, const RowInfo& row);
+// "1 thread", "2 threads": a count and its noun, plural unless the count is one (`plural` when the
+// noun does not take an s).
+std::string counted(std::int64_t count, const std::string& noun, const std::string& plural = "");
 
 // Ok when two traces are equal bit for bit, else fails with their first difference.
 Result compare_traces(const Trace& a, const Trace& b, bool compare_ops = true);

@@ -11,11 +11,20 @@ namespace primlab {
 std::string counters_summary(const Counters& c) {
   std::ostringstream o;
   o << "adds=" << c.adds << " global read=" << c.global_read_bytes << "B write=" << c.global_write_bytes
-    << "B shared=" << c.shared_accesses << " conflict=" << c.bank_conflict << "-way divergent warps="
-    << c.divergent_warps;
+    << "B shared=" << c.shared_accesses;
+  // A step without shared memory has no bank to conflict in.
+  if (c.shared_accesses > 0 || c.bank_conflict > 0)
+    o << " conflict=" << c.bank_conflict << "-way";
+  else
+    o << " conflict=none";
+  o << " divergent warps=" << c.divergent_warps;
   if (c.atomics) o << " atomics=" << c.atomics;
   o << " launches=" << c.launches;
   return o.str();
+}
+
+std::string launch_summary(const LaunchShape& l) {
+  return std::to_string(l.active) + " of " + counted(l.launched(), "thread") + " in " + counted(l.blocks, "block");
 }
 
 namespace {
@@ -23,7 +32,9 @@ std::string row_text(const Trace& t, std::size_t s, std::size_t r) {
   const RowInfo& info = t.rows[r];
   const std::uint32_t* v = t.row(s, r);
   std::ostringstream o;
-  const std::int32_t real = info.element_space ? std::min(t.n, info.length) : info.length;
+  // Padding by position is set off with '|'; a pad key that moves with the keys is not.
+  const bool by_position = !t.has_pad_key || std::int32_t(s) < t.pad_step;
+  const std::int32_t real = info.element_space && by_position ? std::min(t.n, info.length) : info.length;
   for (std::int32_t i = 0; i < info.length; ++i) {
     if (i == real) o << " |";
     if (i) o << ' ';
@@ -35,14 +46,13 @@ std::string row_text(const Trace& t, std::size_t s, std::size_t r) {
 
 void write_trace_text(std::ostream& os, const Trace& t, const std::string& backend, bool all_rows) {
   os << t.algo << " - " << t.title << ", " << elem_type_name(t.type) << ", n=" << t.n;
-  if (t.width != t.n) os << " (padded to " << t.width << ")";
+  if (element_extent(t) > t.n) os << " (padded to " << element_extent(t) << ")";
   os << ", block " << t.block << ", backend: " << backend << "\n";
   for (std::size_t s = 0; s < t.steps.size(); ++s) {
     const Step& st = t.steps[s];
     os << "step " << s << ": " << st.label;
     if (s > 0)
-      os << "   [" << st.launch.active << " of " << st.launch.launched() << " threads in " << st.launch.blocks
-         << " block(s); " << counters_summary(st.counters) << "]";
+      os << "   [" << launch_summary(st.launch) << "; " << counters_summary(st.counters) << "]";
     os << "\n";
     if (!st.explain.empty()) os << "  " << st.explain << "\n";
     for (std::size_t r = 0; r < t.rows.size(); ++r) {
@@ -65,10 +75,17 @@ void write_trace_json(std::ostream& os, const Trace& t, const std::string& backe
   j["backend"] = backend;
   j["code"] = t.code;
   if (!t.shared_layout.empty()) j["shared_layout"] = t.shared_layout;
+  if (t.has_pad_key) {
+    j["pad_key"] = t.pad_key;
+    j["pad_step"] = t.pad_step;
+    j["pad_key_in_input"] = t.pad_key_in_input;
+  }
   json rows = json::array();
-  for (const RowInfo& r : t.rows)
+  for (const RowInfo& r : t.rows) {
     rows.push_back({{"name", r.name}, {"length", r.length}, {"type", elem_type_name(r.type)},
                     {"element_space", r.element_space}});
+    if (r.cells_of >= 0) rows.back()["cells_of"] = r.cells_of;
+  }
   j["rows"] = rows;
   json steps = json::array();
   for (std::size_t s = 0; s < t.steps.size(); ++s) {

@@ -13,6 +13,9 @@ void write_trace_text(std::ostream& os, const Trace& t, const std::string& backe
 // The whole trace as one JSON object (ops without the empty slots).
 void write_trace_json(std::ostream& os, const Trace& t, const std::string& backend);
 
+// "adds=3 global read=12B write=4B shared=0 conflict=none divergent warps=0 launches=1".
 std::string counters_summary(const Counters& c);
+// "3 of 4 threads in 1 block": the threads that worked of those launched.
+std::string launch_summary(const LaunchShape& l);
 
 }  // namespace primlab

@@ -160,8 +160,11 @@ void StepRun::start_launch(RecordingProbe& p, cudaStream_t stream) {
 }
 
 Result StepRun::finish(Status host_status) {
-  if (ok() && host_status != Status::Success)
+  if (ok() && host_status != Status::Success) {
     error_ = std::string("the algorithm's host code failed: ") + status_string(host_status);
+    const cudaError_t e = cudaGetLastError();  // a launch the host code saw fail says why
+    if (e != cudaSuccess) error_ += std::string(" (") + cudaGetErrorString(e) + ")";
+  }
   if (ok() && launch_ >= 0) copy_live_rows(launch_last_, last_stream_);
   if (ok() && launch_ + 1 != int(launch_first_.size()))
     error_ = "the host code made " + std::to_string(launch_ + 1) + " launches, the plan has " +

@@ -86,11 +86,13 @@ void merge_partials(cpu::CpuRun& run, int partial_row, int hist_row, std::int32_
 }
 
 void plan_merge_partials(Trace& t, const plan::Code& code, std::int32_t blocks, std::int32_t bins, int hist_row) {
-  plan::add_step(t, "merge kernel: hist[bin] = partial[bin] + partial[bins + bin] + ... over the " +
-                        std::to_string(blocks) + " blocks, thread bin = 0.." + std::to_string(bins - 1),
+  plan::add_step(t, "merge kernel: hist[bin] = " +
+                        (blocks == 1 ? std::string("partial[bin], the one block's")
+                                     : "partial[bin] + partial[bins + bin] + ... over the " + counted(blocks, "block")) +
+                        ", thread bin = 0.." + std::to_string(bins - 1),
                  "merge", code.line("merge"), 1, bins, bins, blocks, hist_row)
-      .explain = "A second kernel, one block of one thread per bin: thread bin sums the " + std::to_string(blocks) +
-                 " partial histograms' counts of its bin into hist[bin]. The counts, with no atomic anywhere.";
+      .explain = "A second kernel, one block of one thread per bin: thread bin sums the " +
+                 counted(blocks, "partial histogram's", "partial histograms'") + " counts of its bin into hist[bin]. The counts, with no atomic anywhere.";
 }
 
 }  // namespace primlab::steppers::histogram

@@ -58,7 +58,7 @@ inline void plan_scan(Trace& t, const plan::Code& code, std::int64_t n, int bloc
                                 head + "scan_block_kernel, m = " + M + ": temp[tid] = in[base + tid], temp[tid + " + B +
                                     "] = in[base + tid + " + B + "] (0 past n = " + N + ")",
                                 "scan load", code.line("scan load"), nb, l.tree, nb * l.tree, 2, rows.temp);
-    load.explain = "Each block of " + B + " threads loads its " + M + " words of the " +
+    load.explain = "Each block of " + counted(l.tree, "thread") + " loads its " + M + " words of the " +
                    (L ? "block sums of the level before" : "array") +
                    " into shared memory (temp), two a thread, zeros past the end, for a work-efficient scan.";
     for (std::int32_t d = m / 2; d >= 1; d /= 2) {
@@ -72,7 +72,7 @@ inline void plan_scan(Trace& t, const plan::Code& code, std::int64_t n, int bloc
                                            : ""),
                                "up-sweep", code.line("up-sweep"), nb, l.tree, nb * d, d == 1 ? 3 : 1, rows.temp);
       s.barrier = true;
-      s.explain = "Up-sweep with d = " + D + " threads a block and offset = " + O +
+      s.explain = "Up-sweep with d = " + counted(d, "thread") + " a block and offset = " + O +
                   ": each adds temp[ai] into temp[bi]; " + "temp[bi] now holds the sum of " +
                   std::to_string(2 * offset) + " words." +
                   (d == 1 ? " Then thread 0 saves the block's total to sums[blockIdx.x] and clears the root for the "
@@ -88,7 +88,7 @@ inline void plan_scan(Trace& t, const plan::Code& code, std::int64_t n, int bloc
                                    ": t = temp[ai]; temp[ai] = temp[bi]; temp[bi] += t, tid < " + D,
                                "down-sweep", code.line("down-sweep"), nb, l.tree, nb * d, 2, rows.temp);
       s.barrier = true;
-      s.explain = "Down-sweep with d = " + D + " threads a block and offset = " + O +
+      s.explain = "Down-sweep with d = " + counted(d, "thread") + " a block and offset = " + O +
                   ": each moves temp[bi] (the sum of everything left of its subtree) into temp[ai] and adds the old "
                   "temp[ai] into temp[bi]; each level doubles the threads.";
     }

@@ -130,14 +130,15 @@ inline std::string write_target(const Layout& L, std::size_t k) {
 inline std::string pass_prose(const Layout& L, std::size_t k) {
   if (k == 0) return "";
   const Pass& p = L.passes[k];
-  return "The host loop launches the kernel again, b = " + std::to_string(p.threads) + " threads a block, over the " +
-         std::to_string(p.len) + " partial sums of the pass before. ";
+  return "The host loop launches the kernel again, b = " + counted(p.threads, "thread") + " a block, over the " +
+         counted(p.len, "partial sum") + " of the pass before. ";
 }
 
 inline std::string level_prose(int s) {
   const std::string S = std::to_string(s);
-  return "Level s=" + S + ": the first " + S + " threads add the element " + S +
-         " above them. Neighbouring threads touch neighbouring words, so no bank conflict; the rest idle.";
+  return "Level s=" + S + ": " + (s == 1 ? std::string("thread 0 adds") : "the first " + S + " threads add") +
+         " the element " + S + " above " + (s == 1 ? "it" : "them") +
+         ". Neighbouring threads touch neighbouring words, so no bank conflict; the rest idle.";
 }
 
 inline std::string write_prose(const Layout& L, std::size_t k) {

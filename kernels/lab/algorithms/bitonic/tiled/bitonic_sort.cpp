@@ -4,6 +4,7 @@
 // the key-value sort's index, and each block's shared-memory tile shown at its place in the keys.
 // Ops: one CompareSwap per comparator, src = the index that receives the key that comes first, dst
 // = the other (src > dst: a comparator against the sort's direction), whichever way the sort goes.
+#include <algorithm>
 #include <string>
 
 #include "lab/algorithms/bitonic/tiled/bitonic_sort_steps.h"
@@ -79,8 +80,11 @@ Result plan_bitonic_sort(const StepConfig& cfg, Trace& t) {
   plan::add_row(t, "s: shared keys (tiles)", RowKind::Values, s.N, cfg.type);
   if (cfg.key_value) plan::add_row(t, "s: shared index", RowKind::Index, s.N, ElemType::I32);
   plan::initial_step(t);
+  t.has_pad_key = s.N > cfg.n;
+  t.pad_key = lab::bitonic::pad_key(cfg.type, cfg.descending);
+  t.pad_key_in_input = cfg.input && std::find(cfg.input->begin(), cfg.input->end(), t.pad_key) != cfg.input->end();
   if (s.N > cfg.n)
-    t.steps[0].label = "input: n = " + std::to_string(cfg.n) + " keys in a buffer of N = " + std::to_string(s.N);
+    t.steps[0].label = "input: n = " + counted(cfg.n, "key") + " in a buffer of N = " + std::to_string(s.N);
   for (const Pass& p : lab::bitonic::schedule(s, cfg.n)) {
     const std::string label = pass_label(p, s, cfg.descending);
     const std::string merge = p.merge ? " (merge)" : "";
@@ -90,6 +94,7 @@ Result plan_bitonic_sort(const StepConfig& cfg, Trace& t) {
         step =
             &plan::add_step(t, "pad: keys[i] = pad for i = " + std::to_string(cfg.n) + ".." + std::to_string(s.N - 1),
                             "pad", code.line("pad"), plan::div_up(s.N - cfg.n, 256), 256, s.N - cfg.n, 1);
+        t.pad_step = std::int32_t(t.steps.size()) - 1;  // the pad key marks the padding from here on
         break;
       case Kind::Load:
         step = &plan::add_step(t,

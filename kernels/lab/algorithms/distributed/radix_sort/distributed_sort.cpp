@@ -1,17 +1,22 @@
 // Distributed radix sort on G virtual GPUs (2 to 8, StepConfig::bins): the plan (one step per
 // launch of distributed_sort.cuh's host code) and the CPU reference, which runs the same launches.
-// The n keys are split into G contiguous shards (shard g = [g n / G, (g + 1) n / G)). Every round
-// of the splitter search is three launches: every GPU counts a digit of its keys in the buckets
-// that hold an open cut (round 0: the top digit of every key), the counts are all-reduced, and the
-// G - 1 cuts walk the sum towards s n / G. A cut that lands inside a bucket too far from both of its
-// edges (more than the slack, n / (8 G)) is refined with the next digit in the next round; a
-// bucket of equal keys (no bits left) is cut by position, since equal keys are interchangeable in
-// a keys-only sort (the global order is shard-major). Then every GPU stages its keys by the classes
-// the cuts define (which groups them by destination), sends group s to GPU s (the exchange), and
-// sorts what it received. GPU s ends up with the global positions [edge s, edge s + 1) of the
-// sorted keys: every one of them within 2 x slack + 1 of n / G. The library
-// (primlab/distributed.h) runs this partition-first scheme on 5 to 8 ranks; on 2 to 4 it sorts
-// each shard first and merges what arrives, as the partition and local-sort steps say.
+// The scheme is the library's for G (scheme_for): sort first on 2 and 3 GPUs, partition first on
+// 4 to 8 (kernels/tuning/distributed.cuh, for keys below 2^30 a rank).
+// The n keys are split into G contiguous shards (shard g = [g n / G, (g + 1) n / G)). Sort first,
+// every GPU first sorts its shard. Every round of the splitter search is three launches: every
+// GPU counts a digit of its keys in the buckets that hold an open cut (round 0: the top digit of
+// every key), the counts are all-reduced, and the G - 1 cuts walk the sum towards s n / G. A cut
+// that lands inside a bucket too far from both of its edges (more than the slack, n / (8 G)) is
+// refined with the next digit in the next round; a bucket of equal keys (no bits left) is cut by
+// position, since equal keys are interchangeable in a keys-only sort (the global order is
+// shard-major). Each GPU's range of the result is then cut into up to 4 pieces at bucket edges the
+// rounds counted (the library's piece_bounds: growing 1.5x one from the next partition first,
+// equal sort first). Partition first, every GPU stages its keys by the classes the cuts and the
+// pieces define (which groups them by destination and piece); sort first, every GPU finds where
+// each class starts in its sorted shard. Then the pipeline: piece 0 travels; piece j travels while
+// piece j - 1 is sorted (partition first) or merged (sort first) on every GPU; the last piece is
+// sorted or merged last. GPU s ends up with the global positions [edge s, edge s + 1) of the
+// sorted keys: every one of them within 2 x slack + 1 of n / G.
 // Keys are radix images: uint32 as they are, int32 with the sign bit flipped; the digits are taken
 // from the bits the keys differ in (span_of), so that small keys read in a few digits.
 #include <algorithm>
@@ -54,6 +59,7 @@ struct RoundRun {
   std::vector<std::int32_t> walked;      // per cut: the cells its walk read
   std::vector<Cut> cuts;                 // after the round
   std::vector<std::int32_t> edges;       // G + 1: where GPU s starts after the round
+  std::vector<std::int32_t> below;       // per queried bucket: the keys before it in the global order
   std::int32_t counted = 0;              // keys in the queried buckets
   int open = 0, at_edge = 0, refined = 0, ties = 0;  // cuts walked; placed on an edge, refined, split by position
 };
@@ -62,17 +68,36 @@ struct RoundRun {
 struct Model {
   std::int32_t n = 0;
   int gpus = 0, digit_bits = 0, span = 0;
+  DistScheme scheme = DistScheme::PartitionFirst;
+  int pieces = 1;                        // the classes' pieces: the most of any GPU
   std::int32_t slack = 0;
   std::int32_t cells = 0;                // per GPU: the largest round's cells (the histograms' room)
   int threads = 0, rounds = 0;           // a GPU's block and its keys per thread
-  int sort_threads = 0, sort_rounds = 0;
+  int sort_threads = 0;                  // a GPU's block for its pieces' sorts or merges
   std::vector<std::uint32_t> x;          // the keys' images
   std::vector<std::int32_t> shard;       // G + 1
   std::vector<RoundRun> search;
+  std::vector<SearchEdge> seen;          // every inner edge of the buckets the rounds counted
   Classes classes;
   std::vector<std::int32_t> edges;       // G + 1, final
-  std::vector<std::int32_t> cls, pos, dest;  // per key: class, staged position, destination GPU
-  std::vector<std::int32_t> send;        // [from][to] keys
+  std::vector<std::int32_t> cls, pos, dest;  // per key: class, staged position (partition first), destination GPU
+  std::vector<std::int32_t> send;        // [(from * G + to) * pieces + piece] keys
+  std::vector<std::int32_t> piece_start, piece_count;  // [gpu * pieces + piece]: where in the result, how many
+  std::vector<int> piece_rounds;         // per piece: keys per thread of its sort or merge
+
+  std::int32_t sent(int r, int s, int j) const { return send[std::size_t((r * gpus + s) * pieces + j)]; }
+  // Where GPU r's run of piece j for GPU s starts in its staged shard, and where it lands in s's.
+  std::int32_t run_from(int r, int s, int j) const {
+    std::int32_t from = shard[std::size_t(r)];
+    for (int e = 0; e < gpus; ++e)
+      for (int k = 0; k < pieces; ++k) from += e < s || (e == s && k < j) ? sent(r, e, k) : 0;
+    return from;
+  }
+  std::int32_t run_to(int r, int s, int j) const {
+    std::int32_t to = piece_start[std::size_t(s * pieces + j)];
+    for (int e = 0; e < r; ++e) to += sent(e, s, j);
+    return to;
+  }
 };
 
 int class_of(const Classes& k, std::uint32_t x) {
@@ -132,6 +157,7 @@ Model model(const StepConfig& cfg, const std::vector<std::uint32_t>& input) {
   Model m;
   m.n = std::int32_t(input.size());
   m.gpus = cfg.bins;
+  m.scheme = scheme_for(m.gpus);
   m.digit_bits = cfg.digit_bits;
   m.span = span_of(input);
   m.slack = m.n / (8 * m.gpus);
@@ -159,8 +185,10 @@ Model model(const StepConfig& cfg, const std::vector<std::uint32_t>& input) {
     round.bits = std::min(m.digit_bits, m.span - level);
     round.rest = m.span - level - round.bits;
     for (const Cut& c : cuts)
-      if (!c.resolved && (round.queries == 0 || round.prefix[round.queries - 1] != c.prefix))
+      if (!c.resolved && (round.queries == 0 || round.prefix[round.queries - 1] != c.prefix)) {
+        rr.below.push_back(c.below);
         round.prefix[round.queries++] = c.prefix;
+      }
     rr.cells = round.queries << round.bits;
     rr.cell.assign(std::size_t(m.n), -1);
     rr.gpu_hist.assign(std::size_t(G * rr.cells), 0u);
@@ -178,6 +206,14 @@ Model model(const StepConfig& cfg, const std::vector<std::uint32_t>& input) {
     }
     for (int g = 0; g < G; ++g)
       for (std::int32_t c = 0; c < rr.cells; ++c) rr.hist[std::size_t(c)] += rr.gpu_hist[std::size_t(g * rr.cells + c)];
+    for (int q = 0; q < round.queries; ++q) {  // the host code keeps every inner edge of a counted bucket
+      std::int32_t at = rr.below[std::size_t(q)];
+      for (int b = 1; b < (1 << round.bits); ++b) {
+        at += std::int32_t(rr.hist[std::size_t((q << round.bits) + b - 1)]);
+        const std::uint64_t value = ((std::uint64_t(round.prefix[q]) << round.bits) | std::uint64_t(b)) << round.rest;
+        m.seen.push_back({std::uint32_t(value), at});
+      }
+    }
     rr.landed.assign(std::size_t(G - 1), -1);
     rr.walked.assign(std::size_t(G - 1), 0);
     for (int s = 0; s + 1 < G; ++s)
@@ -193,30 +229,58 @@ Model model(const StepConfig& cfg, const std::vector<std::uint32_t>& input) {
   }
   m.edges = m.search.back().edges;
 
-  // partition_by_class: each shard staged by class, stably; a key's destination from its class.
-  m.classes = make_classes(cuts.data(), G, m.span, m.n);
+  // cut_pieces: each GPU's range cut at counted edges; the classes of the cuts and the pieces.
+  m.classes = make_classes(cuts.data(), G, m.span, m.n,
+                           piece_bounds(m.seen, m.edges.data(), G, kDistPieces, m.scheme == DistScheme::PartitionFirst));
+  m.pieces = m.classes.pieces;
+  const int P = m.pieces;
+
+  // Each key's class, its place in its shard's class order (partition_by_class stages it there),
+  // its destination (a run of equal keys by position: the key's rank in its class on its GPU) and
+  // piece. Sort first, a class's keys lie in the same order in the sorted shard, so what each GPU
+  // sends each GPU in each piece is the same.
   m.cls.resize(std::size_t(m.n));
   m.pos.resize(std::size_t(m.n));
   m.dest.resize(std::size_t(m.n));
-  m.send.assign(std::size_t(G * G), 0);
+  m.send.assign(std::size_t(G * G * P), 0);
   for (int g = 0; g < G; ++g) {
     const std::int32_t lo = m.shard[std::size_t(g)], hi = m.shard[std::size_t(g + 1)];
     std::vector<std::int32_t> first(std::size_t(m.classes.count), 0), next;
-    for (std::int32_t i = lo; i < hi; ++i) first[std::size_t(m.cls[std::size_t(i)] = class_of(m.classes, m.x[std::size_t(i)]))] += 1;
+    for (std::int32_t i = lo; i < hi; ++i) {
+      m.cls[std::size_t(i)] = class_of(m.classes, m.x[std::size_t(i)]);
+      first[std::size_t(m.cls[std::size_t(i)])] += 1;
+    }
     std::int32_t at = lo;
     for (std::int32_t& f : first) at += std::exchange(f, at);
     next = first;
     for (std::int32_t i = lo; i < hi; ++i) {
       const int c = m.cls[std::size_t(i)];
       m.pos[std::size_t(i)] = next[std::size_t(c)]++;
-      m.dest[std::size_t(i)] = destination(m.classes, c, g, m.pos[std::size_t(i)] - first[std::size_t(c)]);
-      m.send[std::size_t(g * G + m.dest[std::size_t(i)])] += 1;
+      const int d = destination(m.classes, c, g, m.pos[std::size_t(i)] - first[std::size_t(c)]);
+      m.dest[std::size_t(i)] = d;
+      m.send[std::size_t((g * G + d) * P + piece_of(m.classes, d, m.x[std::size_t(i)]))] += 1;
+    }
+  }
+  m.piece_start.assign(std::size_t(G * P), 0);
+  m.piece_count.assign(std::size_t(G * P), 0);
+  for (int d = 0; d < G; ++d) {
+    std::int32_t at = m.edges[std::size_t(d)];
+    for (int j = 0; j < P; ++j) {
+      std::int32_t count = 0;
+      for (int r = 0; r < G; ++r) count += m.sent(r, d, j);
+      m.piece_start[std::size_t(d * P + j)] = at;
+      m.piece_count[std::size_t(d * P + j)] = count;
+      at += count;
     }
   }
   std::int32_t widest_range = 0;
   for (int g = 0; g < G; ++g) widest_range = std::max(widest_range, m.edges[std::size_t(g + 1)] - m.edges[std::size_t(g)]);
   m.sort_threads = gpu_threads(widest_range);
-  m.sort_rounds = std::max(1, (widest_range + m.sort_threads - 1) / m.sort_threads);
+  for (int j = 0; j < P; ++j) {
+    std::int32_t widest = 0;
+    for (int d = 0; d < G; ++d) widest = std::max(widest, m.piece_count[std::size_t(d * P + j)]);
+    m.piece_rounds.push_back(std::max(1, (widest + m.sort_threads - 1) / m.sort_threads));
+  }
   return m;
 }
 
@@ -265,13 +329,19 @@ Result check_config(const StepConfig& cfg) {
 
 }  // namespace
 
+// "piece 2 of 3"
+std::string piece_text(int j, int pieces) { return "piece " + std::to_string(j + 1) + " of " + std::to_string(pieces); }
+
 Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
   if (Result r = check_config(cfg); !r.ok()) return r;
   const Model m = model(cfg, *cfg.input);
-  const int G = m.gpus;
+  const int G = m.gpus, P = m.pieces;
   const std::int32_t n = m.n, cells = m.cells;
-  t.title = "Distributed radix sort on " + std::to_string(G) + " virtual GPUs";
-  t.width = std::max({n, G * cells, G * G, G + 1});
+  const bool sort_first = m.scheme == DistScheme::SortFirst;
+  const std::string scheme = sort_first ? "sort first" : "partition first";
+  t.title = "Distributed radix sort on " + std::to_string(G) + " virtual GPUs (" + scheme + ", " + std::to_string(P) +
+            (P == 1 ? " piece)" : " pieces)");
+  t.width = std::max({n, G * cells, G * G * P, G + 1});
   t.block = m.threads;  // a GPU's block
   t.elems_per_thread = 1;
   const plan::Code code = plan::code(t, "distributed-sort");
@@ -284,26 +354,52 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
   plan::add_row(t, "hist[c]: the sum over the GPUs (all-reduce)", RowKind::Values, cells, ElemType::U32, false);
   plan::add_row(t, "counts: keys per GPU", RowKind::Values, G, ElemType::U32, false);
   plan::add_row(t, "edges: global position where GPU s starts", RowKind::Values, G + 1, ElemType::U32, false);
-  plan::add_row(t, "d: destination GPU (registers)", RowKind::Index, n, ElemType::I32);
-  plan::add_row(t, "part: each shard by class, so by destination", RowKind::Values, n, cfg.type);
-  plan::add_row(t, "bytes[r * " + std::to_string(G) + " + s]: bytes GPU r sends GPU s", RowKind::Values, G * G,
-                ElemType::U32, false);
-  plan::add_row(t, "recv: what GPU s received, in sender order", RowKind::Values, n, cfg.type);
+  plan::add_row(t, sort_first ? "d: destination GPU (registers; partition first only)" : "d: destination GPU (registers)",
+                RowKind::Index, n, ElemType::I32);
+  plan::add_row(t, sort_first ? "part: each shard sorted, so in runs by destination and piece"
+                              : "part: each shard by class, so by destination and piece",
+                RowKind::Values, n, cfg.type);
+  plan::add_row(t,
+                "bytes[(r * " + std::to_string(G) + " + s) * " + std::to_string(P) +
+                    " + j]: bytes GPU r sends GPU s in piece j",
+                RowKind::Values, G * G * P, ElemType::U32, false);
+  plan::add_row(t, "recv: what GPU s received, piece by piece, each in sender order", RowKind::Values, n, cfg.type);
   plan::add_row(t, "out: each GPU's keys sorted", RowKind::Values, n, cfg.type);
   plan::initial_step(t, kDistKeys);
   Step& in = t.steps.back();
-  in.label = "input: " + std::to_string(n) + " keys in " + std::to_string(G) + " shards of about n/G = " +
-             fmt_balance(double(n) / G);
-  in.explain = n < G ? "Fewer keys than GPUs: some GPUs hold no key; they still take part in every collective step."
-                     : "The keys are split into G contiguous shards, one per virtual GPU, as equal as possible.";
+  in.label = "input: " + counted(n, "key") + " in " + std::to_string(G) + " shards of about n/G = " +
+             fmt_balance(double(n) / G) + "; " + scheme + ", as primlab's library sorts on " + std::to_string(G) + " GPUs";
+  in.explain = std::string(n < G ? "Fewer keys than GPUs: some GPUs hold no key; they still take part in every collective "
+                                   "step. "
+                                 : "The keys are split into G contiguous shards, one per virtual GPU, as equal as possible. ") +
+               "The scheme is the one primlab's library takes on " + std::to_string(G) +
+               " GPUs (kernels/tuning/distributed.cuh, measured on 4 x H100): it sorts each shard first and merges "
+               "what arrives on 2 and 3 GPUs, and on 4 from 2^30 keys a GPU; it partitions first and sorts what "
+               "arrives on 4 GPUs below 2^30 keys a GPU and on 5 to 8 at every size. Either way each GPU's range "
+               "of the result travels in pieces, and a piece is sorted or merged while the next one travels.";
   in.bands = m.shard;
+  if (sort_first) {
+    Step& pre = plan::add_step(t, "sort_shards: every GPU sorts its shard, part[lo + rank] = key (stable)", "presort",
+                               code.line("presort"), G, m.threads, n, m.rounds, kDistPart);
+    pre.also_lit = {code.line("sort (rank)")};
+    pre.explain = "Sort first: each GPU sorts its own shard before anything moves (the library runs its one-GPU radix "
+                  "sort; here a rank sort, one thread a key). Its keys for each GPU and each piece then lie side by "
+                  "side, ready to be sent from where they are; what arrives is sorted runs, which a merge joins. The "
+                  "library reads its first splitter round from this sort's own digit counts, and finds the later "
+                  "rounds' counts by binary searches in the sorted shard; the lab counts them with the same kernel "
+                  "as partition first.";
+    pre.bands = m.shard;
+  }
   const int reduce_threads = std::min(cells, 1024);
   for (std::size_t k = 0; k < m.search.size(); ++k) {
     const RoundRun& rr = m.search[k];
     const std::string digit = digit_text(m, rr.round), round = std::to_string(k + 1);
     Step& hist = plan::add_step(
-        t, k == 0 ? "count_buckets, round 1: every GPU clears gpu_hist and counts the top digit " + digit + " of its shard"
-                  : "count_buckets, round " + round + ": every GPU counts " + digit + " of its keys in the " +
+        t, k == 0 && rr.round.bits == 0
+               ? std::string("count_buckets, round 1: every GPU clears gpu_hist and counts its keys in cell 0 (the keys "
+                             "are all equal: no digit bit)")
+           : k == 0 ? "count_buckets, round 1: every GPU clears gpu_hist and counts the top digit " + digit + " of its shard"
+                    : "count_buckets, round " + round + ": every GPU counts " + digit + " of its keys in the " +
                         std::to_string(rr.round.queries) + " bucket(s) that hold a cut",
         "histogram", code.line("histogram"), G, m.threads, rr.counted, m.rounds, kDistGpuHist);
     hist.bands = m.shard;
@@ -319,52 +415,131 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
     reduce.explain = "An all-reduce sums the G histograms cell by cell, so that every GPU knows how many keys of each "
                      "bucket exist in the whole input and places the same cuts.";
     plan::add_step(t, splitters_label(m, k), "splitters", code.line("splitters"), 1, G - 1, rr.open, 1, kDistCounts)
-        .explain = k == 0 ? "Each cut s walks the prefix sum of the histogram to its target, the start of shard s + 1 "
-                            "(s n/G), and takes the nearest bucket edge. A bucket larger than a GPU's fair share "
-                            "(skew) leaves a cut far from its target: the balance shows how uneven the GPUs would be."
-                          : "The refined cuts walk the histogram of their bucket's next digit and move to finer edges; "
-                            "a bucket of equal keys, with no bits left, is split by position instead.";
+        .explain = std::string(k == 0 ? "Each cut s walks the prefix sum of the histogram to its target, the start of "
+                                        "shard s + 1 (s n/G), and takes the nearest bucket edge. A bucket larger than a "
+                                        "GPU's fair share (skew) leaves a cut far from its target: the balance shows how "
+                                        "uneven the GPUs would be."
+                                      : "The refined cuts walk the histogram of their bucket's next digit and move to "
+                                        "finer edges; a bucket of equal keys, with no bits left, is split by position "
+                                        "instead.") +
+                   " The host keeps every inner edge of the buckets counted: the pieces are cut there.";
   }
-  Step& part = plan::add_step(t, "partition_by_class: every GPU stages its keys by class (the cuts' boundaries), "
-                                 "part[next[c] + rank] = key, which groups them by destination d",
-                              "partition", code.line("partition"), G, m.threads, n, m.rounds, kDistPart);
-  part.also_lit = {code.line("partition (rank)")};
-  part.explain = "Each GPU sorts its shard by class only, stably: the cuts cut the key range into classes, each going "
-                 "to one GPU (a run of equal keys at a cut goes by position), so the keys for GPU 0 come first, then "
-                 "GPU 1 and so on, each group one contiguous run to send. primlab's library does this on 5 to 8 GPUs; "
-                 "on 2 to 4 it sorts each shard completely here, which leaves the groups in order too.";
-  part.bands = m.shard;
-  std::int64_t across = 0;
-  for (int r = 0; r < G; ++r)
-    for (int s = 0; s < G; ++s) across += r != s ? m.send[std::size_t(r * G + s)] : 0;
-  const std::int32_t pairs = std::int32_t(std::count_if(m.send.begin(), m.send.end(), [](std::int32_t c) { return c > 0; }));
-  Step& ex = plan::add_step(t, "exchange_runs (all-to-all): " + std::to_string(4 * across) + " bytes cross between "
-                                   "GPUs, " + std::to_string(4 * (n - across)) + " stay on their GPU",
-                            "exchange", code.line("exchange"), G, G, pairs, 1, kDistRecv);
-  ex.explain = "GPU r sends its run for GPU s to s: one arrow per pair, 4 bytes a key (the bytes row, which every GPU "
-               "reads). GPU s stores what it receives in order of the sender.";
-  ex.bands = m.edges;
-  Step& sort = plan::add_step(t, "sort_received: every GPU puts each key it received at its rank among them",
-                              "sort", code.line("sort"), G, m.sort_threads, n, m.sort_rounds, kDistSorted);
-  sort.explain = "Each GPU sorts its own keys, stably: a rank sort, one thread a key reading all of the GPU's keys, "
-                 "where the library runs its one-GPU radix sort; no key moves between GPUs again. GPU s holds the "
-                 "sorted keys at global positions [edge s, edge s+1). On 2 to 4 GPUs the library sorted each shard "
-                 "before the exchange, so the runs a GPU receives are sorted already and it merges them instead.";
-  sort.bands = m.edges;
+  std::string bounds_text;
+  for (int d = 0; d < G; ++d) bounds_text += (d ? " " : "") + std::to_string(1 + m.classes.bounds[d]);
+  if (sort_first) {
+    Step& runs = plan::add_step(t, "locate_runs: every GPU finds where each of the " + std::to_string(m.classes.count) +
+                                       " classes starts in its sorted shard (binary search); pieces per GPU " +
+                                       bounds_text,
+                                "runs", code.line("runs"), G, m.classes.count, G * m.classes.count, 1, kDistBytes);
+    runs.explain = "The cuts and the pieces' bounds cut the key range into classes, each going to one GPU and piece (a "
+                   "run of equal keys at a cut goes by position). In a sorted shard each class is one stretch, so a "
+                   "binary search for its first key finds it, without a pass over the keys; the class's keys add to "
+                   "what the GPU sends that GPU in that piece (the bytes row). Each GPU's range is cut into up to 4 "
+                   "pieces of about equal size, at bucket edges the splitter rounds counted.";
+    runs.bands = m.shard;
+  } else {
+    Step& part = plan::add_step(t, "partition_by_class: every GPU stages its keys by class (the cuts' and the pieces' "
+                                   "boundaries), part[next[c] + rank] = key, which groups them by destination d and "
+                                   "piece; pieces per GPU " + bounds_text,
+                                "partition", code.line("partition"), G, m.threads, n, m.rounds, kDistPart);
+    part.also_lit = {code.line("partition (rank)")};
+    part.explain = "Each GPU sorts its shard by class only, stably: the cuts and the pieces' bounds cut the key range "
+                   "into classes, each going to one GPU and piece (a run of equal keys at a cut goes by position), so "
+                   "the keys for GPU 0's first piece come first, then its second piece, then GPU 1's and so on, each "
+                   "one contiguous run to send. Each GPU's range is cut into up to 4 pieces at bucket edges the "
+                   "splitter rounds counted, each about 1.5x the one before, since the sort of a piece hides the "
+                   "transfer of the next, larger one.";
+    part.bands = m.shard;
+  }
+  // The pipeline, in the order the library overlaps it: piece 0's transfer alone, then piece j's
+  // transfer beside piece j - 1's sort or merge, then the last piece's sort or merge alone.
+  const std::string local_kernel = sort_first ? "merge_piece" : "sort_piece";
+  const std::string local_verb = sort_first ? "merges" : "sorts";
+  auto add_exchange = [&](int j) {
+    std::int64_t across = 0, stay = 0;
+    std::int32_t pairs = 0;
+    for (int r = 0; r < G; ++r)
+      for (int d = 0; d < G; ++d) {
+        const std::int32_t c = m.sent(r, d, j);
+        (r != d ? across : stay) += c;
+        pairs += c > 0;
+      }
+    const std::string beside = j == 0 ? "no sort or merge beside it: no piece has arrived yet"
+                                      : "side by side with the next step, where every GPU " + local_verb + " " +
+                                            piece_text(j - 1, P);
+    Step& ex = plan::add_step(t, "exchange_runs, " + piece_text(j, P) + " (the exchange's stream): " +
+                                     std::to_string(4 * across) + " bytes cross between GPUs, " + std::to_string(4 * stay) +
+                                     " stay on their GPU; " + beside,
+                              "exchange", code.line("exchange"), G, G, pairs, 1, kDistRecv);
+    ex.explain = "GPU r sends its run of this piece for GPU s to s: one arrow per pair, 4 bytes a key (the bytes row, "
+                 "which every GPU reads). The piece lands in its place in GPU s's range, after s's earlier pieces, in "
+                 "order of the sender. " +
+                 std::string(j == 0 ? (sort_first ? "No merge can hide the first piece's transfer. Sort first, the "
+                                                    "pieces are equal: the library's merges ran faster than its "
+                                                    "transfers, so a larger next piece would not hide behind them."
+                                                  : "No sort can hide the first piece's transfer, which is why the "
+                                                    "pieces grow: the first is the smallest.")
+                                    : "The library runs this transfer on the exchange's own stream (NCCL's, at the "
+                                      "highest priority) while each GPU's stream " + local_verb + " the piece before, "
+                                      "the next step: the two run at the same time. The lab runs them one after the "
+                                      "other.") +
+                 (sort_first ? " A GPU's own run does not move in the library: the merge reads it where it lies in "
+                               "the sorted shard (the lab copies it beside the others)."
+                             : " A GPU's own run is a copy on the GPU, not a transfer.") +
+                 (across == 0 ? " No key crosses between GPUs in this piece: the library makes no transfer for it." : "");
+    ex.bands = m.edges;
+  };
+  auto add_local = [&](int j) {
+    std::int32_t keys = 0;
+    for (int d = 0; d < G; ++d) keys += m.piece_count[std::size_t(d * P + j)];
+    const std::string beside = j + 1 < P ? "side by side with the step before, " + piece_text(j + 1, P) + "'s transfer"
+                                         : "after the last transfer, nothing beside it";
+    Step& local = plan::add_step(
+        t, local_kernel + ", " + piece_text(j, P) + " (each GPU's stream): every GPU " + local_verb +
+               (sort_first ? " the " + std::to_string(G) + " sorted runs of its piece, each key at its place in its run "
+                             "plus the keys of the other runs before it; "
+                           : " its piece, each key at its rank among the piece's keys; ") +
+               beside,
+        sort_first ? "merge" : "sort", code.line(sort_first ? "merge" : "sort"), G, m.sort_threads, keys,
+        m.piece_rounds[std::size_t(j)], kDistSorted);
+    if (!sort_first) local.also_lit = {code.line("sort (rank)")};
+    local.explain =
+        std::string(sort_first
+                        ? "Each GPU merges the runs of this piece that every GPU sent it, sorted already: a key's place "
+                          "is its place in its own run plus the keys of each other run that come before it (smaller, "
+                          "or equal from an earlier GPU: stable), found by a binary search in each run. The library "
+                          "merges them by merge path, in rounds of pairs; the result is the same. "
+                        : "Each GPU sorts this piece of what it received, stably, in its place in its range (a rank "
+                          "sort, one thread a key, where the library runs its one-GPU radix sort). ") +
+        "The pieces of a GPU's range are in key order, so once every piece is sorted GPU s holds the sorted keys at "
+        "global positions [edge s, edge s+1). " +
+        (j + 1 < P ? "The library runs this on each GPU's stream as soon as the piece's transfer is in (a wait on the "
+                     "stream, not on the host), while the next piece travels: the step before and this one run at the "
+                     "same time."
+                   : "This is the last piece: nothing travels beside it.");
+    local.bands = m.edges;
+  };
+  add_exchange(0);
+  for (int j = 1; j < P; ++j) {
+    add_exchange(j);
+    add_local(j - 1);
+  }
+  add_local(P - 1);
   return {};
 }
 
 namespace {
 
 // partition_by_class, warp by warp: the class counts, the one-thread scan of their starts, the
-// stable scatter (warps in order, lanes of one class ranked), and the bytes each GPU sends.
+// stable scatter (warps in order, lanes of one class ranked), and the bytes each GPU sends each GPU
+// in each piece.
 void cpu_partition(cpu::CpuRun& run, const Model& m, const Step& st) {
-  const int G = m.gpus, T = m.threads, C = m.classes.count;
+  const int G = m.gpus, T = m.threads, C = m.classes.count, cells = G * m.pieces;
   const std::uint32_t* key = run.row(kDistKeys);
   Counters& cn = run.count();
   auto none = [](std::int64_t, std::int32_t, std::int32_t, std::int32_t) {};
-  cpu::block_stride_loop(run, st.launch, T, C, none);  // count[c] = 0
-  cpu::block_stride_loop(run, st.launch, T, G, none);  // sends[d] = 0
+  cpu::block_stride_loop(run, st.launch, T, C, none);      // count[c] = 0
+  cpu::block_stride_loop(run, st.launch, T, cells, none);  // sends[e] = 0
   auto key_of = [&](std::int32_t g, int k, std::int32_t tid) {
     const std::int32_t i = m.shard[std::size_t(g)] + k * T + tid;
     return i < m.shard[std::size_t(g + 1)] ? i : -1;
@@ -395,12 +570,13 @@ void cpu_partition(cpu::CpuRun& run, const Model& m, const Step& st) {
   cpu::for_each_warp(st.launch, [&](std::int32_t g, std::int32_t first, int lanes) {
     for (int k = 0; k < m.rounds; ++k) {
       int paths[32], leader[32];
-      std::int32_t idx[32], c[32], lead[32], d[32];
+      std::int32_t idx[32], c[32], lead[32], e[32];
       for (int l = 0; l < lanes; ++l) {
         idx[l] = key_of(g, k, first + l);
         paths[l] = idx[l] >= 0;
         c[l] = idx[l] >= 0 ? m.cls[std::size_t(idx[l])] : -1;
-        d[l] = idx[l] >= 0 ? m.dest[std::size_t(idx[l])] : -1;
+        const int d = idx[l] >= 0 ? m.dest[std::size_t(idx[l])] : -1;
+        e[l] = d >= 0 ? d * m.pieces + piece_of(m.classes, d, m.x[std::size_t(idx[l])]) : -1;
       }
       run.branch(paths, lanes);
       for (int l = 0; l < lanes; ++l) {
@@ -413,30 +589,153 @@ void cpu_partition(cpu::CpuRun& run, const Model& m, const Step& st) {
       run.branch(leader, lanes);
       run.shared_access(lead, lanes);  // the leader moves next[c]
       run.shared_access(c, lanes);  // first[c]
-      run.shared_access(d, lanes);  // sends[d]
+      run.shared_access(e, lanes);  // sends[e]
       for (int l = 0; l < lanes; ++l) {
         const std::int32_t i = idx[l];
         if (i < 0) continue;
         run.row(kDistPart)[m.pos[std::size_t(i)]] = key[i];
         run.op(std::int64_t(g) * T + first + l, k, OpKind::Move, kDistKeys, i, kDistPart, m.pos[std::size_t(i)]);
-        run.row(kDistDest)[i] = std::uint32_t(d[l]);
+        run.row(kDistDest)[i] = std::uint32_t(m.dest[std::size_t(i)]);
         cn.global_read_bytes += 4;
         cn.global_write_bytes += 4;
         cn.atomics += 1;
       }
     }
   });
-  cpu::block_stride_loop(run, st.launch, T, G, [&](std::int64_t, std::int32_t g, std::int32_t d, std::int32_t) {
-    run.row(kDistBytes)[g * G + d] = std::uint32_t(4 * m.send[std::size_t(g * G + d)]);
+  cpu::block_stride_loop(run, st.launch, T, cells, [&](std::int64_t, std::int32_t g, std::int32_t e, std::int32_t) {
+    run.row(kDistBytes)[g * cells + e] = std::uint32_t(4 * m.send[std::size_t(g * cells + e)]);
     cn.global_write_bytes += 4;
   });
+}
+
+// rank_sort: [lo, hi) of `in` to `out`, each key at its stable rank, thread (block, (a - lo) % R)
+// in round (a - lo) / R.
+void cpu_rank_sort(cpu::CpuRun& run, int block, std::int32_t R, int in_row, int out_row, std::int32_t lo,
+                   std::int32_t hi, ElemType type) {
+  const std::uint32_t* in = run.row(in_row);
+  Counters& cn = run.count();
+  for (std::int32_t a = lo; a < hi; ++a) {
+    const std::uint32_t x = image_of(in[a], type, 32);
+    std::int32_t rank = 0;
+    for (std::int32_t b = lo; b < hi; ++b) {
+      const std::uint32_t y = image_of(in[b], type, 32);
+      rank += y < x || (y == x && b < a);
+    }
+    run.row(out_row)[lo + rank] = in[a];
+    run.op(std::int64_t(block) * R + (a - lo) % R, (a - lo) / R, OpKind::Move, in_row, a, out_row, lo + rank);
+    cn.global_read_bytes += 4 * std::int64_t(1 + hi - lo);
+    cn.global_write_bytes += 4;
+  }
+}
+
+// locate_runs: thread c of GPU g searches where class c starts in g's sorted shard, then adds the
+// class's keys to what g sends each GPU in each piece; the bytes row from those sums.
+void cpu_locate_runs(cpu::CpuRun& run, const Model& m, ElemType type) {
+  const int G = m.gpus, C = m.classes.count, cells = G * m.pieces;
+  const Classes& k = m.classes;
+  const std::uint32_t* part = run.row(kDistPart);
+  Counters& cn = run.count();
+  for (int g = 0; g < G; ++g) {
+    const std::int32_t lo = m.shard[std::size_t(g)], hi = m.shard[std::size_t(g + 1)];
+    std::vector<std::int32_t> first(std::size_t(C + 1), hi);
+    for (int c = 0; c < C; ++c) {
+      std::int32_t at = lo, len = hi - lo, probes = 0;
+      while (len > 0) {
+        const std::int32_t half = len / 2;
+        ++probes;
+        if (image_of(part[at + half], type, m.span) < k.lower[c]) {
+          at += half + 1;
+          len -= half + 1;
+        } else {
+          len = half;
+        }
+      }
+      first[std::size_t(c)] = at;
+      cn.global_read_bytes += 4 * std::int64_t(probes);
+    }
+    for (int c = 0; c < C; ++c) {
+      const std::int32_t count = first[std::size_t(c + 1)] - first[std::size_t(c)];
+      const std::int32_t p0 = k.run_start[c] + k.run_before[c][g];
+      bool recorded = false;
+      for (int d = 0; d < G; ++d) {
+        const std::int32_t keys =
+            k.dest[c] >= 0 ? (k.dest[c] == d ? count : 0)
+                           : std::max(0, std::min(p0 + count, k.edges[d + 1]) - std::max(p0, k.edges[d]));
+        if (keys == 0) continue;
+        const int e = d * m.pieces + piece_of(k, d, k.lower[c]);
+        if (!recorded)
+          run.op(std::int64_t(g) * C + c, 0, OpKind::Move, kDistPart, first[std::size_t(c)], kDistBytes, g * cells + e);
+        recorded = true;
+        cn.atomics += 1;
+      }
+    }
+    for (int e = 0; e < cells; ++e) {
+      run.row(kDistBytes)[g * cells + e] = std::uint32_t(4 * m.send[std::size_t(g * cells + e)]);
+      cn.global_write_bytes += 4;
+    }
+  }
+}
+
+// exchange_runs of piece j: thread d of GPU r copies r's run of the piece for d to its landing.
+void cpu_exchange(cpu::CpuRun& run, const Model& m, int j) {
+  const int G = m.gpus;
+  Counters& cn = run.count();
+  for (int r = 0; r < G; ++r)
+    for (int d = 0; d < G; ++d) {
+      const std::int32_t count = m.sent(r, d, j), from = m.run_from(r, d, j), to = m.run_to(r, d, j);
+      if (count == 0) continue;
+      std::copy(run.row(kDistPart) + from, run.row(kDistPart) + from + count, run.row(kDistRecv) + to);
+      // One arrow per pair that sends, from the middle of the run to the middle of where it lands.
+      run.op(std::int64_t(r) * G + d, 0, OpKind::Move, kDistPart, from + count / 2, kDistRecv, to + count / 2);
+      cn.global_read_bytes += 4 * std::int64_t(count);
+      cn.global_write_bytes += 4 * std::int64_t(count);
+    }
+}
+
+// merge_piece of piece j: each key of GPU d's piece at its place in its run plus, by binary search,
+// the keys of every other run before it (smaller; or equal, from an earlier sender).
+void cpu_merge(cpu::CpuRun& run, const Model& m, int j, std::int32_t R, ElemType type) {
+  const int G = m.gpus, P = m.pieces;
+  const std::uint32_t* recv = run.row(kDistRecv);
+  Counters& cn = run.count();
+  for (int d = 0; d < G; ++d) {
+    const std::int32_t lo = m.piece_start[std::size_t(d * P + j)], count = m.piece_count[std::size_t(d * P + j)];
+    for (std::int32_t a = lo; a < lo + count; ++a) {
+      int r = 0;
+      std::int32_t run_lo = lo;
+      while (a >= run_lo + m.sent(r, d, j)) run_lo += m.sent(r++, d, j);
+      const std::uint32_t x = image_of(recv[a], type, 32);
+      std::int32_t rank = a - run_lo, probes = 0, at = lo;
+      for (int q = 0; q < G; ++q) {
+        const std::int32_t len = m.sent(q, d, j);
+        std::int32_t before = 0, rest = q == r ? 0 : len;
+        while (rest > 0) {
+          const std::int32_t half = rest / 2;
+          const std::uint32_t y = image_of(recv[at + before + half], type, 32);
+          ++probes;
+          if (y < x || (q < r && y == x)) {
+            before += half + 1;
+            rest -= half + 1;
+          } else {
+            rest = half;
+          }
+        }
+        rank += before;
+        at += len;
+      }
+      run.row(kDistSorted)[lo + rank] = recv[a];
+      run.op(std::int64_t(d) * R + (a - lo) % R, (a - lo) / R, OpKind::Move, kDistRecv, a, kDistSorted, lo + rank);
+      cn.global_read_bytes += 4 * std::int64_t(1 + probes);
+      cn.global_write_bytes += 4;
+    }
+  }
 }
 
 }  // namespace
 
 void cpu_distributed_sort(const StepConfig& cfg, const std::vector<std::uint32_t>& input, Trace& t) {
   const Model m = model(cfg, input);
-  const int G = m.gpus, T = m.threads;
+  const int G = m.gpus, T = m.threads, P = m.pieces;
   const std::int32_t cells = m.cells;
   cpu::CpuRun run(t);
   std::copy(input.begin(), input.end(), run.row(kDistKeys));
@@ -444,12 +743,16 @@ void cpu_distributed_sort(const StepConfig& cfg, const std::vector<std::uint32_t
   std::uint32_t* gpu_hist = run.row(kDistGpuHist);
   std::uint32_t* hist = run.row(kDistHist);
   std::size_t k = 0;  // the round of the splitter search
+  int exchanged = 0, finished = 0;  // the pieces sent, and sorted or merged
   for (std::size_t s = 1; s < t.steps.size(); ++s) {
     run.begin(s);
     const Step& st = t.steps[s];
     Counters& cn = run.count();
     const RoundRun& rr = m.search[std::min(k, m.search.size() - 1)];
-    if (st.phase == "histogram") {
+    if (st.phase == "presort") {
+      for (int g = 0; g < G; ++g)
+        cpu_rank_sort(run, g, T, kDistKeys, kDistPart, m.shard[std::size_t(g)], m.shard[std::size_t(g + 1)], cfg.type);
+    } else if (st.phase == "histogram") {
       std::fill(gpu_hist, gpu_hist + G * cells, 0u);
       cn.global_write_bytes += 4 * std::int64_t(G) * cells;
       for (int g = 0; g < G; ++g)
@@ -488,41 +791,19 @@ void cpu_distributed_sort(const StepConfig& cfg, const std::vector<std::uint32_t
       ++k;
     } else if (st.phase == "partition") {
       cpu_partition(run, m, st);
+    } else if (st.phase == "runs") {
+      cpu_locate_runs(run, m, cfg.type);
     } else if (st.phase == "exchange") {
-      for (int r = 0; r < G; ++r) {
-        std::int32_t from = m.shard[std::size_t(r)];
-        for (int d = 0; d < G; ++d) {
-          const std::int32_t count = m.send[std::size_t(r * G + d)];
-          std::int32_t to = m.edges[std::size_t(d)];
-          for (int e = 0; e < r; ++e) to += m.send[std::size_t(e * G + d)];
-          if (count > 0) {
-            std::copy(run.row(kDistPart) + from, run.row(kDistPart) + from + count, run.row(kDistRecv) + to);
-            // One arrow per pair that sends, from the middle of the run to the middle of where it lands.
-            run.op(std::int64_t(r) * G + d, 0, OpKind::Move, kDistPart, from + count / 2, kDistRecv, to + count / 2);
-            cn.global_read_bytes += 4 * std::int64_t(count);
-            cn.global_write_bytes += 4 * std::int64_t(count);
-          }
-          from += count;
-        }
-      }
+      cpu_exchange(run, m, exchanged++);
     } else if (st.phase == "sort") {
-      const std::uint32_t* recv = run.row(kDistRecv);
-      const std::int32_t R = st.launch.threads;
+      const int j = finished++;
       for (int d = 0; d < G; ++d) {
-        const std::int32_t lo = m.edges[std::size_t(d)], hi = m.edges[std::size_t(d + 1)];
-        for (std::int32_t a = lo; a < hi; ++a) {
-          const std::uint32_t x = image_of(recv[a], cfg.type, 32);
-          std::int32_t rank = 0;
-          for (std::int32_t b = lo; b < hi; ++b) {
-            const std::uint32_t y = image_of(recv[b], cfg.type, 32);
-            rank += y < x || (y == x && b < a);
-          }
-          run.row(kDistSorted)[lo + rank] = recv[a];
-          run.op(std::int64_t(d) * R + (a - lo) % R, (a - lo) / R, OpKind::Move, kDistRecv, a, kDistSorted, lo + rank);
-          cn.global_read_bytes += 4 * std::int64_t(1 + hi - lo);
-          cn.global_write_bytes += 4;
-        }
+        const std::int32_t lo = m.piece_start[std::size_t(d * P + j)];
+        cpu_rank_sort(run, d, st.launch.threads, kDistRecv, kDistSorted, lo, lo + m.piece_count[std::size_t(d * P + j)],
+                      cfg.type);
       }
+    } else if (st.phase == "merge") {
+      cpu_merge(run, m, finished++, st.launch.threads, cfg.type);
     }
     run.end();
   }

@@ -30,6 +30,7 @@ Result cuda_distributed_sort(const StepConfig& cfg, const std::vector<std::uint3
     a.edges = run.row(kDistEdges);
     a.part = run.row_as<T>(kDistPart);
     a.bytes = run.row(kDistBytes);
+    a.bytes_cells = t.rows[kDistBytes].length;
     a.recv = run.row_as<T>(kDistRecv);
     return distributed_sort(run.row_as<const T>(kDistKeys), run.row_as<T>(kDistSorted), t.n, cfg.bins,
                             span_of(input), cfg.digit_bits, a, Workspace{d_cuts.get(), d_cuts.bytes()}, nullptr,

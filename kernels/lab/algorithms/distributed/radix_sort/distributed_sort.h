@@ -1,11 +1,13 @@
 // What the distributed radix sort on G virtual GPUs shares between its kernels and host code
-// (distributed_sort.cuh), its plan and CPU reference (distributed_sort.cpp) and its tests: the rows
-// the kernels name, the kernels' arguments (the shards, a round of the splitter search, the key
-// classes), a cut's state, and the classes the final cuts define. Plain C++: the CPU-only build
-// reads it too.
+// (distributed_sort.cuh), its plan and CPU reference (distributed_sort.cpp) and its tests: the
+// scheme and pieces the library would take, the rows the kernels name, the kernels' arguments
+// (the shards, a round of the splitter search, the key classes), a cut's state, the pieces'
+// bounds and the classes the final cuts and bounds define. Plain C++: the CPU-only build reads it
+// too.
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <vector>
 
 #include "lab/model/trace.h"
@@ -13,8 +15,23 @@
 namespace primlab::lab {
 
 constexpr int kDistMaxGpus = 8;
-// Classes of keys a partition sorts into: each cut adds at most two boundaries.
-constexpr int kDistMaxClasses = 2 * kDistMaxGpus - 1;
+// The pieces every GPU's range is cut into, at most: the library's tuned count for keys below
+// 2^30 a rank on 2 to 8 ranks (kernels/tuning/distributed.cuh). The library cuts no piece below
+// 2^20 keys; the lab keeps the count, so that its small inputs show the pipeline.
+constexpr int kDistPieces = 4;
+// Classes of keys a partition sorts into: each cut adds at most two boundaries, each bound between
+// two pieces of a GPU's range one.
+constexpr int kDistMaxClasses = 2 * kDistMaxGpus - 1 + kDistMaxGpus * (kDistPieces - 1);
+
+// The two ways the library sorts (primlab/distributed.h). Partition first: every GPU partitions
+// its shard by destination, the pieces travel, every GPU sorts each piece it receives. Sort
+// first: every GPU sorts its shard, whose runs for the other GPUs then lie side by side, the
+// pieces travel, every GPU merges the sorted runs of each piece.
+enum class DistScheme { PartitionFirst, SortFirst };
+
+// The library's choice for keys (kernels/tuning/distributed.cuh) below 2^30 a rank, where every
+// lab input is: sort first on 2 ranks (3 take the 2-rank rows), partition first on 4 and more.
+inline DistScheme scheme_for(int gpus) { return gpus <= 3 ? DistScheme::SortFirst : DistScheme::PartitionFirst; }
 
 // The rows the probe names.
 enum DistributedRow : int {
@@ -25,9 +42,9 @@ enum DistributedRow : int {
   kDistCounts,           // keys per GPU after the round's cuts
   kDistEdges,            // edges[s]: where GPU s starts in the global order (G + 1)
   kDistDest,             // each key's destination GPU (registers)
-  kDistPart,             // each shard in class order, staged for the exchange
-  kDistBytes,            // bytes[r * G + s]: bytes GPU r sends GPU s
-  kDistRecv,             // what each GPU received, in sender order
+  kDistPart,             // each shard staged for the exchange: in class order, or sorted (sort first)
+  kDistBytes,            // bytes[(r * G + s) * P + j]: bytes GPU r sends GPU s in piece j
+  kDistRecv,             // what each GPU received: piece by piece, each piece in sender order
   kDistSorted,           // each GPU's keys sorted: the output
 };
 
@@ -57,12 +74,19 @@ struct Cut {
   std::int32_t run_before[kDistMaxGpus] = {};  // a tie: keys of the run on the GPUs before g
 };
 
-// The classes of keys the cuts define, in key order: class c holds the span images x with
-// lower[c] <= x < lower[c + 1]. Every cut's boundary is a class boundary, and a tie's run of equal
-// keys is a class of its own; so a class's keys go to one GPU, dest[c], except a run's, which go
-// by their global position: run_start[c] + run_before[c][g] + the key's rank in its class on GPU g.
+// The classes of keys the cuts and the pieces' bounds define, in key order: class c holds the span
+// images x with lower[c] <= x < lower[c + 1]. Every cut's boundary is a class boundary, and a tie's
+// run of equal keys is a class of its own; so a class's keys go to one GPU, dest[c], except a
+// run's, which go by their global position: run_start[c] + run_before[c][g] + the key's rank in its
+// class on GPU g. Each GPU d's range is cut into pieces by the values bound[d][0 .. bounds[d]): a
+// key x that goes to d is in its piece piece_of(d, x), the number of d's bounds at most x; those
+// bounds are class boundaries too, so a class's keys for one GPU are in one piece, and the classes
+// in order are in (GPU, piece) order.
 struct Classes {
   int count = 0, gpus = 0;
+  int pieces = 1;  // the most pieces of any GPU: 1 + its bounds
+  std::int32_t bounds[kDistMaxGpus] = {};
+  std::uint32_t bound[kDistMaxGpus][kDistPieces - 1] = {};
   std::uint32_t lower[kDistMaxClasses] = {};
   std::int32_t dest[kDistMaxClasses] = {};
   std::int32_t run_start[kDistMaxClasses] = {};
@@ -70,8 +94,55 @@ struct Classes {
   std::int32_t edges[kDistMaxGpus + 1] = {};  // GPU s holds the global positions [edges[s], edges[s + 1])
 };
 
-// The classes of the final cuts of n keys on `gpus` GPUs, keys read as `span`-bit images.
-inline Classes make_classes(const Cut* cuts, int gpus, int span, std::int32_t n) {
+// An inner edge of a bucket the splitter search counted: the keys with images below `value` are
+// the first `position` keys of the global order (as the library's SplitterSearch::Edge).
+struct SearchEdge {
+  std::uint32_t value = 0;
+  std::int32_t position = 0;
+};
+
+// The pieces' bounds of every GPU, as the library's piece_bounds cuts them: GPU d's range of the
+// global order, [range[d], range[d + 1]), is cut near targets whose pieces grow (weights 8, 12,
+// 18, 27 for the library's growth 1.5, in integers; or equal) at the edge nearest each target
+// among the edges strictly inside the range (the first in search order on a tie); a range with no
+// edge inside keeps one piece. Sorted, without repeats.
+inline std::vector<std::vector<std::uint32_t>> piece_bounds(const std::vector<SearchEdge>& edges,
+                                                            const std::int32_t* range, int gpus, int pieces,
+                                                            bool grow) {
+  std::vector<std::int64_t> cum{0};  // the targets' fractions of a range, times cum.back()
+  for (int j = 0; j < pieces; ++j) {
+    std::int64_t w = 1;
+    if (grow)
+      for (int k = 0; k + 1 < pieces; ++k) w *= k < j ? 3 : 2;
+    cum.push_back(cum.back() + w);
+  }
+  const std::int64_t total = cum.back();
+  std::vector<std::vector<std::uint32_t>> bounds(static_cast<std::size_t>(gpus));
+  for (int d = 0; d < gpus; ++d) {
+    const std::int64_t lo = range[d], hi = range[d + 1];
+    std::vector<const SearchEdge*> inside;
+    for (const SearchEdge& e : edges)
+      if (lo < e.position && e.position < hi) inside.push_back(&e);
+    if (inside.empty()) continue;
+    std::vector<std::uint32_t>& b = bounds[std::size_t(d)];
+    for (int j = 1; j < pieces; ++j) {
+      const std::int64_t target = lo * total + cum[std::size_t(j)] * (hi - lo);
+      auto off = [&](const SearchEdge* e) { return std::abs(std::int64_t(e->position) * total - target); };
+      const SearchEdge* best = inside.front();
+      for (const SearchEdge* e : inside)
+        if (off(e) < off(best)) best = e;
+      b.push_back(best->value);
+    }
+    std::sort(b.begin(), b.end());
+    b.erase(std::unique(b.begin(), b.end()), b.end());
+  }
+  return bounds;
+}
+
+// The classes of the final cuts of n keys on `gpus` GPUs, keys read as `span`-bit images, and of
+// the pieces' bounds of every GPU (bounds[d], sorted).
+inline Classes make_classes(const Cut* cuts, int gpus, int span, std::int32_t n,
+                            const std::vector<std::vector<std::uint32_t>>& bounds) {
   const std::uint64_t end = std::uint64_t(1) << span;
   std::vector<std::uint64_t> lower{0};
   for (int s = 0; s + 1 < gpus; ++s) {
@@ -79,11 +150,18 @@ inline Classes make_classes(const Cut* cuts, int gpus, int span, std::int32_t n)
     if (c.bound < end) lower.push_back(c.bound);
     if (c.tie && c.bound + 1 < end) lower.push_back(c.bound + 1);
   }
+  for (const std::vector<std::uint32_t>& b : bounds) lower.insert(lower.end(), b.begin(), b.end());
   std::sort(lower.begin(), lower.end());
   lower.erase(std::unique(lower.begin(), lower.end()), lower.end());
   Classes k;
   k.count = int(lower.size());
   k.gpus = gpus;
+  for (int d = 0; d < gpus && d < int(bounds.size()); ++d) {
+    const std::vector<std::uint32_t>& b = bounds[std::size_t(d)];
+    k.bounds[d] = std::int32_t(b.size());
+    std::copy(b.begin(), b.end(), k.bound[d]);
+    k.pieces = std::max(k.pieces, 1 + k.bounds[d]);
+  }
   for (int c = 0; c < k.count; ++c) {
     k.lower[c] = std::uint32_t(lower[std::size_t(c)]);
     const Cut* run = nullptr;
@@ -103,6 +181,16 @@ inline Classes make_classes(const Cut* cuts, int gpus, int span, std::int32_t n)
   for (int s = 0; s + 1 < gpus; ++s) k.edges[s + 1] = cuts[s].at;
   k.edges[gpus] = n;
   return k;
+}
+
+// The piece of GPU d's range a key of image x that goes to d is in.
+#ifdef __CUDACC__
+__host__ __device__
+#endif
+inline int piece_of(const Classes& k, int d, std::uint32_t x) {
+  int j = 0;
+  while (j < k.bounds[d] && k.bound[d][j] <= x) ++j;
+  return j;
 }
 
 // The bits the keys differ in: those below the highest bit where two keys differ (0: all equal).

@@ -17,7 +17,7 @@ Result plan_histogram_atomic(const StepConfig& cfg, Trace& t) {
   plan::initial_step(t, kHist);
   plan::add_step(t, "count: atomicAdd(&hist[b], 1u), b = in[i] mod " + B + ", " + histogram::sample_range(g), "count",
                  code.line("count"), g.blocks, g.block, g.active(), g.trips, kHist)
-      .explain = "One kernel of " + std::to_string(g.blocks) + " blocks: thread i adds 1 to hist[b], the bin of its "
+      .explain = "One kernel of " + counted(g.blocks, "block") + ": thread i adds 1 to hist[b], the bin of its "
                  "sample in[i], with atomicAdd in global memory (then to the bins of in[i + T], in[i + 2T], ... for "
                  "T threads). Atomics on one address serialise: the lanes of a warp whose samples share a bin wait "
                  "for each other (the row 'lanes on the same bin').";

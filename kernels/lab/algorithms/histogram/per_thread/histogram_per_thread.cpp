@@ -54,8 +54,8 @@ Result plan_histogram_per_thread(const StepConfig& cfg, Trace& t) {
   plan::add_row(t, "partial (block-major)", RowKind::Values, g.blocks * cfg.bins, ElemType::U32, false);
   plan::add_row(t, "hist (the bins)", RowKind::Values, cfg.bins, ElemType::U32, false);
   plan::initial_step(t, kPerThreadHist);
-  plan::add_step(t, "clear: s_hist[j] = 0 for the 64 x 64 byte counters of each of the " + std::to_string(g.blocks) +
-                        " blocks",
+  plan::add_step(t, "clear: s_hist[j] = 0 for the 64 x 64 byte counters of " +
+                        (g.blocks == 1 ? std::string("the one block") : "each of the " + std::to_string(g.blocks) + " blocks"),
                  "clear", code.line("clear"), g.blocks, kPerThreadThreads, g.blocks * kPerThreadThreads,
                  kPerThreadCells / kPerThreadThreads, kPerThreadCounters)
       .explain = "The counting kernel. Each block clears its 4096 byte counters in shared memory: 64 per thread, one "

@@ -20,10 +20,10 @@ Result plan_histogram_shared(const StepConfig& cfg, Trace& t) {
   plan::initial_step(t, kHist);
   const std::int32_t iters = plan::div_up(cfg.bins, g.block);
   const std::int32_t active = g.blocks * std::min(g.block, cfg.bins);
-  plan::add_step(t, "clear: s_hist[i] = 0, i = tid, tid + " + std::to_string(g.block) + ", ... < " + B + ", in each of "
-                        "the " + blocks + " blocks",
+  plan::add_step(t, "clear: s_hist[i] = 0, i = tid, tid + " + std::to_string(g.block) + ", ... < " + B + ", " +
+                        (g.blocks == 1 ? std::string("in the one block") : "in each of the " + blocks + " blocks"),
                  "clear", code.line("clear"), g.blocks, g.block, active, iters, kSharedBlockHist)
-      .explain = "One kernel of " + blocks + " blocks. Each block clears its own histogram s_hist in shared memory, "
+      .explain = "One kernel of " + counted(g.blocks, "block") + ". Each block clears its own histogram s_hist in shared memory, "
                  "a bin per thread.";
   Step& count = plan::add_step(t, "count: atomicAdd(&s_hist[b], 1u) in shared memory, b = in[i] mod " + B + ", " +
                                       histogram::sample_range(g),

@@ -42,15 +42,17 @@ Result plan_tagged(const StepConfig& given, Trace& t, bool bytes) {
                 RowKind::Values, cfg.n * per_sample, ElemType::I32, !bytes);
   plan::add_row(t, "warp sub-histograms: count (low 27 bits)", RowKind::Values, cells, ElemType::U32, false);
   plan::add_row(t, "warp sub-histograms: tag (lane of the last write)", RowKind::Index, cells, ElemType::U32, false);
-  plan::add_row(t, "s_hist: the warp sub-histograms' words (tag << 27) | count, as t<tag>|<count>", RowKind::TagCount,
-                cells, ElemType::U32, false);
+  const int words = plan::add_row(t, "s_hist: the warp sub-histograms' words (tag << 27) | count, as t<tag>|<count>",
+                                  RowKind::TagCount, cells, ElemType::U32, false);
+  t.rows[std::size_t(words)].cells_of = kTaggedCount;  // the count's atomic writes the word
   plan::add_row(t, "partial (block-major)", RowKind::Values, g.blocks * P, ElemType::U32, false);
   // The bar chart of the counters: the counts, or the bytes histogram's whole words.
   const int counters = bytes ? kTaggedWords : kTaggedCount;
   plan::initial_step(t, kHist);
   plan::add_step(t, "clear: s_hist[j] = 0 for the " + (W == 1 ? std::string("warp's sub-histogram") : Ws + " warps' "
                                                           "sub-histograms") +
-                        " of " + B + " bins in each of the " + std::to_string(g.blocks) + " blocks",
+                        " of " + B + " bins " +
+                        (g.blocks == 1 ? std::string("in the one block") : "in each of the " + std::to_string(g.blocks) + " blocks"),
                  "clear", code.line("clear"), g.blocks, g.block, g.blocks * std::min(g.block, W * P),
                  plan::div_up(W * P, g.block), counters)
       .explain = "The counting kernel. Each warp gets its own sub-histogram in shared memory, cleared here: no two "

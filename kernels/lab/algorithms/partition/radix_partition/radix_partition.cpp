@@ -222,7 +222,7 @@ Result plan_partition_atomic(const StepConfig& cfg, Trace& t) {
   flush.explain = "After the barrier every block's counts are complete, and each block adds them into the global "
                   "histogram hist: one global atomic per digit and block.";
   scan_step(t, code, P, "scan_counts: offsets[d] = hist[0] + ... + hist[d - 1], one block of " +
-                            std::to_string(partition_scan_threads(P, g.block)) + " threads")
+                            counted(partition_scan_threads(P, g.block), "thread"))
       .explain = "An exclusive scan of the histogram gives each partition its first output position: each thread sums "
                  "its chunk of hist, the threads scan their sums in shared memory, and each writes its chunk's offsets.";
   plan::add_step(t,
@@ -315,7 +315,7 @@ Result plan_partition_stable(const StepConfig& cfg, Trace& t) {
   store.explain = "After the barrier each block stores its counts digit-major, counts[d * blocks + b], so that one "
                   "scan can order them by digit first, then by block.";
   scan_step(t, code, L, "scan_counts over counts[digit][block]: offsets[d * blocks + b] = where block b's keys of "
-                        "digit d start, one block of " + std::to_string(partition_scan_threads(L, g.block)) + " threads")
+                        "digit d start, one block of " + counted(partition_scan_threads(L, g.block), "thread"))
       .explain = "An exclusive scan over [digit][block] gives each block, for each digit, where its keys of that digit "
                  "start: after all smaller digits, and after the same digit of the blocks before it.";
   Step& reorder = plan::add_step(t, "reorder_stable: out[cursor[digit] + rank] = key, warp after warp; rank among the "

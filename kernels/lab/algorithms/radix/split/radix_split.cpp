@@ -89,8 +89,8 @@ Result plan_radix_split(const StepConfig& cfg, Trace& t) {
                                   std::to_string(s) + "]), tid < " + std::to_string(s),
                               "find max", code.line("find max"), max_blocks, tree, max_blocks * s, 1, kSplitTree);
     st.barrier = true;
-    st.explain = "Max tree, s = " + std::to_string(s) + ": the first " + std::to_string(s) +
-                 " threads of each block keep the larger of two values s apart, halving the candidates.";
+    st.explain = "Max tree, s = " + std::to_string(s) + ": the first " + counted(s, "thread") +
+                 " of each block keep the larger of two values s apart, halving the candidates.";
   }
   std::string found;
   if (cfg.input)

@@ -35,8 +35,8 @@ Result plan_scan_blelloch(const StepConfig& cfg, Trace& t) {
     plan::add_step(t, "up-sweep d=" + D + ": buf[right] += buf[right - " + D + "], right = " + R + ", " +
                           level_range(count),
                    "up-sweep", code.line("up-sweep"), plan::div_up(count, B), B, count, 1)
-        .explain = "Up-sweep with stride d = " + D + ": " + std::to_string(count) +
-                   " threads each add the left child buf[right - d] into the right child buf[right]; buf[right] "
+        .explain = "Up-sweep with stride d = " + D + ": " + counted(count, "thread") +
+                   " each add the left child buf[right - d] into the right child buf[right]; buf[right] "
                    "now holds the sum of its " + std::to_string(2 * d) + " leaves. Each level halves the threads. "
                    "The root's own level is skipped: the down-sweep clears the root anyway.";
   }
@@ -51,8 +51,8 @@ Result plan_scan_blelloch(const StepConfig& cfg, Trace& t) {
                               "down-sweep", code.line("down-sweep"), plan::div_up(count, B), B, count, root ? 3 : 2);
     if (root) st.also_lit.push_back(code.line("root"));
     st.explain = std::string(root ? "Thread 0 first clears the root to 0, the identity. " : "") +
-                 "Down-sweep with stride d = " + D + ": " + std::to_string(count) +
-                 " threads each move buf[right] (the sum of everything left of the subtree) into the left child and "
+                 "Down-sweep with stride d = " + D + ": " + counted(count, "thread") +
+                 " each move buf[right] (the sum of everything left of the subtree) into the left child and "
                  "add the left child's old sum into the right child. Each level doubles the threads.";
   }
   if (cfg.inclusive)

@@ -70,7 +70,7 @@ Result plan_scan_lookback(const StepConfig& cfg, Trace& t) {
                               "load", code.line("load"), T, B, n, 1, kLbX);
   light(load, "load");
   load.explain = "One block a tile: scan_kernel loads its tile into registers, one item x a lane (this run's tuning: " +
-                 str(B) + " threads, kVectors = kVec = 1, so that " + str(n) + " elements make " + tiles +
+                 str(B) + " threads, kVectors = kVec = 1, so that " + counted(n, "element") + (n == 1 ? " makes " : " make ") + tiles +
                  "). Lanes past n hold the identity. The step ends where each warp's lanes meet.";
 
   Step& reduce = plan::add_step(t,

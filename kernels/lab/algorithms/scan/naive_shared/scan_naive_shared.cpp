@@ -43,7 +43,7 @@ Result plan_scan_naive_shared(const StepConfig& cfg, Trace& t) {
   plan::initial_step(t, kNaiveSharedIn);
   plan::add_step(t, "load: temp[tid] = tid > 0 ? in[base + tid - 1] : 0", "load", code.line("load"), blocks, B, W, 1,
                  kNaiveSharedHalf0)
-      .explain = "Each block of " + std::to_string(B) + " threads loads its elements into the first half of a "
+      .explain = "Each block of " + counted(B, "thread") + " loads its elements into the first half of a "
                  "shared buffer, shifted right by one with a 0 in front: the inclusive passes that follow then "
                  "give the exclusive scan of the block.";
   int pout = 0;

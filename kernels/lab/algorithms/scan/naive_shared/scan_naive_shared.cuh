@@ -27,7 +27,6 @@ __global__ void naive_block_scan(const T* __restrict__ in, T* __restrict__ out, 
   const int tid = threadIdx.x, B = blockDim.x;
   const std::int64_t base = std::int64_t(blockIdx.x) * B;
   probe.on_chip(kNaiveSharedHalf0, temp, base, B);
-  probe.on_chip(kNaiveSharedHalf1, temp + B, base, B);
   int pout = 0, pin = 1;
   const bool shifted_in = tid > 0 && base + tid - 1 < n;
   probe.shared_access(tid);
@@ -37,6 +36,7 @@ __global__ void naive_block_scan(const T* __restrict__ in, T* __restrict__ out, 
   probe.count(kGlobalRead, shifted_in ? sizeof(T) : 0);
   __syncthreads();
   probe.barrier();
+  if (B > 1) probe.on_chip(kNaiveSharedHalf1, temp + B, base, B);  // from the first sweep, which writes it
   for (int offset = 1; offset < B; offset *= 2) {
     pout = 1 - pout;
     pin = 1 - pout;

@@ -60,8 +60,8 @@ void plan_block_scan(Trace& t, const plan::Code& code, int terms, const SharedSc
                         (root ? "; tid 0: sums[blockIdx.x] = temp[last], temp[last] = 0" : ""),
                     "up-sweep", blocks * d, root ? 3 : 1, kSharedTemp, true);
     if (root) st.also_lit.push_back(code.line("clear"));
-    st.explain = "After a barrier, d = " + D + " threads a block add temp[a] into temp[b], offset = " + O +
-                 " elements apart, building each tile's sum tree in shared memory." +
+    st.explain = "After a barrier, d = " + counted(d, "thread") + " a block add temp[a] into temp[b], offset = " +
+                 counted(offset, "element") + " apart, building each tile's sum tree in shared memory." +
                  (root ? " Then thread 0 saves the tile's total (the root) as the block sum and clears the root to 0 "
                          "for the down-sweep."
                        : "");
@@ -71,9 +71,9 @@ void plan_block_scan(Trace& t, const plan::Code& code, int terms, const SharedSc
     const std::string D = std::to_string(d), O = std::to_string(offset);
     step("down-sweep d=" + D + ", offset=" + O + ": t = temp[a]; temp[a] = temp[b]; temp[b] += t for tid < d",
          "down-sweep", blocks * d, 2, kSharedTemp, true)
-        .explain = "After a barrier, d = " + D + " threads a block swap and add, offset = " + O +
-                   " elements apart: temp[a] takes temp[b], and temp[b] gets their sum, pushing each prefix down "
-                   "the tree.";
+        .explain = "After a barrier, d = " + counted(d, "thread") + " a block swap and add, offset = " +
+                   counted(offset, "element") +
+                   " apart: temp[a] takes temp[b], and temp[b] gets their sum, pushing each prefix down the tree.";
   }
   step("write: out[base + ai] = " + at + ", and bi (below n)", "write", in_range, 2, rows.out, true).explain =
       "After the last barrier, each block writes its scanned tile back to global memory: every element holds the "
