@@ -154,9 +154,8 @@ struct RecordingProbe {
   }
   // The word element i of trace row r holds now, where this thread can read it.
   __device__ bool current(int r, std::int32_t i, std::uint32_t& w) const;
-  // Records an op; the lanes that came in together leave together (record_op is a call, and lanes
-  // that part inside a call need not meet again after it), so that the warp-collective calls that
-  // follow see the warp as the kernel left it.
+  // Records an op; the lanes that came in together leave together (record_op parts them on its
+  // early returns), so that the warp-collective calls that follow see the warp as the kernel left it.
   __device__ void record(int slot, OpKind k, int src_row, std::int32_t src, int dst_row, std::int32_t dst,
                          bool swapped, int line) {
     const unsigned entered = __activemask();
@@ -170,11 +169,6 @@ struct RecordingProbe {
 };
 
 // [SECTION] The recording probe's device calls
-// record, current and snapshot are calls, not inlined at every probe call of a kernel: a stepped
-// kernel runs on a few hundred elements, and the inlined copies made the stepped forms several times
-// slower to compile (the timed forms have no probe). The warp-collective calls (branch,
-// shared_access, match) and end_step stay inline: __activemask() names the lanes that arrive
-// together, and a call lets lanes that diverged inside it return apart.
 // The largest v over the lanes in `live`. sm_80 has a warp reduction for it; older GPUs decide
 // the answer bit by bit with one ballot per bit, which gives the same value.
 __device__ inline unsigned warp_max(unsigned live, unsigned v) {
@@ -230,7 +224,7 @@ __device__ inline void RecordingProbe::shared_access(std::int32_t word) const {
   rec[1 + lane] = active ? word : -1;
 }
 
-__device__ __noinline__ inline bool RecordingProbe::current(int r, std::int32_t i, std::uint32_t& w) const {
+__device__ inline bool RecordingProbe::current(int r, std::int32_t i, std::uint32_t& w) const {
   for (int c = 0; c < chips; ++c)
     if (chip[c].row == r && i >= chip[c].base && i < chip[c].base + chip[c].count) {
       const std::int32_t k = i - chip[c].base;
@@ -250,8 +244,8 @@ __device__ __noinline__ inline bool RecordingProbe::current(int r, std::int32_t 
 // the op wrote into the rest of the launch's snapshots, and notes the source line. An op whose
 // src and dst are both -1 records nothing, so a one-line `if (c) x += y;` records its op after
 // the line with its indices set to -1 where c fails.
-__device__ __noinline__ inline void RecordingProbe::record_op(int slot, OpKind k, int src_row, std::int32_t src,
-                                                              int dst_row, std::int32_t dst, bool swapped, int line) {
+__device__ inline void RecordingProbe::record_op(int slot, OpKind k, int src_row, std::int32_t src, int dst_row,
+                                                 std::int32_t dst, bool swapped, int line) {
   if (src < 0 && dst < 0) return;
   const StepSlot& ss = slots[step];
   if (slot < 0 || slot >= ss.ops_per_thread) {
@@ -286,7 +280,7 @@ __device__ __noinline__ inline void RecordingProbe::record_op(int slot, OpKind k
 
 // Copies this block's on-chip rows into the snapshots from this step to the launch's end;
 // `rank` of `threads` threads take part.
-__device__ __noinline__ inline void RecordingProbe::snapshot(int rank, int threads) const {
+__device__ inline void RecordingProbe::snapshot(int rank, int threads) const {
   for (int c = 0; c < chips; ++c)
     for (std::int32_t k = rank; k < chip[c].count; k += threads) {
       std::uint32_t w = 0;
