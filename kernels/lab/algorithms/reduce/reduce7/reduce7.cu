@@ -1,10 +1,7 @@
-// The two CUDA forms of reduce7, both running reduce7.cuh: the timed form (the catalog's
-// TimedArgs with its items per thread, NoProbe) and the stepped form (the recording probe over the
-// trace's rows, about log2(n) items a thread: x is the input, buf[0] and buf[1] the workspace,
-// d_out the sum; each launch maps the kernel's `in` and `out` to the rows its pass reads and writes).
+// The timed form of reduce7: reduce7.cuh with the catalog's TimedArgs (its items per thread) and
+// NoProbe. The stepped form runs the same host code in reduce7_stepped.cu, an object of its own so
+// that only it takes the lab's register cap (kernels/lab/CMakeLists.txt).
 #include "lab/algorithms/reduce/reduce7/reduce7.cuh"
-#include "lab/algorithms/reduce/stepped_sum.cuh"
-#include "lab/run/recording_probe.cuh"
 #include "lab/run/steppers.h"
 #include "lab/run/timed_args.cuh"
 
@@ -22,31 +19,6 @@ Status timed_reduce7(const TimedArgs& a) {
     return lab::reduce7_sum(static_cast<const T*>(a.d_in), static_cast<T*>(a.d_scalar), a.n, timed::block_of(a),
                             timed::workspace_of(a), timed::stream_of(a), timed::items_of(a));
   });
-}
-
-Result cuda_reduce7(const StepConfig&, const std::vector<std::uint32_t>& input, Trace& t, DeviceTraceView out) {
-  using namespace lab;
-  const reduce::Layout L = reduce::reduce7_layout(t.n, t.block);
-  const int items = reduce::reduce7_items(t.n);
-  const int sum = kStdRows, shared = kStdRows + 1;  // the registers `sum`, sdata[]
-  stepped::StepRun run(t, out, {sum, shared});
-  run.upload_initial(stepped::initial_state(t, input, {kRowMain}));
-  if (!run.ok()) return run.finish(Status::Success);
-  run.map_rows({kRowMain, L.out, shared, sum});
-  run.on_launch = [&L](int launch, stepped::RecordingProbe& p) {
-    p.rows[kReduceIn] = std::int8_t(L.passes[std::size_t(launch)].in_row);
-    p.rows[kReduceOut] = std::int8_t(L.passes[std::size_t(launch)].out_row);
-  };
-  DeviceBuffer<std::uint32_t> scratch;
-  const Workspace ws =
-      reduce::stepped_workspace(run, L, t, reduce_passes_bytes<std::uint32_t>(t.n, t.block, items / 2), scratch);
-  const Status s = stepped::on_elem_type(t.type, [&](auto x) {
-    using T = decltype(x);
-    return reduce7_sum(run.row_as<const T>(kRowMain), run.row_as<T>(L.out), t.n, t.block, ws, nullptr, items,
-                       run.probe());
-  });
-  if (Result r = run.finish(s); !r.ok()) return r;
-  return reduce::label_with_sum(t, out);
 }
 
 }  // namespace primlab::steppers
