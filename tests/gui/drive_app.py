@@ -9,16 +9,12 @@ import sys
 import tempfile
 import time
 
+from window import Checks, xdo
+
 APP = sys.argv[1]
 work = tempfile.mkdtemp(prefix="primlab-gui-")
 STATE = os.path.join(work, "state.json")
-failures = 0
-
-
-def check(ok, what):
-    global failures
-    print(("ok   " if ok else "FAIL ") + what, flush=True)
-    failures += 0 if ok else 1
+check = Checks()
 
 
 def state():
@@ -40,9 +36,6 @@ def wait_for(pred, seconds=8.0):
         time.sleep(0.05)
     return s
 
-
-def xdo(*args):
-    subprocess.run(["xdotool", *args], check=True)
 
 
 def frames(k=2):
@@ -213,4 +206,4 @@ finally:
         app.wait(10)
     except subprocess.TimeoutExpired:
         app.kill()
-sys.exit(failures)
+sys.exit(check.failures)

@@ -13,20 +13,15 @@ import sys
 import tempfile
 import time
 
+from window import Checks, xdo
+
 APP, SOURCE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 BASELINE = os.path.join(SOURCE, "bench", "results", "nvidia-h200-2026-11-23-perf-scan.json")
 work = tempfile.mkdtemp(prefix="primlab-gui-perf-")
 STATE = os.path.join(work, "state.json")
 BUTTONS = ["perf run", "perf clear results", "perf progress", "perf export dir", "perf save", "perf png",
            "perf baseline path", "perf load baseline", "perf clear baseline"]
-failures = 0
-
-
-def check(ok, what):
-    global failures
-    print(("ok   " if ok else "FAIL ") + what, flush=True)
-    failures += 0 if ok else 1
-    return ok
+check = Checks()
 
 
 def state():
@@ -58,9 +53,6 @@ def settled(frames=3, seconds=8.0):
     start = s["frame"] if s else 0
     return wait_for(lambda s: s["frame"] >= start + frames, seconds)
 
-
-def xdo(*args):
-    subprocess.run(["xdotool", *args], check=True)
 
 
 def click(rect, ctrl=False):
@@ -198,4 +190,4 @@ finally:
         app.wait(10)
     except subprocess.TimeoutExpired:
         app.kill()
-sys.exit(failures)
+sys.exit(check.failures)

@@ -1,5 +1,5 @@
 """A primlab window under an X server, driven with xdotool and read through its --state-file: the
-helpers of the GUI tests (drive_app.py, layout_check.py)."""
+helpers of the GUI tests (drive_app.py, drive_perf.py, layout_check.py)."""
 import json
 import os
 import subprocess
