@@ -164,8 +164,8 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) pass_kernel(PassArgs<Bits
   probe.barrier();
   if (tid < kRadix) {                                                                  // step: publish
     total = ranker.to_warp_starts(tid, probe);                                         // step: publish
-    st_relaxed(my_status, tile == 0 ? (kInclusive | total) : total + 1);               // step: publish
     probe.event(OnesweepEvent::kPublish, tile, tid, tile == 0 ? (kInclusive | total) : total + 1);
+    st_relaxed(my_status, tile == 0 ? (kInclusive | total) : total + 1);               // step: publish
   }                                                                                    // step: publish
   const std::uint32_t gcount = tid < kRadix ? a.hist[tid] : 0u;                        // step: publish
   probe.event(OnesweepEvent::kHistRead, tid < kRadix ? tid : -1, gcount);
@@ -217,8 +217,8 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) pass_kernel(PassArgs<Bits
         p -= std::size_t(folded) * kRadix;                                             // step: look-back
         left -= folded;                                                                // step: look-back
       }                                                                                // step: look-back
-      st_relaxed(my_status, kInclusive | (excl + total));                              // step: look-back
       probe.event(OnesweepEvent::kPublish, tile, tid, kInclusive | (excl + total));
+      st_relaxed(my_status, kInclusive | (excl + total));                              // step: look-back
     }                                                                                  // step: look-back
     s_base[tid] = glob_excl + excl - tile_excl;                                        // step: look-back
     probe.event(OnesweepEvent::kBase, tid, glob_excl + excl - tile_excl);

@@ -109,23 +109,22 @@ __device__ __forceinline__ void scan_tile(T (&x)[Tuning::kVectors][Tuning::kVec]
       tile_prefix = kExclusive ? init : ident;  // step: publish
       has_prefix = kExclusive;                  // step: publish
       if (lane == 0 && tiles > 1) {
+        probe.event(ScanEvent::kTilePublish, 0, kTileInclusive, has_prefix ? op(tile_prefix, tile_total) : tile_total);
         state.publish(0, kTileInclusive, has_prefix ? op(tile_prefix, tile_total) : tile_total);  // step: publish
-        probe.event(ScanEvent::kTilePublish, 0, kTileInclusive,
-                    has_prefix ? op(tile_prefix, tile_total) : tile_total);
       }
       probe.warp_barrier();
     } else {
       if (lane == 0) {
-        state.publish(tile, kTileAggregate, tile_total);  // step: publish
         probe.event(ScanEvent::kTilePublish, tile, kTileAggregate, tile_total);
+        state.publish(tile, kTileAggregate, tile_total);  // step: publish
       }
       probe.warp_barrier();
       tile_prefix = look_back<T, Tuning::kLookbackWords, Tuning::kLookbackSleepNs,             // step: look-back
                               Tuning::kLookbackInitialDelayNs>(state, tile, op, probe);  // step: look-back
       has_prefix = true;  // step: look-back
       if (lane == 0) {
-        state.publish(tile, kTileInclusive, op(tile_prefix, tile_total));  // step: look-back
         probe.event(ScanEvent::kTilePublish, tile, kTileInclusive, op(tile_prefix, tile_total));
+        state.publish(tile, kTileInclusive, op(tile_prefix, tile_total));  // step: look-back
       }
     }
     __syncwarp();

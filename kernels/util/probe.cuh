@@ -9,8 +9,8 @@
 //   probe.op(slot, kind, src_row, src, dst_row, dst)   one operation of this thread (src = dst = -1: none)
 //   probe.compare_swap(slot, row, first, second, swapped)  a comparator of a sorting network
 //   probe.count(counter, amount)                       a counter of the step
-//   probe.branch(path)                                 warp-collective: the path each lane takes
-//   probe.shared_access(word)                          warp-collective: a shared-memory access
+//   probe.branch(path)                                 warp-wide: the path each lane takes
+//   probe.shared_access(word)                          warp-wide: a shared-memory access (-1: none)
 //   probe.match(row, i, key)                           warp-collective: lanes with the same key
 //   probe.on_chip(row, data, base, count)              shared memory or registers shown as a row
 //   probe.value(row, i, v)                             a value held in a register, shown in a row
@@ -33,7 +33,9 @@ enum class ScanEvent : int {
   kPrefix,          // a = element, b = row of items: the thread's prefix before its items from a on
   kSharedRead,      // a = word, or -1 in a lane that reads none, b = 0: a read of the block's shared array
   kSharedWrite,     // a = word, b = 0: a write of the block's shared array
-  kTilePublish,     // a = tile, b = status: the thread wrote the tile's state word
+  kTilePublish,     // a = tile, b = status: the thread writes the tile's state word on the next line
+                    // (called before the store, so that the probe can number the publication before
+                    // another tile sees the word)
   kTileRead,        // a = tile, b = status: the thread read a predecessor's state word
   kLookBackPoll,    // a = the window's nearest tile, b = 0: every lane, after each poll of the window
   kLookBackWindow,  // a = the window's nearest tile, b = the stopping lane or -1: warp-collective,
@@ -71,7 +73,8 @@ enum class OnesweepEvent : int {
   kLoad,          // (k, first, valid): k[i] is the tile's key first + 32 i (padding from valid on)
   kCount,         // (i, d, amount, peers): the lane added amount to its warp's count of digit d (d < 0: none). Warp
   kColumn,        // (w, d, value, add): warp w's count of digit d = value (add: += value). Warp
-  kPublish,       // (tile, d, word): the look-back word of (tile, digit d) stored
+  kPublish,       // (tile, d, word): the look-back word of (tile, digit d) is stored on the next line
+                  // (called before the store, as ScanEvent::kTilePublish)
   kHistRead,      // (d, count): hist[d] read (d < 0: none)
   kScanTotals,    // (w): warp w's two totals stored for the block's scan (w < 0: none). Warp
   kScanRead,      // (w): the totals of warps 0..w - 1 read. Warp

@@ -41,12 +41,13 @@ def fatbin_images(path):
 
 
 def test_machine_code_for_every_architecture():
-    """The extension carries machine code for each architecture it was built for, and the PTX
-    the list names, so a first call compiles nothing."""
+    """The extension carries what each architecture of its build names: machine code (so that a
+    first call compiles nothing) unless the name ends in -virtual, and PTX unless it ends in -real."""
     images = fatbin_images(primlab._primlab.__file__)
     for arch in primlab.build_info()["architectures"].split(";"):
         sm = int(re.match(r"\d+", arch).group(0))
-        assert (2, sm) in images, f"no sm_{sm} machine code"
+        if not arch.endswith("-virtual"):
+            assert (2, sm) in images, f"no sm_{sm} machine code"
         if not arch.endswith("-real"):
             assert (1, sm) in images, f"no compute_{sm} PTX"
 

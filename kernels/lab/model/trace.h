@@ -62,8 +62,9 @@ struct LaunchShape {
   }
 };
 
-// A counter a kernel's probe adds to (probe.count), in the order of Counters' fields.
-enum Count : int { kAdds, kGlobalRead, kGlobalWrite, kShared, kConflict, kDivergent, kAtomics, kNumCounts };
+// A counter a kernel's probe adds to (probe.count). The shared accesses, bank conflicts and
+// divergent warps come from probe.shared_access and probe.branch instead.
+enum Count : int { kAdds, kGlobalRead, kGlobalWrite, kAtomics, kNumCounts };
 
 // Counters of one step, measured by the executing backend.
 struct Counters {

@@ -8,9 +8,8 @@
 namespace primlab::stepped {
 namespace {
 
-// Warp accesses one run may record (33 MiB of addresses: a radix sort of 512 full-range keys in
-// one-thread blocks makes 214k); a run that makes more fails the trace.
-constexpr unsigned kAccessCapacity = 1u << 18;
+// Lanes' records of warp-wide calls one run may make (64 MiB); a run that makes more fails the trace.
+constexpr unsigned kLaneCapacity = 1u << 22;
 
 // Steps [first, last] start as a copy of step first - 1, with the live rows copied in again (the
 // host code may have changed them between launches), no touch flags, no owners and no ops.
@@ -63,8 +62,8 @@ StepRun::StepRun(Trace& t, DeviceTraceView out, std::initializer_list<int> on_ch
     state_.resize(t.step_words());
     slots_.resize(slots.size());
     counters_.resize(t.steps.size() * kNumCounters);
-    accesses_.resize(std::size_t(kAccessCapacity) * kAccessWords);
-    access_count_.resize(1);
+    lane_records_.resize(std::size_t(kLaneCapacity) * kLaneWords);
+    lane_count_.resize(1);
     lines_.resize(t.steps.size() * kLineWords);
     status_.resize(1 + std::max<std::size_t>(launch_first_.size(), 1));
   } catch (const DeviceError& e) {
@@ -73,7 +72,7 @@ StepRun::StepRun(Trace& t, DeviceTraceView out, std::initializer_list<int> on_ch
   }
   PRIMLAB_STEPPED_CHECK(*this, cudaMemcpy(slots_.get(), slots.data(), slots_.bytes(), cudaMemcpyHostToDevice));
   PRIMLAB_STEPPED_CHECK(*this, cudaMemset(counters_.get(), 0, counters_.bytes()));
-  PRIMLAB_STEPPED_CHECK(*this, cudaMemset(access_count_.get(), 0, access_count_.bytes()));
+  PRIMLAB_STEPPED_CHECK(*this, cudaMemset(lane_count_.get(), 0, lane_count_.bytes()));
   PRIMLAB_STEPPED_CHECK(*this, cudaMemset(lines_.get(), 0, lines_.bytes()));
   PRIMLAB_STEPPED_CHECK(*this, cudaMemset(status_.get(), 0, status_.bytes()));
 
@@ -83,9 +82,9 @@ StepRun::StepRun(Trace& t, DeviceTraceView out, std::initializer_list<int> on_ch
   p.ops = out.ops;
   p.slots = slots_.get();
   p.counters = counters_.get();
-  p.accesses = accesses_.get();
-  p.access_count = access_count_.get();
-  p.access_capacity = kAccessCapacity;
+  p.lane_records = lane_records_.get();
+  p.lane_count = lane_count_.get();
+  p.lane_capacity = kLaneCapacity;
   p.lines = lines_.get();
   p.status = status_.get();
   p.width = t.width;
@@ -175,12 +174,12 @@ Result StepRun::finish(Status host_status) {
   std::vector<unsigned> status(status_.size());
   std::vector<unsigned long long> counters(counters_.size());
   std::vector<unsigned> lines(lines_.size());
-  unsigned access_count = 0;
+  unsigned lane_count = 0;
   if (!PRIMLAB_STEPPED_CHECK(*this, cudaMemcpy(status.data(), status_.get(), status_.bytes(), cudaMemcpyDeviceToHost)) ||
       !PRIMLAB_STEPPED_CHECK(*this, cudaMemcpy(counters.data(), counters_.get(), counters_.bytes(),
                                                cudaMemcpyDeviceToHost)) ||
       !PRIMLAB_STEPPED_CHECK(*this, cudaMemcpy(lines.data(), lines_.get(), lines_.bytes(), cudaMemcpyDeviceToHost)) ||
-      !PRIMLAB_STEPPED_CHECK(*this, cudaMemcpy(&access_count, access_count_.get(), sizeof access_count,
+      !PRIMLAB_STEPPED_CHECK(*this, cudaMemcpy(&lane_count, lane_count_.get(), sizeof lane_count,
                                                cudaMemcpyDeviceToHost)))
     return Result::failure(error_);
   const unsigned bits = status[0];
@@ -196,18 +195,15 @@ Result StepRun::finish(Status host_status) {
       return Result::failure("launch " + std::to_string(l) + " passed " + std::to_string(reached - first) +
                              " barriers, its plan " + std::to_string(last - first));
   }
-  if (access_count > kAccessCapacity)
-    return Result::failure("the run made " + std::to_string(access_count) +
-                           " warp accesses to shared memory; a trace records at most " +
-                           std::to_string(kAccessCapacity));
-  std::vector<std::int32_t> acc(std::size_t(access_count) * kAccessWords);
-  if (access_count &&
-      !PRIMLAB_STEPPED_CHECK(*this, cudaMemcpy(acc.data(), accesses_.get(), acc.size() * 4, cudaMemcpyDeviceToHost)))
+  if (lane_count > kLaneCapacity)
+    return Result::failure("the run's lanes made " + std::to_string(lane_count) +
+                           " branches and shared accesses; a trace records at most " + std::to_string(kLaneCapacity));
+  std::vector<std::int32_t> lanes(std::size_t(lane_count) * kLaneWords);
+  if (lane_count &&
+      !PRIMLAB_STEPPED_CHECK(*this, cudaMemcpy(lanes.data(), lane_records_.get(), lanes.size() * 4,
+                                               cudaMemcpyDeviceToHost)))
     return Result::failure(error_);
-  for (unsigned k = 0; k < access_count; ++k) {
-    const std::int32_t* rec = acc.data() + std::size_t(k) * kAccessWords;
-    record_access(t_.steps[std::size_t(rec[0])].accesses, rec + 1, 32);
-  }
+  fold_warp_calls(lanes, t_);
   for (std::size_t s = 1; s < t_.steps.size(); ++s) {
     const unsigned long long* c = counters.data() + s * kNumCounters;
     Step& st = t_.steps[s];
@@ -215,9 +211,6 @@ Result StepRun::finish(Status host_status) {
     k.adds = std::int64_t(c[kAdds]);
     k.global_read_bytes = std::int64_t(c[kGlobalRead]);
     k.global_write_bytes = std::int64_t(c[kGlobalWrite]);
-    k.shared_accesses = std::int64_t(c[kShared]);
-    k.bank_conflict = std::int64_t(c[kConflict]);
-    k.divergent_warps = std::int64_t(c[kDivergent]);
     k.atomics = std::int64_t(c[kAtomics]);
     k.launches = st.barrier ? 0 : 1;
     st.source_lines.clear();

@@ -20,6 +20,7 @@
 
 #include "lab/model/forms.h"
 #include "lab/model/trace.h"
+#include "lab/run/warp_calls.h"
 #include "primlab/device_buffer.h"
 #include "primlab/status.h"
 
@@ -30,7 +31,6 @@ constexpr int kNumCounters = kNumCounts;
 constexpr int kMaxRows = 16;       // rows a kernel names (RecordingProbe::rows maps them to the trace's)
 constexpr int kMaxOnChip = 4;      // on-chip arrays one thread shows
 constexpr int kLineWords = 64;     // a step's source-line bitmap: lines 0..2047 of a kernel file
-constexpr int kAccessWords = 33;   // a recorded warp access: its step, then 32 lanes' word addresses
 
 // Errors the device side finds, as bits of RecordingProbe::status[0].
 enum ProbeError : unsigned {
@@ -58,9 +58,9 @@ struct RecordingProbe {
   Op* ops = nullptr;
   const StepSlot* slots = nullptr;
   unsigned long long* counters = nullptr;   // steps x kNumCounters
-  std::int32_t* accesses = nullptr;         // kAccessWords per recorded warp access
-  unsigned* access_count = nullptr;
-  unsigned access_capacity = 0;
+  std::int32_t* lane_records = nullptr;     // kLaneWords per lane's part in a warp-wide call
+  unsigned* lane_count = nullptr;
+  unsigned lane_capacity = 0;
   unsigned* lines = nullptr;                // steps x kLineWords
   unsigned* status = nullptr;               // [0]: ProbeError bits; [1 + launch]: the last step reached
   std::int32_t width = 0;
@@ -97,8 +97,15 @@ struct RecordingProbe {
   __device__ void count(Count c, unsigned long long v) const {
     atomicAdd(counters + std::int64_t(step) * kNumCounters + c, v);
   }
-  __device__ void branch(bool path) const;
-  __device__ void shared_access(std::int32_t word) const;
+  // Warp-wide: each lane that reaches the call passes the path it takes; the lanes of a warp that
+  // make the same call (the k-th time on this line in the step) and differ make the warp divergent.
+  __device__ void branch(bool path, int line = __builtin_LINE()) const { lane_record(kBranchCall, line, path); }
+  // Warp-wide: each lane passes the word address of its shared access, or -1 (a lane that takes part
+  // in the call and accesses nothing: it still counts the call). The lanes of a warp that make the
+  // same call are one warp access (counted, and its bank-conflict degree taken).
+  __device__ void shared_access(std::int32_t word, int line = __builtin_LINE()) const {
+    lane_record(kAccessCall, line, word < 0 ? -1 : word);
+  }
   // Warp-collective: every live lane passes a key (a bin, an address; < 0: none); element i of the
   // kernel's row `row` gets the number of live lanes that passed the same key (the lanes that
   // update one bin in one instruction).
@@ -155,7 +162,8 @@ struct RecordingProbe {
   // The word element i of trace row r holds now, where this thread can read it.
   __device__ bool current(int r, std::int32_t i, std::uint32_t& w) const;
   // Records an op; the lanes that came in together leave together (record_op parts them on its
-  // early returns), so that the warp-collective calls that follow see the warp as the kernel left it.
+  // early returns), so that a warp-collective call that follows (warp_barrier, a library event
+  // that the whole warp makes) sees the warp as the kernel left it.
   __device__ void record(int slot, OpKind k, int src_row, std::int32_t src, int dst_row, std::int32_t dst,
                          bool swapped, int line) {
     const unsigned entered = __activemask();
@@ -164,64 +172,32 @@ struct RecordingProbe {
   }
   __device__ void record_op(int slot, OpKind k, int src_row, std::int32_t src, int dst_row, std::int32_t dst,
                             bool swapped, int line);
+  // A lane's part in a warp-wide call: StepRun::finish puts together the lanes of one warp that
+  // made the same call for the same time in the step, as the CPU reference runs a warp, whether or
+  // not the hardware ran those lanes side by side (a loop that lanes leave at different rounds
+  // parts them). A thread's records take increasing slots, so their order is its program order.
+  __device__ void lane_record(LaneCall call, int line, std::int32_t v) const {
+    const unsigned slot = atomicAdd(lane_count, 1u);
+    if (slot >= lane_capacity) return;
+    std::int32_t* rec = lane_records + std::size_t(slot) * kLaneWords;
+    rec[0] = step;
+    rec[1] = std::int32_t(blockIdx.x * ((blockDim.x + 31) / 32) + threadIdx.x / 32);
+    rec[2] = line * 2 + call;
+    rec[3] = std::int32_t(std::uint32_t(v) << 5 | (threadIdx.x & 31));
+  }
   __device__ void snapshot(int rank, int threads) const;
   __device__ void end_step(bool leader);
 };
 
 // [SECTION] The recording probe's device calls
-// The largest v over the lanes in `live`. sm_80 has a warp reduction for it; older GPUs decide
-// the answer bit by bit with one ballot per bit, which gives the same value.
-__device__ inline unsigned warp_max(unsigned live, unsigned v) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  return __reduce_max_sync(live, v);
-#else
-  unsigned best = 0;
-  for (int b = 31; b >= 0; --b) {
-    const unsigned candidate = best | (1u << b);
-    if (__ballot_sync(live, v >= candidate)) best = candidate;
-  }
-  return best;
-#endif
-}
-
-// Warp-collective: every live lane of the warp calls it with the path it takes; a warp whose
-// lanes differ is counted divergent.
-__device__ inline void RecordingProbe::branch(bool path) const {
-  const unsigned live = __activemask();
-  const unsigned same = __match_any_sync(live, int(path));
-  if ((threadIdx.x & 31) == __ffs(live) - 1 && same != live) count(kDivergent, 1);
-}
-
-// Warp-collective: every live lane calls it with the word address of its shared access, or -1.
-// Counts the accesses and the worst number of distinct words in one bank, and records the lanes'
-// addresses (StepRun::finish folds them into the step's accesses).
-__device__ inline void RecordingProbe::shared_access(std::int32_t word) const {
-  const unsigned live = __activemask();
-  const int lane = threadIdx.x & 31;
-  const bool active = word >= 0;
-  const unsigned same_bank = __match_any_sync(live, active ? (word & 31) : -1);
-  const unsigned same_word = __match_any_sync(live, word);
-  const unsigned leaders = __ballot_sync(live, active && (__ffs(same_word) - 1) == lane);
-  const unsigned degree = active ? __popc(same_bank & leaders) : 0u;
-  const unsigned worst = warp_max(live, degree);
-  const unsigned accesses_made = __popc(__ballot_sync(live, active));
-  const int leader = __ffs(live) - 1;
-  unsigned slot = 0;
-  if (lane == leader) {
-    unsigned long long* c = counters + std::int64_t(step) * kNumCounters;
-    if (accesses_made) atomicAdd(c + kShared, accesses_made);
-    atomicMax(c + kConflict, (unsigned long long)worst);
-    if (accesses_made) slot = atomicAdd(access_count, 1u);
-  }
-  slot = __shfl_sync(live, slot, leader);
-  if (!accesses_made || slot >= access_capacity) return;
-  std::int32_t* rec = accesses + std::size_t(slot) * kAccessWords;
-  if (lane == leader) {
-    rec[0] = step;
-    for (int l = 0; l < 32; ++l)  // lanes that have left the loop, or that the block does not have
-      if (!(live >> l & 1u)) rec[1 + l] = -1;
-  }
-  rec[1 + lane] = active ? word : -1;
+// The next number of a run's publication counter, taken just before a look-back word is stored:
+// the fences order this thread's loads before the number and the number before the store, so a
+// tile that saw the word and then publishes its own takes a later number than the word's writer.
+__device__ inline unsigned publication_number(unsigned* clock) {
+  __threadfence();
+  const unsigned n = atomicAdd(clock, 1u);
+  __threadfence();
+  return n;
 }
 
 __device__ inline bool RecordingProbe::current(int r, std::int32_t i, std::uint32_t& w) const {
@@ -336,8 +312,8 @@ class StepRun {
   DeviceBuffer<std::uint32_t> state_;
   DeviceBuffer<StepSlot> slots_;
   DeviceBuffer<unsigned long long> counters_;
-  DeviceBuffer<std::int32_t> accesses_;
-  DeviceBuffer<unsigned> access_count_;
+  DeviceBuffer<std::int32_t> lane_records_;
+  DeviceBuffer<unsigned> lane_count_;
   DeviceBuffer<unsigned> lines_;
   DeviceBuffer<unsigned> status_;
   int launch_ = -1;         // the launch started last

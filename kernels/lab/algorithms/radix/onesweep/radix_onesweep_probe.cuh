@@ -25,7 +25,7 @@ struct OnesweepProbe : stepped::RecordingProbe {
     __device__ At(OnesweepEvent w, int l = __builtin_LINE()) : what(w), line(l) {}
   };
 
-  unsigned* clock = nullptr;  // the run's event counter: publications take numbers in the order they happen
+  unsigned* clock = nullptr;  // the run's publication counter (stepped::publication_number)
   OnesweepShape sh;
   std::uint32_t enc0 = 0, enc1 = 0;  // the key codec's flip on load
   int lookback_ops = 0;              // the thread's look-back ops so far
@@ -129,9 +129,9 @@ struct OnesweepProbe : stepped::RecordingProbe {
       const bool inclusive = (word & kOsInclusive) != 0;
       value(kOsFlag, i, inclusive ? 2 : 1);
       value(kOsValue, i, inclusive ? word & ~kOsInclusive : word - 1u);
-      value(kOsEvent, i, atomicAdd(clock, 1u));
+      value(kOsEvent, i, stepped::publication_number(clock));
       record(inclusive && tile > 0 ? kOsItems + sh.tiles - 1 : sh.warps, OpKind::Write, kOsValue, -1, kOsValue, i,
-             false, at.line);
+             false, at.line + 1);  // the store is on the line after the call
       count(kGlobalWrite, 4);
     } else if (at.what == OnesweepEvent::kScatter) {
       converge();

@@ -35,7 +35,7 @@ struct LookbackStepTuning : detail::ScanTuning<T> {
 // what every run does alike (the look-back's polls, which the race decides, are rows: polls, words
 // read, the stopping tile and the event numbers of the publications).
 struct LookbackProbe : stepped::RecordingProbe {
-  unsigned* clock = nullptr;  // the run's event counter: publications take numbers in the order they happen
+  unsigned* clock = nullptr;  // the run's publication counter (stepped::publication_number)
   std::int32_t n = 0;
   bool exclusive = true;
   // The thread's own look-back.
@@ -85,11 +85,12 @@ struct LookbackProbe : stepped::RecordingProbe {
         value(kLbWarp, tile * warps + std::int32_t(a), v);
         if (phase == kLookBackPhase && a > 0 && (tile > 0 || exclusive)) count(kAdds, 1);  // tile_prefix + wexc
         break;
-      case ScanEvent::kTilePublish:  // a: the tile, b: the status
-        record(phase == kPublishPhase ? 1 : 0, OpKind::Write, kLbValue, -1, kLbValue, std::int32_t(a), false, line);
+      case ScanEvent::kTilePublish:  // a: the tile, b: the status, stored on the next line
+        record(phase == kPublishPhase ? 1 : 0, OpKind::Write, kLbValue, -1, kLbValue, std::int32_t(a), false, line + 1);
         value(kLbStatus, std::int32_t(a), std::uint32_t(b));
         value(kLbValue, std::int32_t(a), v);
-        value(b == detail::kTileAggregate ? kLbAggregateAt : kLbInclusiveAt, std::int32_t(a), atomicAdd(clock, 1u));
+        value(b == detail::kTileAggregate ? kLbAggregateAt : kLbInclusiveAt, std::int32_t(a),
+              stepped::publication_number(clock));
         count(kGlobalWrite, sizeof(std::uint64_t));
         // An inclusive prefix is tile_prefix + tile_total (tile 0's: init + tile_total where exclusive).
         if (b == detail::kTileInclusive && (phase == kLookBackPhase || exclusive)) count(kAdds, 1);
