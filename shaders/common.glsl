@@ -122,7 +122,7 @@ vec2 anchor(int row, int i, float toward_y) {
 // from its longest label, so that one-digit and two-digit labels match; a row whose longest label
 // does not fit its cell with a gap of 2 s + 2 px draws none, so that neighbours never run together
 // into other numbers (zoom in for them). `band`: the focus row's labels under the bars, else the
-// strip's. False when the label is empty or the row's labels do not fit.
+// strip's. False when the label is empty, the row's labels do not fit, or the bars' edge would cut it.
 struct Label {
   uvec4 text;
   int len;
@@ -147,5 +147,6 @@ bool label_of(int row, int i, bool band, out Label l) {
   l.size = vec2(4.0 * float(l.len) - 1.0, 5.0) * s;
   float y0 = band ? u_label_y : u_row_y[row];
   l.origin = floor(vec2(cell_left(row, i), y0) + 0.5 * (vec2(cw, h) - l.size) + 0.5);
-  return true;
+  // Only whole labels: one that the bars' edge would cut (a zoomed window's first or last cell) is left out.
+  return l.origin.x >= u_bars.x && l.origin.x + l.size.x <= u_bars.x + u_bars.z;
 }

@@ -157,8 +157,8 @@ std::vector<ValueLabel> value_labels(const Trace& meta, int step, const ViewLayo
       if (len == 0 || s * float(4 * len + 1) + 2.f > cw) continue;
       const float w = (4.f * float(len) - 1.f) * s, gh = 5.f * s;
       const float x = std::floor(g.cell_left(i) + 0.5f * (cw - w) + 0.5f), y = std::floor(y0 + 0.5f * (h - gh) + 0.5f);
-      // The shaders' scissor keeps what lies outside the bars' columns from being drawn.
-      if (x + w <= l.bars.x || x >= l.bars.x + l.bars.w) continue;
+      // Only whole labels: one that the bars' edge would cut is left out (common.glsl's label_of).
+      if (x < l.bars.x || x + w > l.bars.x + l.bars.w) continue;
       out.push_back({Rect{x, y, w, gh}, unpack_label(tx), int(r), i});
     }
   };

@@ -7,6 +7,7 @@
 #include <cfloat>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "lab/model/input.h"
 #include "render_test_util.h"
@@ -122,6 +123,36 @@ TEST(RenderReadable, TaggedHistogramBarsAreCountsWrittenBinsRedLabelsWhenZoomed)
     if (v.row == words) EXPECT_GT(count_in(px, W, v.box, kInk, 8), 4u) << v.text;
   // The zoomed bars: bin 32 alone, the full height.
   EXPECT_EQ(view::cell_at(t, step, l, std::size_t(words), l.bars.x + 4.5f * l.bars.w / 8.f), 32);
+}
+
+// A window that starts half-way into bin 28 and ends half-way into bin 36: the labels of the two cut
+// bins are left out, in the view's list and in the pixels, and every label drawn is whole.
+TEST(RenderReadable, ALabelTheBarsEdgeWouldCutIsNotDrawn) {
+  ASSERT_TRUE(headless_gl().ok());
+  ui::AppState& s = typed_app("histogram-tagged-bytes", kLectureWords, 32, ElemType::U32);
+  const Trace& t = s.step.session.trace();
+  const int step = step_of_phase(t, "count");
+  ASSERT_GT(step, 0);
+  s.step.session.go(step);
+  const int words = t.steps[std::size_t(step)].focus_row;
+  constexpr int W = 1200, H = 700;
+  s.step.options.window = {28.5f, 8.f};
+  const view::ViewLayout l = layout_at(s, W, H);
+  const auto px = ui::render_step_view(s, W, H);
+  std::set<int> shown;
+  for (const view::ValueLabel& v : view::value_labels(t, step, l, s.step.options, s.step.buffers)) {
+    EXPECT_GE(v.box.x, l.bars.x) << v.text;
+    EXPECT_LE(v.box.x + v.box.w, l.bars.x + l.bars.w) << v.text;
+    if (v.row == words) shown.insert(v.index);
+  }
+  EXPECT_EQ(shown, (std::set<int>{29, 30, 31, 32, 33, 34, 35}));
+  const float half = std::floor(0.5f * l.bars.w / 8.f);
+  const view::Rect first{l.bars.x, l.label_y, half, l.label_h};
+  const view::Rect last{l.bars.x + l.bars.w - half, l.label_y, half, l.label_h};
+  EXPECT_EQ(count_in(px, W, first, kInk, 8), 0u) << "bin 28's label, cut";
+  EXPECT_EQ(count_in(px, W, last, kInk, 8), 0u) << "bin 36's label, cut";
+  const view::Rect middle{l.bars.x + half + 2.f, l.label_y, l.bars.w - 2.f * half - 4.f, l.label_h};
+  EXPECT_GT(count_in(px, W, middle, kInk, 8), 50u) << "the whole labels";
 }
 
 TEST(RenderReadable, TheWheelZoomsTheBinsAroundTheMouse) {
