@@ -59,6 +59,15 @@ const char* kLectureWords =
     "1752440953 1886330981 1679847013 779251567 538976288 538976288 538976288 538976288 538976288 538976288 "
     "538976288 538976288";
 
+// The tagged histogram over the lecture's bytes, at its step that counts them.
+ui::AppState& tagged_bytes_counting() {
+  ui::AppState& s = typed_app("histogram-tagged-bytes", kLectureWords, 32, ElemType::U32);
+  const int step = step_of_phase(s.step.session.trace(), "count");
+  EXPECT_GT(step, 0);
+  s.step.session.go(step);
+  return s;
+}
+
 TEST(RenderReadable, PaddedAxisSqueezesPaddingIntoAThirdOfTheRealElements) {
   const view::Axis a = view::padded_axis(3, 125);
   EXPECT_FLOAT_EQ(a.units(), 4.f);
@@ -76,11 +85,9 @@ TEST(RenderReadable, PaddedAxisSqueezesPaddingIntoAThirdOfTheRealElements) {
 
 TEST(RenderReadable, TaggedHistogramBarsAreCountsWrittenBinsRedLabelsWhenZoomed) {
   ASSERT_TRUE(headless_gl().ok());
-  ui::AppState& s = typed_app("histogram-tagged-bytes", kLectureWords, 32, ElemType::U32);
+  ui::AppState& s = tagged_bytes_counting();
   const Trace& t = s.step.session.trace();
-  const int step = step_of_phase(t, "count");
-  ASSERT_GT(step, 0);
-  s.step.session.go(step);
+  const int step = s.step.session.transport.step;
   const int words = t.steps[std::size_t(step)].focus_row;
   ASSERT_EQ(t.rows[std::size_t(words)].kind, RowKind::TagCount);
   constexpr int W = 1200, H = 700;
@@ -129,11 +136,9 @@ TEST(RenderReadable, TaggedHistogramBarsAreCountsWrittenBinsRedLabelsWhenZoomed)
 // bins are left out, in the view's list and in the pixels, and every label drawn is whole.
 TEST(RenderReadable, ALabelTheBarsEdgeWouldCutIsNotDrawn) {
   ASSERT_TRUE(headless_gl().ok());
-  ui::AppState& s = typed_app("histogram-tagged-bytes", kLectureWords, 32, ElemType::U32);
+  ui::AppState& s = tagged_bytes_counting();
   const Trace& t = s.step.session.trace();
-  const int step = step_of_phase(t, "count");
-  ASSERT_GT(step, 0);
-  s.step.session.go(step);
+  const int step = s.step.session.transport.step;
   const int words = t.steps[std::size_t(step)].focus_row;
   constexpr int W = 1200, H = 700;
   s.step.options.window = {28.5f, 8.f};
@@ -157,9 +162,8 @@ TEST(RenderReadable, ALabelTheBarsEdgeWouldCutIsNotDrawn) {
 
 TEST(RenderReadable, TheWheelZoomsTheBinsAroundTheMouse) {
   ASSERT_TRUE(headless_gl().ok());
-  ui::AppState& s = typed_app("histogram-tagged-bytes", kLectureWords, 32, ElemType::U32);
-  const int step = step_of_phase(s.step.session.trace(), "count");
-  s.step.session.go(step);
+  ui::AppState& s = tagged_bytes_counting();
+  const int step = s.step.session.transport.step;
   ui::render_app(s, 1366, 768);
   ui::StepPane& p = s.step;
   const Trace& t = s.step.session.trace();
