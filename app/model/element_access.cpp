@@ -12,6 +12,13 @@ bool touch_says_written(const Trace& t, int step, int row, int index) {
   return (t.row(std::size_t(step), kRowTouch)[index] & touch_bits(kTouchWrite, row)) != 0u;
 }
 
+// Whether an op's row r is row `row`: a row that shows another row's cells in another form is
+// touched by that row's ops.
+auto row_test(const Trace& t, int row) {
+  const int of = t.rows[std::size_t(row)].cells_of;
+  return [row, of](int r) { return r == row || (of >= 0 && r == of); };
+}
+
 }  // namespace
 
 std::string row_ref(const Trace& t, int row, int index) {
@@ -21,13 +28,23 @@ std::string row_ref(const Trace& t, int row, int index) {
   return (end ? name.substr(0, end) : name) + "[" + std::to_string(index) + "]";
 }
 
+bool step_names_row(const Trace& t, int step, int row) {
+  if (step < 0 || step >= int(t.steps.size()) || t.ops.empty()) return false;
+  const Step& st = t.steps[std::size_t(step)];
+  const auto is_row = row_test(t, row);
+  for (std::int64_t k = 0; k < st.op_count(); ++k) {
+    const Op& op = t.ops[std::size_t(st.op_begin + k)];
+    if (kind_of(op.kind) == OpKind::None) continue;
+    if ((op.src >= 0 && is_row(src_row_of(op.kind))) || (op.dst >= 0 && is_row(dst_row_of(op.kind)))) return true;
+  }
+  return false;
+}
+
 std::vector<ElementAccess> element_accesses(const Trace& t, int step, int row, int index) {
   std::vector<ElementAccess> out;
   if (step < 0 || step >= int(t.steps.size()) || t.ops.empty()) return out;
   const Step& st = t.steps[std::size_t(step)];
-  // A row that shows another row's cells in another form is touched by that row's ops.
-  const int of = t.rows[std::size_t(row)].cells_of;
-  auto is_row = [&](int r) { return r == row || (of >= 0 && r == of); };
+  const auto is_row = row_test(t, row);
   for (std::int64_t k = 0; k < st.op_count(); ++k) {
     const Op& op = t.ops[std::size_t(st.op_begin + k)];
     const OpKind kind = kind_of(op.kind);

@@ -19,6 +19,11 @@ struct ElementAccess {
 // and writes one only where the step's touch flags say it was written (the pair swapped).
 std::vector<ElementAccess> element_accesses(const Trace& t, int step, int row, int index);
 
+// True when an operation of `step` names row `row` (any index of it, or of the row whose cells it
+// shows in another form). A row no op names is a value the kernel holds (a register, a byte it took
+// from a word): that its element is not touched says nothing about its use.
+bool step_names_row(const Trace& t, int step, int row);
+
 // "buf[3]": index `index` of row `row`, named by its array in the code, the row name's leading
 // identifier ("buf" of "buf (in padded to m = 8)", "data" of "data[] in shared memory").
 std::string row_ref(const Trace& t, int row, int index);

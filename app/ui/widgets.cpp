@@ -235,7 +235,9 @@ void element_tooltip(const Trace& t, int step, int row, int index, float elem_px
                                                                     : "  (padding)");
   if (ri.element_space && elem_px < 1.f)
     ImGui::TextColored(kDim, "%.0f elements share this pixel column: zoom in (mouse wheel)", 1.f / elem_px);
-  if (acc.empty()) ImGui::TextColored(kDim, "not touched in this step");
+  if (acc.empty())
+    ImGui::TextColored(kDim, step_names_row(t, step, row) ? "not touched in this step"
+                                                          : "a value the kernel holds: no op of this step names this row");
   constexpr std::size_t kLines = 8;
   for (std::size_t k = 0; k < acc.size() && k < kLines; ++k) ImGui::TextUnformatted(describe_access(t, acc[k]).c_str());
   if (acc.size() > kLines) ImGui::TextColored(kDim, "... and %zu more", acc.size() - kLines);

@@ -60,8 +60,8 @@ void legend(const Trace* t = nullptr);
 // Draws the pane's current step into its framebuffer and shows it as an image of `size`, with
 // the row names and the bars' scale beside it. The mouse wheel zooms, a drag pans, a double-click
 // shows the whole row (pane.options.window). Under the mouse: the index, its value, and the
-// threads that read or wrote it in this step (their arrows highlighted), or "not touched in this
-// step".
+// threads that read or wrote it in this step (their arrows highlighted), "not touched in this
+// step", or, on a row no op of the step names, that it is a value the kernel holds.
 void trace_image(ViewPrograms& programs, StepPane& pane, ImVec2 size);
 
 }  // namespace primlab::ui

@@ -2,6 +2,7 @@
 // a trace worked by hand and against the touch flags of every algorithm's CPU trace.
 #include <gtest/gtest.h>
 
+#include "lab/algorithms/histogram/bins_and_rows.h"
 #include "lab/catalog.h"
 #include "lab/model/input.h"
 #include "model/element_access.h"
@@ -49,6 +50,23 @@ TEST(ElementAccess, BlellochUpSweepNamesTheThreadThatWroteNotTheHomeThread) {
   EXPECT_EQ(at15[0].op.thread, 1);
   EXPECT_TRUE(element_accesses(t, 4, kRowMain, 4).empty());  // not touched in this step
   EXPECT_TRUE(element_accesses(t, 0, kRowMain, 7).empty());  // the input step has no ops
+}
+
+// The tagged histogram's count step: its atomics name the samples and the counts, not the byte each
+// lane took from its word (a register, shown in its own row). The tooltip must not call that byte
+// "not touched": the step names no element of its row, so the row is a value the kernel holds.
+TEST(ElementAccess, ARowNoOpOfTheStepNamesIsAValueNotAnUntouchedElement) {
+  const Trace t = cpu_trace("histogram-tagged-bytes", 64, 32);
+  int count = -1;
+  for (std::size_t s = 0; s < t.steps.size(); ++s)
+    if (t.steps[s].phase == "count") count = int(s);
+  ASSERT_GT(count, 0);
+  EXPECT_FALSE(step_names_row(t, count, lab::kHistBin));
+  EXPECT_TRUE(element_accesses(t, count, lab::kHistBin, 5).empty());
+  EXPECT_TRUE(step_names_row(t, count, lab::kHistIn));
+  EXPECT_TRUE(step_names_row(t, count, lab::kTaggedCount));
+  EXPECT_TRUE(step_names_row(t, count, lab::kTaggedWords));  // the tagged words show the counts' cells
+  EXPECT_FALSE(step_names_row(t, 0, lab::kHistIn));           // the input step has no ops
 }
 
 TEST(ElementAccess, EveryAtomicOnABinIsNamed) {
