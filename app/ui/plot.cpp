@@ -242,7 +242,10 @@ PlotHover draw_plot(const char* id, const PlotSpec& spec, const std::vector<Seri
     dl->AddLine(ImVec2(a0.x, y), ImVec2(a1.x, y), kGrid);
     const std::string s = format_tick(t, spec.y.format);
     const ImVec2 ts = ImGui::CalcTextSize(s.c_str());
-    text_at(dl, ImVec2(a0.x - ts.x - 0.4f * fh, y - ts.y / 2), kText, s);
+    // Beside its grid line, but under the y axis's label (the row above the plot area) and over
+    // the x ticks, where a tick at an edge would run into them.
+    const float ty = std::max(a0.y - row + fh + 1.f, std::min(y - ts.y / 2, a1.y + 0.3f * fh - ts.y - 1.f));
+    text_at(dl, ImVec2(a0.x - ts.x - 0.4f * fh, ty), kText, s);
   }
   dl->AddRect(a0, a1, kBorder);
   {

@@ -170,9 +170,9 @@ class HeldBackend : public perf::Backend {
       cv.wait(lock, [&] { return released || cancel.load(); });
     }
     perf::Row r{j.primitive, j.impl, j.type, j.n, j.block, j.items, 10};
-    r.median_ms = j.impl == "cub" ? 0.01 : j.impl == "cpu-par" ? 0.5 : 0.02;
-    r.p10_ms = j.impl == "cpu-par" ? 0.2 : r.median_ms * 0.95;
-    r.p90_ms = j.impl == "cpu-par" ? 1.0 : r.median_ms * 1.05;
+    r.median_ms = scale * (j.impl == "cub" ? 0.01 : j.impl == "cpu-par" ? 0.5 : 0.02);
+    r.p10_ms = j.impl == "cpu-par" ? scale * 0.2 : r.median_ms * 0.95;
+    r.p90_ms = j.impl == "cpu-par" ? scale * 1.0 : r.median_ms * 1.05;
     r.items_per_s = double(j.n) / (r.median_ms * 1e-3);
     r.gbps = 8 * r.items_per_s / 1e9;
     return r;
@@ -185,6 +185,7 @@ class HeldBackend : public perf::Backend {
   std::mutex m;
   std::condition_variable cv;
   bool released = false;
+  double scale = 1;  // every time times this
 };
 
 const char* kButtons[] = {"perf run", "perf clear results", "perf progress", "perf export dir", "perf save",
@@ -325,6 +326,36 @@ TEST(PerfTab, NoisyRowsGetABandAWarningAndTheTableSaysSo) {
   s.view_request = perf::kTable;
   static_cast<void>(perf::render_perf_tab(s, 1280, 800));
   EXPECT_NE(find_label(perf::drawn_texts().labels, "200 us..1 ms noisy"), nullptr) << "the table does not say it";
+}
+
+// No two texts of a plot overlap wherever the data puts the y ticks: a tick label at the plot area's
+// top edge stays clear of the y axis's label on the row above it (at the bottom, of the x ticks).
+// The times are swept over two decades in steps of 10^(1/48), so that ticks land at every height.
+TEST(PerfTab, APlotsTextsNeverOverlapWhereverItsTicksFall) {
+  const Result gl = headless_gl();
+  ASSERT_TRUE(gl.ok()) << gl.message();
+  constexpr float kSlack = 0.5f;  // px: the rounding of text positions, as the layout checks allow it
+  const auto overlap = [&](const perf::TextLabel& a, const perf::TextLabel& b) {
+    return std::min(a.x1, b.x1) - std::max(a.x0, b.x0) > kSlack && std::min(a.y1, b.y1) - std::max(a.y0, b.y0) > kSlack;
+  };
+  for (int k = 0; k < 96; ++k) {
+    auto backend = std::make_shared<HeldBackend>();
+    backend->scale = std::pow(10.0, k / 48.0);
+    backend->release();
+    perf::PerfState s;
+    perf::init_perf(s, backend);
+    s.plan.log2_min = 10;
+    s.plan.log2_max = 14;
+    ASSERT_TRUE(perf::start_sweep(s));
+    s.worker->join();
+    perf::poll_sweep(s);
+    static_cast<void>(perf::render_plot(s, perf::kTimeVsN, 1000, 600));
+    const std::vector<perf::TextLabel>& labels = perf::plot_png_texts().labels;
+    for (std::size_t i = 0; i < labels.size(); ++i)
+      for (std::size_t j = i + 1; j < labels.size(); ++j)
+        EXPECT_FALSE(overlap(labels[i], labels[j]))
+            << "times x" << backend->scale << ": '" << labels[i].text << "' and '" << labels[j].text << "'";
+  }
 }
 
 TEST(PerfTab, TheExportedPlotSaysWhichMachineDrewWhichLines) {
