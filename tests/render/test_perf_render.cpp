@@ -188,6 +188,19 @@ class HeldBackend : public perf::Backend {
   double scale = 1;  // every time times this
 };
 
+// A finished sweep of 2^10..2^14 on a released HeldBackend whose times are `scale` times its own.
+void sweep_held(perf::PerfState& s, double scale = 1) {
+  auto backend = std::make_shared<HeldBackend>();
+  backend->scale = scale;
+  backend->release();
+  perf::init_perf(s, backend);
+  s.plan.log2_min = 10;
+  s.plan.log2_max = 14;
+  ASSERT_TRUE(perf::start_sweep(s));
+  s.worker->join();
+  perf::poll_sweep(s);
+}
+
 const char* kButtons[] = {"perf run", "perf clear results", "perf progress", "perf export dir", "perf save",
                           "perf png", "perf baseline path", "perf load baseline", "perf clear baseline"};
 
@@ -300,15 +313,8 @@ TEST(PerfTab, ButtonsStayWhileASweepRunsEndsAndAfterASave) {
 TEST(PerfTab, NoisyRowsGetABandAWarningAndTheTableSaysSo) {
   const Result gl = headless_gl();
   ASSERT_TRUE(gl.ok()) << gl.message();
-  auto backend = std::make_shared<HeldBackend>();
-  backend->release();
   perf::PerfState s;
-  perf::init_perf(s, backend);
-  s.plan.log2_min = 10;
-  s.plan.log2_max = 14;
-  ASSERT_TRUE(perf::start_sweep(s));
-  s.worker->join();
-  perf::poll_sweep(s);
+  sweep_held(s);
   const auto series = perf::view_series(s, perf::kTimeVsN);
   ASSERT_EQ(series.size(), 3u);
   for (const perf::Series& se : series) EXPECT_EQ(se.band, se.label == "cpu-par") << se.label;
@@ -339,22 +345,15 @@ TEST(PerfTab, APlotsTextsNeverOverlapWhereverItsTicksFall) {
     return std::min(a.x1, b.x1) - std::max(a.x0, b.x0) > kSlack && std::min(a.y1, b.y1) - std::max(a.y0, b.y0) > kSlack;
   };
   for (int k = 0; k < 96; ++k) {
-    auto backend = std::make_shared<HeldBackend>();
-    backend->scale = std::pow(10.0, k / 48.0);
-    backend->release();
+    const double scale = std::pow(10.0, k / 48.0);
     perf::PerfState s;
-    perf::init_perf(s, backend);
-    s.plan.log2_min = 10;
-    s.plan.log2_max = 14;
-    ASSERT_TRUE(perf::start_sweep(s));
-    s.worker->join();
-    perf::poll_sweep(s);
+    sweep_held(s, scale);
     static_cast<void>(perf::render_plot(s, perf::kTimeVsN, 1000, 600));
     const std::vector<perf::TextLabel>& labels = perf::plot_png_texts().labels;
     for (std::size_t i = 0; i < labels.size(); ++i)
       for (std::size_t j = i + 1; j < labels.size(); ++j)
         EXPECT_FALSE(overlap(labels[i], labels[j]))
-            << "times x" << backend->scale << ": '" << labels[i].text << "' and '" << labels[j].text << "'";
+            << "times x" << scale << ": '" << labels[i].text << "' and '" << labels[j].text << "'";
   }
 }
 
