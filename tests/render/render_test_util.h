@@ -81,4 +81,14 @@ constexpr Rgb to_rgb(const view::PaletteEntry& e) {
 constexpr Rgb kIdle = to_rgb(view::kIdle), kRead = to_rgb(view::kRead), kWritten = to_rgb(view::kWritten),
               kPadding = to_rgb(view::kPadding), kInf = to_rgb(view::kInf), kNaN = to_rgb(view::kNaN);
 
+// Rounding of text positions that the text checks allow (tests/gui/label_check.py's SLACK).
+constexpr float kTextSlack = 0.5f;
+
+// Two recorded texts (ui::TextLabel or perf::TextLabel) overlap by more than kTextSlack both ways.
+template <class Label>
+bool texts_overlap(const Label& a, const Label& b) {
+  return std::min(a.x1, b.x1) - std::max(a.x0, b.x0) > kTextSlack &&
+         std::min(a.y1, b.y1) - std::max(a.y0, b.y0) > kTextSlack;
+}
+
 }  // namespace primlab::testing

@@ -31,16 +31,13 @@ std::string text_problems(int w, int h) {
     s << "'" << t.text << "' [" << t.x0 << "," << t.y0 << " " << t.x1 << "," << t.y1 << "]";
     return s.str();
   };
-  constexpr float kSlack = 0.5f;
   for (const ui::TextLabel& t : l)
-    if (t.x0 < -kSlack || t.y0 < -kSlack || t.x1 > float(w) + kSlack || t.y1 > float(h) + kSlack)
+    if (t.x0 < -kTextSlack || t.y0 < -kTextSlack || t.x1 > float(w) + kTextSlack || t.y1 > float(h) + kTextSlack)
       out << "leaves the frame: " << name(t) << "\n";
   for (const ui::TextLabel& t : ui::clipped_labels()) out << "cut: " << name(t) << "\n";
   for (std::size_t i = 0; i < l.size(); ++i)
     for (std::size_t j = i + 1; j < l.size(); ++j)
-      if (std::min(l[i].x1, l[j].x1) - std::max(l[i].x0, l[j].x0) > kSlack &&
-          std::min(l[i].y1, l[j].y1) - std::max(l[i].y0, l[j].y0) > kSlack)
-        out << "overlap: " << name(l[i]) << " and " << name(l[j]) << "\n";
+      if (texts_overlap(l[i], l[j])) out << "overlap: " << name(l[i]) << " and " << name(l[j]) << "\n";
   // The first lines and a count, as tests/gui/label_check.py reports them.
   std::istringstream all(out.str());
   std::string line, head;

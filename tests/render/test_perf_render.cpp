@@ -340,10 +340,6 @@ TEST(PerfTab, NoisyRowsGetABandAWarningAndTheTableSaysSo) {
 TEST(PerfTab, APlotsTextsNeverOverlapWhereverItsTicksFall) {
   const Result gl = headless_gl();
   ASSERT_TRUE(gl.ok()) << gl.message();
-  constexpr float kSlack = 0.5f;  // px: the rounding of text positions, as the layout checks allow it
-  const auto overlap = [&](const perf::TextLabel& a, const perf::TextLabel& b) {
-    return std::min(a.x1, b.x1) - std::max(a.x0, b.x0) > kSlack && std::min(a.y1, b.y1) - std::max(a.y0, b.y0) > kSlack;
-  };
   for (int k = 0; k < 96; ++k) {
     const double scale = std::pow(10.0, k / 48.0);
     perf::PerfState s;
@@ -352,7 +348,7 @@ TEST(PerfTab, APlotsTextsNeverOverlapWhereverItsTicksFall) {
     const std::vector<perf::TextLabel>& labels = perf::plot_png_texts().labels;
     for (std::size_t i = 0; i < labels.size(); ++i)
       for (std::size_t j = i + 1; j < labels.size(); ++j)
-        EXPECT_FALSE(overlap(labels[i], labels[j]))
+        EXPECT_FALSE(texts_overlap(labels[i], labels[j]))
             << "times x" << scale << ": '" << labels[i].text << "' and '" << labels[j].text << "'";
   }
 }
