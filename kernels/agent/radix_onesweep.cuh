@@ -5,12 +5,14 @@
 // take a probe (util/probe.cuh): NoProbe in the library, the lab's recording probe where the Step
 // tab steps one pass on small tiles (radix-onesweep), which lists them.
 #pragma once
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
+#include "agent/radix_histogram.cuh"
 #include "block/block_radix_rank.cuh"
 #include "thread/radix_key_codec.cuh"
 #include "util/chained_launch.cuh"
@@ -76,14 +78,92 @@ struct PassArgs {
   std::int64_t n;
   int shift;
   std::uint32_t mask;              // digit mask of this pass (0xff but for a narrow last pass)
-  const std::uint32_t* hist;       // this pass's digit counts over all keys
+  std::uint32_t* hist;             // this pass's digit counts over all keys
   std::uint32_t* status;           // tiles x 256 look-back words, zeroed before the pass
   std::uint32_t* tile_counter;     // zeroed before the pass: tiles are taken in launch order;
                                    // null: the tile is the block's index (at most one wave of tiles)
   Bits in0, in1;                   // encoding applied on load (first pass; else 0)
   Bits out0, out1;                 // decoding applied on store (last pass; else 0)
   std::uint32_t* offsets_out;      // mask + 2 digit offsets written by tile 0, or null
+  int passes = 1;                  // the sort's passes and its last pass's digit mask: read by a
+  std::uint32_t last_mask = 0xffu; // first pass that counts every pass's digits (COUNTS_ALL)
 };
+
+// [SECTION] a small sort's first pass counts every pass's digits
+
+// A sort of at most one wave of tiles, launched cooperatively, has no histogram kernel: its first
+// pass (pass_kernel's COUNTS_ALL) counts its tile's keys for every pass and stores the counts in
+// the passes' look-back words (tile t's count of digit d for pass p at status[(p * tiles + t) * 256
+// + d]), then waits at a grid barrier. It sums its predecessors' first-pass counts instead of
+// looking back, and the grid's threads sum the later passes' counts into hist, zeroing each word
+// they read for that pass's look-back. One launch less on a sort that is bound by its launches.
+// Its dynamic shared memory adds 256 counters per later pass after pass_smem_bytes().
+template <class Bits>
+constexpr std::size_t later_counts_bytes() {
+  return (sizeof(Bits) - 1) * kRadix * 4;
+}
+
+__device__ __forceinline__ void clear_later_counts(std::uint32_t* s_later, int passes) {
+  for (int i = threadIdx.x; i < (passes - 1) * kRadix; i += blockDim.x) s_later[i] = 0;
+}
+
+// The tile's real keys (warp-striped from warp_first, padding left out) by every pass after the first.
+template <class Bits, int ITEMS>
+__device__ __forceinline__ void count_later_passes(const Bits (&k)[ITEMS], int warp_first, int valid, int shift,
+                                                   int passes, std::uint32_t last_mask, std::uint32_t* s_later) {
+#pragma unroll
+  for (int i = 0; i < ITEMS; ++i)
+    if (warp_first + i * 32 < valid) count_key(k[i], shift + kRadixBits, passes - 1, last_mask, s_later);
+}
+
+// Thread d of tile `tile`: the tile's count of digit d for every pass, into the look-back words.
+__device__ __forceinline__ void store_tile_counts(std::uint32_t* status, std::uint32_t tiles, std::uint32_t tile,
+                                                  int d, std::uint32_t first, int passes,
+                                                  const std::uint32_t* s_later) {
+  status[std::size_t(tile) * kRadix + d] = first;
+  for (int p = 1; p < passes; ++p) status[(std::size_t(p) * tiles + tile) * kRadix + d] = s_later[(p - 1) * kRadix + d];
+}
+
+// After the grid barrier, thread d: the first pass's count of digit d over the tiles before `tile`
+// and over all tiles, sixteen independent loads per round trip.
+__device__ __forceinline__ void sum_first_pass(const std::uint32_t* status, std::uint32_t tiles, std::uint32_t tile,
+                                               int d, std::uint32_t& before, std::uint32_t& all) {
+  before = 0;
+  all = 0;
+  for (std::uint32_t t0 = 0; t0 < tiles; t0 += 16) {
+    std::uint32_t v[16];
+#pragma unroll
+    for (int w = 0; w < 16; ++w) v[w] = t0 + w < tiles ? __ldcg(status + std::size_t(t0 + w) * kRadix + d) : 0u;
+#pragma unroll
+    for (int w = 0; w < 16; ++w) {
+      all += v[w];
+      before += t0 + w < tile ? v[w] : 0u;
+    }
+  }
+}
+
+// After the grid barrier: the later passes' counts over all tiles into hist (pass p's at
+// hist[p * 256]), one (pass, digit) per thread of the grid; each word is zeroed once read.
+__device__ __forceinline__ void sum_later_passes(std::uint32_t* status, std::uint32_t* hist, std::uint32_t tiles,
+                                                 int passes) {
+  const int pairs = (passes - 1) * kRadix;
+  for (int q = blockIdx.x * blockDim.x + threadIdx.x; q < pairs; q += gridDim.x * blockDim.x) {
+    const int p = 1 + q / kRadix;
+    std::uint32_t* w = status + std::size_t(p) * tiles * kRadix + q % kRadix;
+    std::uint32_t sum = 0;
+    for (std::uint32_t t0 = 0; t0 < tiles; t0 += 8) {
+      std::uint32_t v[8];
+#pragma unroll
+      for (int i = 0; i < 8; ++i) v[i] = t0 + i < tiles ? __ldcg(w + std::size_t(t0 + i) * kRadix) : 0u;
+#pragma unroll
+      for (int i = 0; i < 8; ++i) {
+        sum += v[i];
+        if (t0 + i < tiles) w[std::size_t(t0 + i) * kRadix] = 0;
+      }
+    }
+    hist[p * kRadix + q % kRadix] = sum;
+  }
+}
 
 // Dynamic shared memory: [warp][digit] counters, 256 digit bases, 16 scan words, the exchange
 // buffer (the tile's keys, then its values; the ranking's mask rows before them, so that it is at
@@ -98,11 +178,13 @@ constexpr std::size_t pass_smem_bytes() {
 
 // WINDOW: predecessors whose look-back words one digit's thread reads per round trip.
 // FEW_DIGITS: BlockRadixRank's threshold for ranking a warp by __match_any_sync.
+// COUNTS_ALL: the first pass of a sort of one wave of tiles, launched cooperatively, counts every
+// pass's digits itself (above); its dynamic shared memory adds later_counts_bytes<Bits>().
 // One thread per digit: a.mask < THREADS. The library's shapes have kRadix threads or more; the
 // lab steps blocks of 32 or 64 threads with digits of at most 5 bits.
 // listing: radix-onesweep
 template <class Bits, class VBits, bool PAIRS, int THREADS, int ITEMS, int MIN_BLOCKS, int WINDOW, int FEW_DIGITS,
-          class Probe = NoProbe>
+          class Probe = NoProbe, bool COUNTS_ALL = false>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) pass_kernel(PassArgs<Bits, VBits> a, Probe probe = {}) {
   using Rank = BlockRadixRank<Bits, THREADS, ITEMS, FEW_DIGITS>;
   constexpr int kTile = THREADS * ITEMS;
@@ -113,6 +195,8 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) pass_kernel(PassArgs<Bits
   std::uint32_t* s_tmp = s_base + kRadix;                               // 16 words
   Bits* s_keys = reinterpret_cast<Bits*>(s_tmp + 16);                   // the tile exchange
   VBits* s_vals = reinterpret_cast<VBits*>(s_tmp + 16);                 // same storage, later
+  std::uint32_t* s_later =
+      reinterpret_cast<std::uint32_t*>(smem_raw + pass_smem_bytes<THREADS, ITEMS, Bits, VBits, PAIRS>());
   __shared__ std::uint32_t s_tile;
 
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
@@ -124,8 +208,13 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) pass_kernel(PassArgs<Bits
   // resident at once) takes its block's index.
   if (tid == 0) s_tile = a.tile_counter != nullptr ? atomicAdd(a.tile_counter, 1u) : blockIdx.x;  // step: clear
   ranker.clear(probe);                                                                            // step: clear
+  if constexpr (COUNTS_ALL) clear_later_counts(s_later, a.passes);
   chain_wait();  // the previous pass (or the histogram) has finished                             // step: clear
   chain_release();                                                                                // step: clear
+  // The pass's digit count over all keys, read now so that its round trip overlaps the tile's (a
+  // first pass that counts every pass's digits sums it after the grid barrier).
+  std::uint32_t gcount = !COUNTS_ALL && tid < kRadix ? a.hist[tid] : 0u;                          // step: clear
+  probe.event(OnesweepEvent::kHistRead, tid < kRadix ? tid : -1, gcount);
   __syncthreads();                                                                                // step: clear
   probe.barrier();
   const std::uint32_t tile = s_tile;                                                   // step: load
@@ -159,16 +248,32 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) pass_kernel(PassArgs<Bits
   std::uint32_t total = 0;                                                             // step: load
   std::uint32_t* my_status = a.status + std::size_t(tile) * kRadix + tid;              // step: load
   std::uint32_t tile_excl, glob_excl;                                                  // step: load
+  if constexpr (COUNTS_ALL) count_later_passes(k, warp_first, valid, a.shift, a.passes, a.last_mask, s_later);
   ranker.count_digits(k, probe);                                                       // step: load
   __syncthreads();                                                                     // step: load
   probe.barrier();
   if (tid < kRadix) {                                                                  // step: publish
     total = ranker.to_warp_starts(tid, probe);                                         // step: publish
-    probe.event(OnesweepEvent::kPublish, tile, tid, tile == 0 ? (kInclusive | total) : total + 1);
-    st_relaxed(my_status, tile == 0 ? (kInclusive | total) : total + 1);               // step: publish
+    if constexpr (COUNTS_ALL) {
+      // The padding (largest digit) is not a key of the sort.
+      const std::uint32_t padding = tid == static_cast<int>(a.mask) ? kTile - valid : 0u;
+      store_tile_counts(a.status, gridDim.x, tile, tid, total - padding, a.passes, s_later);
+    } else {
+      probe.event(OnesweepEvent::kPublish, tile, tid, tile == 0 ? (kInclusive | total) : total + 1);
+      st_relaxed(my_status, tile == 0 ? (kInclusive | total) : total + 1);             // step: publish
+    }
   }                                                                                    // step: publish
-  const std::uint32_t gcount = tid < kRadix ? a.hist[tid] : 0u;                        // step: publish
-  probe.event(OnesweepEvent::kHistRead, tid < kRadix ? tid : -1, gcount);
+  std::uint32_t counted_before = 0;                                                    // step: publish
+  if constexpr (COUNTS_ALL) {
+    if (gridDim.x > 1) {
+      cooperative_groups::this_grid().sync();
+    } else {
+      __syncthreads();
+    }
+    if (tid < kRadix) sum_first_pass(a.status, gridDim.x, tile, tid, counted_before, gcount);
+    if (tid < kRadix && tile == 0) a.hist[tid] = gcount;
+    sum_later_passes(a.status, a.hist, gridDim.x, a.passes);
+  }
   scan256_exclusive2(total, gcount, tile_excl, glob_excl, s_tmp, probe);               // step: publish
   if (tid < kRadix) {                                                                  // step: starts
     ranker.add_tile_start(tid, tile_excl, probe);                                      // step: starts
@@ -194,7 +299,9 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) pass_kernel(PassArgs<Bits
   // once: walking one predecessor at a time, the last tile would wait about tiles / 2 round trips.
   if (tid < kRadix) {                                                                  // step: look-back
     std::uint32_t excl = 0;                                                            // step: look-back
-    if (tile > 0) {                                                                    // step: look-back
+    if constexpr (COUNTS_ALL) {
+      excl = counted_before;
+    } else if (tile > 0) {                                                             // step: look-back
       const std::uint32_t* p = my_status - kRadix;  // the nearest predecessor not yet folded  // step: look-back
       std::uint32_t left = tile;                     // predecessors not yet folded     // step: look-back
       for (;;) {                                                                       // step: look-back

@@ -111,7 +111,23 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
   std::uint32_t* status = reinterpret_cast<std::uint32_t*>(w + layout.status);
   const int last_bits = end_bit - begin_bit - kRadixBits * (passes - 1);
   const std::uint32_t last_mask = (1u << last_bits) - 1u;
-  {
+
+  auto kernel = pass_kernel<Bits, VBits, PAIRS, C::kThreads, C::kItems, C::kMinBlocks, C::kWindow, C::kFewDigits>;
+  PRIMLAB_TRY(allow_dynamic_smem(kernel, C::kSmem));
+  // Passes of at most one wave of tiles are chained with programmatic dependent launch: chaining
+  // every size cost 7 % at 2^28 (H200, u32: 6.15 ms against 5.72), bench/NOTES-sort.md.
+  const bool chained = std::int64_t(tiles) <= wave_tiles(facts, C::kMinBlocks);
+  // Where those tiles fit one cooperative launch and are few (RadixSortTuning), the first pass
+  // counts every pass's digits itself and there is no histogram kernel (agent/radix_onesweep.cuh).
+  auto first_kernel =
+      pass_kernel<Bits, VBits, PAIRS, C::kThreads, C::kItems, C::kMinBlocks, C::kWindow, C::kFewDigits, NoProbe, true>;
+  constexpr std::size_t kFirstSmem = C::kSmem + later_counts_bytes<Bits>();
+  bool counts_all = false;
+  if (chained && facts.cooperative && T::first_pass_counts_all(passes, std::int64_t(tiles))) {
+    PRIMLAB_TRY(allow_dynamic_smem(first_kernel, kFirstSmem));
+    PRIMLAB_TRY(fits_cooperative_launch(first_kernel, C::kThreads, std::int64_t(tiles), counts_all, kFirstSmem));
+  }
+  if (!counts_all) {
     // The digit counts, the tile counters and the look-back words start at zero: the histogram
     // kernel, launched cooperatively, zeroes them before it counts (a small sort is bound by the
     // host's launches: one memset less is ~4-5 us of ~36 at 2^16, bench/NOTES-sort.md). Where
@@ -136,12 +152,6 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
     }
   }
 
-  auto kernel = pass_kernel<Bits, VBits, PAIRS, C::kThreads, C::kItems, C::kMinBlocks, C::kWindow, C::kFewDigits>;
-  PRIMLAB_TRY(allow_dynamic_smem(kernel, C::kSmem));
-
-  // Passes of at most one wave of tiles are chained with programmatic dependent launch: chaining
-  // every size cost 7 % at 2^28 (H200, u32: 6.15 ms against 5.72), bench/NOTES-sort.md.
-  const bool chained = std::int64_t(tiles) <= wave_tiles(facts, C::kMinBlocks);
 
   // Ping-pong so that the last pass lands in keys_out. When the caller sorts in place and the
   // pass count is odd, the passes end in the workspace and one copy brings the result back.
@@ -170,8 +180,16 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
     a.out0 = p == passes - 1 ? codec.dec0 : Bits(0);
     a.out1 = p == passes - 1 ? codec.dec1 : Bits(0);
     a.offsets_out = p == 0 ? offsets_out : nullptr;
-    PRIMLAB_TRY(
-        chained_launch(chained, kernel, static_cast<unsigned>(tiles), C::kThreads, C::kSmem, stream, a, NoProbe{}));
+    a.passes = passes;
+    a.last_mask = last_mask;
+    if (p == 0 && counts_all) {
+      const cudaLaunchAttribute attr = cooperative_attribute();
+      PRIMLAB_TRY(launch_with_attribute(&attr, first_kernel, static_cast<unsigned>(tiles), C::kThreads, kFirstSmem,
+                                        stream, a, NoProbe{}));
+    } else {
+      PRIMLAB_TRY(
+          chained_launch(chained, kernel, static_cast<unsigned>(tiles), C::kThreads, C::kSmem, stream, a, NoProbe{}));
+    }
     src_k = dst_k;
     src_v = dst_v;
   }

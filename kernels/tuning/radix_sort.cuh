@@ -49,6 +49,16 @@ struct RadixSortTuning {
     return key_bytes == 4 && (value_bytes == 0 || value_bytes == 4) ? PassShape{256, 12, 4, 8}
                                                                      : small_pass_shape(key_bytes, value_bytes);
   }
+  // A sort of at most one wave of tiles that fits one cooperative launch has no histogram kernel
+  // where its first pass counting every pass's digits measured faster: each tile then sums the
+  // counts of all tiles before it and the later passes' counts, so the gain shrinks with the tiles
+  // and the passes. H200, whole calls against the histogram kernel's (bench, two rounds alternated):
+  //   one pass (radix partition): u32 2^10-2^19 (1-86 tiles) -20 to -4 %, 2^20 (171 tiles) +7 %;
+  //   4 passes: u32 keys 2^10-2^16 (1-22 tiles) -12 to -1 %, 2^17 (43 tiles) +2 %; pairs -3 to +2 %;
+  //   8 passes (u64 keys): +2 to +5 % at every size.
+  static constexpr bool first_pass_counts_all(int passes, std::int64_t tiles) {
+    return passes == 1 ? tiles <= 96 : passes <= 4 && tiles <= 32;
+  }
   // A warp whose first keys hold at most this many distinct digits ranks them with
   // __match_any_sync instead of per-lane shared atomics on the same few words (block_radix_rank.cuh).
   // H100, tune_radix_sort 28 floats (the bits of floats in [0, 1), alternated, twice): f32 keys

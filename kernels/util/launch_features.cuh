@@ -68,27 +68,30 @@ Status launch_with_attribute(const cudaLaunchAttribute* attr, void (*kernel)(Par
   return Status::Success;
 }
 
-// Blocks of `kernel` (`threads` each, no dynamic shared memory) that one SM holds at once: the
-// most a cooperative launch may put on it. Cached per kernel, thread and device.
+// Blocks of `kernel` (`threads` each, `smem` bytes of dynamic shared memory, the same on every call
+// for one kernel) that one SM holds at once: the most a cooperative launch may put on it. Cached
+// per kernel, thread and device.
 template <class... Params>
-Status resident_blocks_per_sm(void (*kernel)(Params...), int threads, int& out) {
+Status resident_blocks_per_sm(void (*kernel)(Params...), int threads, int& out, std::size_t smem = 0) {
   return cached_per_kernel(reinterpret_cast<const void*>(kernel), threads, out, [&](int& v) -> Status {
-    PRIMLAB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&v, kernel, threads, 0));
+    PRIMLAB_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&v, kernel, threads, smem));
     return Status::Success;
   });
 }
 
-// True when `tiles` blocks of `kernel` (`threads` each) fit one cooperative launch on the current
-// device: a kernel with one block per tile then clears its own tile states behind a grid barrier,
-// and no memset precedes it (small calls are bound by the host's launches).
+// True when `tiles` blocks of `kernel` (`threads` each, `smem` bytes of dynamic shared memory) fit
+// one cooperative launch on the current device: a kernel with one block per tile then clears its
+// own tile states behind a grid barrier, and no memset precedes it (small calls are bound by the
+// host's launches).
 template <class... Params>
-Status fits_cooperative_launch(void (*kernel)(Params...), int threads, std::int64_t tiles, bool& out) {
+Status fits_cooperative_launch(void (*kernel)(Params...), int threads, std::int64_t tiles, bool& out,
+                               std::size_t smem = 0) {
   out = false;
   DeviceFacts facts;
   PRIMLAB_TRY(device_facts(facts));
   if (!facts.cooperative) return Status::Success;
   int resident = 0;
-  PRIMLAB_TRY(resident_blocks_per_sm(kernel, threads, resident));
+  PRIMLAB_TRY(resident_blocks_per_sm(kernel, threads, resident, smem));
   out = tiles <= std::int64_t(resident) * facts.sm_count;
   return Status::Success;
 }

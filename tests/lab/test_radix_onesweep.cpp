@@ -158,10 +158,12 @@ TEST(RadixOnesweep, CountersOfTheHistogramAndTheScatter) {
   EXPECT_EQ(t.steps[2].counters.global_read_bytes, 4 * n);  // 16-byte loads, then the tail
   EXPECT_EQ(t.steps[5].counters.global_read_bytes, 4 * n);  // the pass loads the real keys
   EXPECT_EQ(t.steps[10].counters.global_write_bytes, 4 * n);
-  // Thread d of every tile publishes its aggregate (tile 0: its inclusive prefix) and reads hist[d];
-  // the tiles after the first publish their inclusive prefixes in the look-back.
+  // Thread d of every tile reads hist[d] as the pass starts, publishes its aggregate (tile 0: its
+  // inclusive prefix) once the tile is counted, and the tiles after the first publish their
+  // inclusive prefixes in the look-back.
+  EXPECT_EQ(t.steps[4].counters.global_read_bytes, 4 * 16 * 32);
   EXPECT_EQ(t.steps[6].counters.global_write_bytes, 4 * 16 * 32);
-  EXPECT_EQ(t.steps[6].counters.global_read_bytes, 4 * 16 * 32);
+  EXPECT_EQ(t.steps[6].counters.global_read_bytes, 0);
   EXPECT_EQ(t.steps[9].counters.global_write_bytes, 4 * 15 * 32);
   for (std::size_t s = 1; s < t.steps.size(); ++s) EXPECT_GE(t.steps[s].counters.bank_conflict, 1) << s;
 }

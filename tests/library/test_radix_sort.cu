@@ -149,30 +149,49 @@ TYPED_TEST(RadixSortTyped, InPlace) {
   check_sort<K, std::uint32_t>(Dist::Uniform, 100003, SortOrder::Ascending, 5, 29, true, true);    // 3 passes
 }
 
-// The histogram kernel, launched cooperatively, zeroes the digit counts, tile counters and
-// look-back words; a device without cooperative launch gets a memset instead. Both sort on a
-// poisoned workspace, one tile (chained pass) to several waves (tile counters).
-TEST(RadixSortZeroing, CooperativeHistogramOrMemset) {
+// Three ways to start a sort, each on a poisoned workspace: a sort of a few tiles that fit one
+// cooperative launch has no histogram kernel (its first pass counts every pass's digits and
+// zeroes the later passes' look-back words); a larger one's histogram kernel, launched
+// cooperatively, zeroes the counts, tile counters and look-back words; a device without
+// cooperative launch gets a memset instead. Each leaves every pass's digit counts in the
+// workspace (the distributed sort reads them), a narrow last pass's among them.
+TEST(RadixSortZeroing, EveryWayToStartSortsOnAPoisonedWorkspace) {
   namespace ps = primlab::detail;
   ps::DeviceFacts facts;
   ASSERT_EQ(ps::device_facts(facts), Status::Success);
   for (const bool cooperative : {false, true}) {
     facts.cooperative = cooperative;
-    for (const std::int64_t n : {std::int64_t(5000), std::int64_t(65537), (std::int64_t(1) << 22) + 5}) {
-      SCOPED_TRACE(std::to_string(n) + (cooperative ? " cooperative" : " memset"));
-      std::vector<std::uint32_t> keys = make_keys<std::uint32_t>(Dist::Uniform, n, 3);
-      auto d_in = to_device(keys);
-      primlab::DeviceBuffer<std::uint32_t> d_out(n);
-      auto ws = workspace(ps::onesweep::workspace_bytes<std::uint32_t, std::uint32_t, false>(n));
-      poison(ws);
-      ASSERT_EQ((ps::onesweep::run<std::uint32_t, std::uint32_t, false>(d_in.get(), d_out.get(), nullptr, nullptr, n, 0,
-                                                                       32, ps::KeyCodec<std::uint32_t>{}, ws.get(),
-                                                                       nullptr, facts, nullptr)),
-                Status::Success);
-      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-      std::sort(keys.begin(), keys.end());
-      EXPECT_EQ(first_bit_mismatch(to_host(d_out, std::size_t(n)), keys), -1);
-    }
+    // Tiles of 14336 keys: 1 and 5 (the first pass counts), 42 (a chained pass after the
+    // histogram kernel), 293 (more than one wave on any GPU with up to 146 SMs: tile counters).
+    for (const std::int64_t n : {std::int64_t(5000), std::int64_t(65537), std::int64_t(600000), (std::int64_t(1) << 22) + 5})
+      for (const int end_bit : {32, 28}) {
+        SCOPED_TRACE(std::to_string(n) + " keys, bits [0, " + std::to_string(end_bit) + ")" +
+                     (cooperative ? " cooperative" : " memset"));
+        std::vector<std::uint32_t> keys = make_keys<std::uint32_t>(Dist::Uniform, n, 3);
+        auto d_in = to_device(keys);
+        primlab::DeviceBuffer<std::uint32_t> d_out(n);
+        auto ws = workspace(ps::onesweep::workspace_bytes<std::uint32_t, std::uint32_t, false>(n));
+        poison(ws);
+        ASSERT_EQ((ps::onesweep::run<std::uint32_t, std::uint32_t, false>(d_in.get(), d_out.get(), nullptr, nullptr, n,
+                                                                         0, end_bit, ps::KeyCodec<std::uint32_t>{},
+                                                                         ws.get(), nullptr, facts, nullptr)),
+                  Status::Success);
+        ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+        const int passes = (end_bit + 7) / 8;
+        std::vector<std::uint32_t> want(std::size_t(passes) * 256, 0u);
+        for (const std::uint32_t k : keys)
+          for (int p = 0; p < passes; ++p) ++want[p * 256 + ((k & ((1ull << end_bit) - 1)) >> (8 * p) & 0xffu)];
+        std::vector<std::uint32_t> counts(want.size());
+        ASSERT_EQ(cudaMemcpy(counts.data(),
+                             ps::onesweep::digit_counts<std::uint32_t, std::uint32_t, false>(ws.get(), n),
+                             counts.size() * 4, cudaMemcpyDeviceToHost),
+                  cudaSuccess);
+        EXPECT_EQ(counts, want);
+        const std::uint32_t mask = end_bit == 32 ? ~0u : (1u << end_bit) - 1u;
+        std::stable_sort(keys.begin(), keys.end(),
+                         [mask](std::uint32_t a, std::uint32_t b) { return (a & mask) < (b & mask); });
+        EXPECT_EQ(first_bit_mismatch(to_host(d_out, std::size_t(n)), keys), -1);
+      }
   }
 }
 

@@ -160,14 +160,15 @@ Result plan_radix_onesweep(const StepConfig& cfg, Trace& t) {
   // [The pass launch]
   const std::int32_t last_valid = sh.valid(T - 1);
   step("pass_kernel<<<" + str(T) + ", " + str(B) + ">>>: tile = blockIdx.x; ranker.clear(): the counters and the "
-           "peer masks = 0",
-       "clear", T, B, T * B, W + 2, kOsCounts, false)
+           "peer masks = 0; gcount = hist[d]",
+       "clear", T, B, T * B, W + kOsItems + 1, kOsCounts, false)
       .explain = "The pass: one block a tile of " + str(sh.tile) + " keys (" + str(B) + " threads x " + str(kOsItems) +
                  " keys), " + str(T) + (T == 1 ? " tile" : " tiles") + ". Each block clears its counters, " + str(W) +
                  (W == 1 ? " row" : " rows") +
                  " of 256 (a row a warp, a word a digit), and the peer masks, which share the exchange buffer s_keys. "
                  "The row shows the " + str(S) + " digits of each warp that the block's " + str(B) +
-                 " threads own: one thread per digit.";
+                 " threads own: one thread per digit. Thread d also reads the digit's count over all keys (gcount = "
+                 "hist[d]) now, so that the round trip overlaps the tile's.";
   step("load k[i] = keys_in[tile * " + str(sh.tile) + " + warp * " + str(32 * kOsItems) + " + i * 32 + lane]" +
            (flips ? " flipped" : "") + ", padding ~0; count_digits: atomicAdd(&wh[digit], ...)" + paths_text(sh, cfg),
        "load", T, B, T * B, 2 * kOsItems, kOsCounts, true)
@@ -179,13 +180,13 @@ Result plan_radix_onesweep(const StepConfig& cfg, Trace& t) {
                  " digits groups equal digits with __match_any_sync (peers) and each group's first lane adds the "
                  "group; any other warp does one shared atomicAdd a key.";
   step("publish: to_warp_starts(d): counters[w][d] = the digit's start in warp w; status[tile][d] = tile == 0 ? "
-           "inclusive | total : total + 1; gcount = hist[d]; warp scans of total and gcount",
-       "publish", T, B, T * B, W + 2, kOsValue, true)
+           "inclusive | total : total + 1; warp scans of total and gcount",
+       "publish", T, B, T * B, W + 1, kOsValue, true)
       .explain = "Thread d owns digit d. It walks its column of counters, turning the warps' counts into each warp's "
                  "start, and publishes the tile's count of d for the look-back at once: tile 0 as an inclusive prefix "
                  "(flag 2), every other tile as an aggregate (flag 1, stored as count + 1 so that 0 means not yet "
-                 "published). It reads the digit's count over all keys (gcount = hist[d]), and each warp scans total "
-                 "and gcount with shuffles; lane 31 stores the warp's sums for the block." +
+                 "published). Each warp scans total and gcount (the digit's count over all keys, read at the start)"
+                 " with shuffles; lane 31 stores the warp's sums for the block." +
                  std::string(kOrderNote) + " The event numbers say in which order the words were published.";
   step("starts: tile_excl = the tile's keys with a digit below d, glob_excl = all keys with a digit below d; "
        "counters[w][d] += tile_excl",
@@ -392,6 +393,12 @@ void PassRun::clear() {
                      t * sh.tile + i);
           }
         }
+  // gcount = hist[d], thread d.
+  for (std::int32_t t = 0; t < sh.tiles; ++t)
+    for (std::int32_t d = 0; d < sh.block; ++d) {
+      run.op(thread(t, d / 32, d % 32), sh.warps + kOsItems, OpKind::Read, kOsHist, d, kOsHist, d);
+      run.count().global_read_bytes += 4;
+    }
 }
 
 void PassRun::load_count() {
@@ -471,8 +478,6 @@ void PassRun::publish_scan() {
         const std::int32_t d = wd * 32 + l;
         const std::uint32_t tot = total[std::size_t(slot(t, d))];
         publish(t, d, t == 0 ? (kOsInclusive | tot) : tot + 1u, sh.warps);
-        run.op(thread(t, wd, l), sh.warps + 1, OpKind::Read, kOsHist, d, kOsHist, d);
-        run.count().global_read_bytes += 4;
       }
       // The warp scans' totals: lane 31 stores two words.
       for (int k = 0; k < 2; ++k) {

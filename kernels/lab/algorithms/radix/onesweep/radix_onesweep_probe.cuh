@@ -89,7 +89,7 @@ struct OnesweepProbe : stepped::RecordingProbe {
       }
       case OnesweepEvent::kHistRead:
         if (i >= 0) {
-          record(sh.warps + 1, OpKind::Read, kOsHist, i, kOsHist, i, false, at.line);
+          record(sh.warps + kOsItems, OpKind::Read, kOsHist, i, kOsHist, i, false, at.line);
           count(kGlobalRead, 4);
         }
         break;
