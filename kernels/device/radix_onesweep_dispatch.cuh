@@ -205,8 +205,8 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
 
 // The tuned shape; the small-sort shape when the tuned tiles would not fill one wave
 // (RadixSortTuning::small_pass_shape) or need more shared memory than the device gives a block;
-// the tiny one for the smallest sorts (tiny_pass_shape). The small and tiny shapes fit every GPU;
-// the workspace fits any of the three.
+// the tiny and micro ones for the smallest sorts (tiny_pass_shape, micro_pass_shape). The small,
+// tiny and micro shapes fit every GPU; the workspace fits any of the four.
 template <class Bits, class VBits, bool PAIRS>
 struct Tuned {
   static constexpr RadixSortTuning::PassShape kSmall =
@@ -214,12 +214,17 @@ struct Tuned {
   static constexpr RadixSortTuning::PassShape kTiny =
       RadixSortTuning::tiny_pass_shape(sizeof(Bits), PAIRS ? sizeof(VBits) : 0);
   using Small = Shape<kSmall.threads, kSmall.items, kSmall.min_blocks, kSmall.window>;
+  static constexpr RadixSortTuning::PassShape kMicro =
+      RadixSortTuning::micro_pass_shape(sizeof(Bits), PAIRS ? sizeof(VBits) : 0);
   using Tiny = Shape<kTiny.threads, kTiny.items, kTiny.min_blocks, kTiny.window>;
+  using Micro = Shape<kMicro.threads, kMicro.items, kMicro.min_blocks, kMicro.window>;
   using Big = Config<Bits, VBits, PAIRS, Shape<>>;
   static constexpr bool kTwoShapes = !(kSmall == Big::kTuned);
   static constexpr bool kTinyShape = !(kTiny == kSmall);
+  static constexpr bool kMicroShape = !(kMicro == kTiny);
   static_assert(Config<Bits, VBits, PAIRS, Small>::kSmem <= kPortableSmem, "the small shape runs on every GPU");
   static_assert(Config<Bits, VBits, PAIRS, Tiny>::kSmem <= kPortableSmem, "the tiny shape runs on every GPU");
+  static_assert(Config<Bits, VBits, PAIRS, Micro>::kSmem <= kPortableSmem, "the micro shape runs on every GPU");
 };
 
 // Keys K and values V (any of the library's types), moved as their radix bits.
@@ -230,7 +235,8 @@ std::size_t tuned_workspace_bytes(std::int64_t n) {
   using T = Tuned<Bits, VBits, PAIRS>;
   return std::max({workspace_bytes<Bits, VBits, PAIRS, Shape<>>(n),
                    workspace_bytes<Bits, VBits, PAIRS, typename T::Small>(n),
-                   workspace_bytes<Bits, VBits, PAIRS, typename T::Tiny>(n)});
+                   workspace_bytes<Bits, VBits, PAIRS, typename T::Tiny>(n),
+                   workspace_bytes<Bits, VBits, PAIRS, typename T::Micro>(n)});
 }
 
 template <class K, class V, bool PAIRS>
@@ -247,6 +253,11 @@ Status run_tuned(const K* keys_in, K* keys_out, const V* vals_in, V* vals_out, s
   DeviceFacts facts;
   const Status st = device_facts(facts);
   if (st != Status::Success) return st;
+  if constexpr (T::kMicroShape) {
+    if (n <= RadixSortTuning::kMicroMaxKeys)
+      return run<Bits, VBits, PAIRS, typename T::Micro>(bk_in, bk_out, bv_in, bv_out, n, begin_bit, end_bit, codec,
+                                                        ws, offsets_out, facts, stream);
+  }
   if constexpr (T::kTinyShape) {
     if (n <= RadixSortTuning::kTinyMaxKeys)
       return run<Bits, VBits, PAIRS, typename T::Tiny>(bk_in, bk_out, bv_in, bv_out, n, begin_bit, end_bit, codec, ws,

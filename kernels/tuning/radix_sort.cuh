@@ -37,8 +37,8 @@ struct RadixSortTuning {
   static constexpr PassShape small_pass_shape(int key_bytes, int value_bytes) {
     return key_bytes == 4 && value_bytes == 0 ? PassShape{256, 24, 3, 8} : pass_shape(key_bytes, value_bytes);
   }
-  // Sorts of at most kTinyMaxKeys u32 keys or u32 pairs: 256x12 b4, latency-bound passes that
-  // gain from more, shorter tiles. Whole sorts on the H200, ms (bench/tune/tune_radix_sort 16|18|20):
+  // Sorts of at most kTinyMaxKeys u32 keys or u32 pairs (and more than kMicroMaxKeys): 256x12 b4,
+  // latency-bound passes that gain from more, shorter tiles. Whole sorts on the H200, ms (bench/tune/tune_radix_sort 16|18|20):
   //   keys  2^16: 256x12 b4 0.033 vs 256x24 b3 0.038, 256x16 0.035, 256x8 b6 0.032
   //         2^18: 0.040 vs 0.043, 256x8 b6 0.044;  2^20: 0.067 vs 0.062 (so 2^18 is the limit)
   //   pairs 2^16: 0.037 vs 384x24 b2 0.048;  2^18: 0.044 vs 0.054;  2^20: 0.081 vs 0.065
@@ -48,6 +48,17 @@ struct RadixSortTuning {
   static constexpr PassShape tiny_pass_shape(int key_bytes, int value_bytes) {
     return key_bytes == 4 && (value_bytes == 0 || value_bytes == 4) ? PassShape{256, 12, 4, 8}
                                                                      : small_pass_shape(key_bytes, value_bytes);
+  }
+  // Sorts of at most kMicroMaxKeys u32 keys or u32 pairs: 256x8 b6 (40 registers; where the first
+  // pass counts every pass's digits, 2^16 keys are its 32 tiles). Whole sorts on the H200, us, two
+  // runs of two rounds (bench/tune/tune_radix_sort 12..18), against the tiny shape 256x12 b4:
+  //   keys  2^12: 21.2-26.1 vs 24.3-24.4;  2^16: 28.1-28.8 vs 29.3-30.7;  2^17: 31.7-33.1 vs 33.5-33.9;
+  //         2^18: 37.2-38.1 vs 36.1-37.4 (so 2^17 is the limit);  256x8 b4 (64 registers) w8 2^16: 29.2-30.4
+  //   pairs 2^16: 30.4-31.4 vs 32.4-33.4;  2^17: 34.5-36.1 vs 36.2-37.3;  2^18: 39.9-40.8 vs 39.7-40.8
+  static constexpr std::int64_t kMicroMaxKeys = std::int64_t(1) << 17;
+  static constexpr PassShape micro_pass_shape(int key_bytes, int value_bytes) {
+    return key_bytes == 4 && (value_bytes == 0 || value_bytes == 4) ? PassShape{256, 8, 6, 8}
+                                                                     : tiny_pass_shape(key_bytes, value_bytes);
   }
   // A sort of at most one wave of tiles that fits one cooperative launch has no histogram kernel
   // where its first pass counting every pass's digits measured faster: each tile then sums the

@@ -74,11 +74,16 @@ void check_sort(Dist d, std::int64_t n, SortOrder order, int begin, int end, boo
 // Sizes around every tile the library uses (RadixSortTuning's shapes) and powers of two.
 const std::vector<std::int64_t>& edge_sizes() {
   static const std::vector<std::int64_t> s = [] {
-    std::vector<std::int64_t> v = {0, 1, 2, 3, 31, 255, 256, 257, 65535, 65536, 65537, (1 << 20) + 1};
+    // The micro shape to 2^17 keys, the tiny one to 2^18.
+    std::vector<std::int64_t> v = {0,     1,     2,         3,         31,        255,      256,          257,
+                                   65535, 65536, 65537,     1 << 17,  (1 << 17) + 1, 1 << 18, (1 << 18) + 1,
+                                   (1 << 20) + 1};
     for (int key : {4, 8})
       for (int value : {0, 4, 8})
         for (const auto shape : {primlab::detail::RadixSortTuning::pass_shape(key, value),
-                                 primlab::detail::RadixSortTuning::small_pass_shape(key, value)}) {
+                                 primlab::detail::RadixSortTuning::small_pass_shape(key, value),
+                                 primlab::detail::RadixSortTuning::tiny_pass_shape(key, value),
+                                 primlab::detail::RadixSortTuning::micro_pass_shape(key, value)}) {
           const std::int64_t tile = std::int64_t(shape.threads) * shape.items;
           for (std::int64_t n : {tile - 1, tile, tile + 1, 2 * tile + 1}) v.push_back(n);
         }
