@@ -78,7 +78,8 @@ struct PassArgs {
   std::int64_t n;
   int shift;
   std::uint32_t mask;              // digit mask of this pass (0xff but for a narrow last pass)
-  std::uint32_t* hist;             // this pass's digit counts over all keys
+  std::uint32_t* hist;             // this pass's digit counts over all keys (a first pass that
+                                   // counts every pass's digits writes every pass's)
   std::uint32_t* status;           // tiles x 256 look-back words, zeroed before the pass
   std::uint32_t* tile_counter;     // zeroed before the pass: tiles are taken in launch order;
                                    // null: the tile is the block's index (at most one wave of tiles)

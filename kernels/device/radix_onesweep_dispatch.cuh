@@ -152,7 +152,6 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
     }
   }
 
-
   // Ping-pong so that the last pass lands in keys_out. When the caller sorts in place and the
   // pass count is odd, the passes end in the workspace and one copy brings the result back.
   const bool aliased = (static_cast<const void*>(keys_in) == keys_out) ||
@@ -213,9 +212,9 @@ struct Tuned {
       RadixSortTuning::small_pass_shape(sizeof(Bits), PAIRS ? sizeof(VBits) : 0);
   static constexpr RadixSortTuning::PassShape kTiny =
       RadixSortTuning::tiny_pass_shape(sizeof(Bits), PAIRS ? sizeof(VBits) : 0);
-  using Small = Shape<kSmall.threads, kSmall.items, kSmall.min_blocks, kSmall.window>;
   static constexpr RadixSortTuning::PassShape kMicro =
       RadixSortTuning::micro_pass_shape(sizeof(Bits), PAIRS ? sizeof(VBits) : 0);
+  using Small = Shape<kSmall.threads, kSmall.items, kSmall.min_blocks, kSmall.window>;
   using Tiny = Shape<kTiny.threads, kTiny.items, kTiny.min_blocks, kTiny.window>;
   using Micro = Shape<kMicro.threads, kMicro.items, kMicro.min_blocks, kMicro.window>;
   using Big = Config<Bits, VBits, PAIRS, Shape<>>;

@@ -38,7 +38,8 @@ struct RadixSortTuning {
     return key_bytes == 4 && value_bytes == 0 ? PassShape{256, 24, 3, 8} : pass_shape(key_bytes, value_bytes);
   }
   // Sorts of at most kTinyMaxKeys u32 keys or u32 pairs (and more than kMicroMaxKeys): 256x12 b4,
-  // latency-bound passes that gain from more, shorter tiles. Whole sorts on the H200, ms (bench/tune/tune_radix_sort 16|18|20):
+  // latency-bound passes that gain from more, shorter tiles. Whole sorts on the H200, ms
+  // (bench/tune/tune_radix_sort 16|18|20):
   //   keys  2^16: 256x12 b4 0.033 vs 256x24 b3 0.038, 256x16 0.035, 256x8 b6 0.032
   //         2^18: 0.040 vs 0.043, 256x8 b6 0.044;  2^20: 0.067 vs 0.062 (so 2^18 is the limit)
   //   pairs 2^16: 0.037 vs 384x24 b2 0.048;  2^18: 0.044 vs 0.054;  2^20: 0.081 vs 0.065
