@@ -16,6 +16,7 @@
 #include "block/block_radix_rank.cuh"
 #include "thread/radix_key_codec.cuh"
 #include "util/chained_launch.cuh"
+#include "util/device_properties.cuh"
 #include "util/probe.cuh"
 
 namespace primlab::detail::onesweep {
@@ -186,7 +187,8 @@ constexpr std::size_t pass_smem_bytes() {
 // listing: radix-onesweep
 template <class Bits, class VBits, bool PAIRS, int THREADS, int ITEMS, int MIN_BLOCKS, int WINDOW, int FEW_DIGITS,
           class Probe = NoProbe, bool COUNTS_ALL = false>
-__global__ void __launch_bounds__(THREADS, MIN_BLOCKS) pass_kernel(PassArgs<Bits, VBits> a, Probe probe = {}) {
+__global__ void __launch_bounds__(THREADS, resident_blocks_bound(THREADS, MIN_BLOCKS))
+    pass_kernel(PassArgs<Bits, VBits> a, Probe probe = {}) {
   using Rank = BlockRadixRank<Bits, THREADS, ITEMS, FEW_DIGITS>;
   constexpr int kTile = THREADS * ITEMS;
   static_assert(THREADS % 32 == 0, "whole warps");
