@@ -126,22 +126,23 @@ __device__ __forceinline__ void store_tile_counts(std::uint32_t* status, std::ui
   for (int p = 1; p < passes; ++p) status[(std::size_t(p) * tiles + tile) * kRadix + d] = s_later[(p - 1) * kRadix + d];
 }
 
-// After the grid barrier, thread d: the first pass's count of digit d over the tiles before `tile`
-// and over all tiles, sixteen independent loads per round trip.
-__device__ __forceinline__ void sum_first_pass(const std::uint32_t* status, std::uint32_t tiles, std::uint32_t tile,
-                                               int d, std::uint32_t& before, std::uint32_t& all) {
+// After the grid barrier: one digit's words of every tile (w[t * 256], t < tiles), summed over all
+// tiles (returned) and over the tiles before `tile` (before), sixteen independent loads a round trip.
+__device__ __forceinline__ std::uint32_t sum_over_tiles(const std::uint32_t* w, std::uint32_t tiles,
+                                                        std::uint32_t tile, std::uint32_t& before) {
+  std::uint32_t all = 0;
   before = 0;
-  all = 0;
   for (std::uint32_t t0 = 0; t0 < tiles; t0 += 16) {
     std::uint32_t v[16];
 #pragma unroll
-    for (int w = 0; w < 16; ++w) v[w] = t0 + w < tiles ? __ldcg(status + std::size_t(t0 + w) * kRadix + d) : 0u;
+    for (int i = 0; i < 16; ++i) v[i] = t0 + i < tiles ? __ldcg(w + std::size_t(t0 + i) * kRadix) : 0u;
 #pragma unroll
-    for (int w = 0; w < 16; ++w) {
-      all += v[w];
-      before += t0 + w < tile ? v[w] : 0u;
+    for (int i = 0; i < 16; ++i) {
+      all += v[i];
+      before += t0 + i < tile ? v[i] : 0u;
     }
   }
+  return all;
 }
 
 // After the grid barrier: the later passes' counts over all tiles into hist (pass p's at
@@ -150,20 +151,10 @@ __device__ __forceinline__ void sum_later_passes(std::uint32_t* status, std::uin
                                                  int passes) {
   const int pairs = (passes - 1) * kRadix;
   for (int q = blockIdx.x * blockDim.x + threadIdx.x; q < pairs; q += gridDim.x * blockDim.x) {
-    const int p = 1 + q / kRadix;
-    std::uint32_t* w = status + std::size_t(p) * tiles * kRadix + q % kRadix;
-    std::uint32_t sum = 0;
-    for (std::uint32_t t0 = 0; t0 < tiles; t0 += 8) {
-      std::uint32_t v[8];
-#pragma unroll
-      for (int i = 0; i < 8; ++i) v[i] = t0 + i < tiles ? __ldcg(w + std::size_t(t0 + i) * kRadix) : 0u;
-#pragma unroll
-      for (int i = 0; i < 8; ++i) {
-        sum += v[i];
-        if (t0 + i < tiles) w[std::size_t(t0 + i) * kRadix] = 0;
-      }
-    }
-    hist[p * kRadix + q % kRadix] = sum;
+    std::uint32_t* w = status + std::size_t(1 + q / kRadix) * tiles * kRadix + q % kRadix;
+    std::uint32_t unused;
+    hist[kRadix + q] = sum_over_tiles(w, tiles, 0, unused);
+    for (std::uint32_t t = 0; t < tiles; ++t) w[std::size_t(t) * kRadix] = 0;
   }
 }
 
@@ -273,7 +264,7 @@ __global__ void __launch_bounds__(THREADS, resident_blocks_bound(THREADS, MIN_BL
     } else {
       __syncthreads();
     }
-    if (tid < kRadix) sum_first_pass(a.status, gridDim.x, tile, tid, counted_before, gcount);
+    if (tid < kRadix) gcount = sum_over_tiles(a.status + tid, gridDim.x, tile, counted_before);
     if (tid < kRadix && tile == 0) a.hist[tid] = gcount;
     sum_later_passes(a.status, a.hist, gridDim.x, a.passes);
   }

@@ -125,7 +125,9 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
   bool counts_all = false;
   if (chained && facts.cooperative && T::first_pass_counts_all(passes, std::int64_t(tiles))) {
     PRIMLAB_TRY(allow_dynamic_smem(first_kernel, kFirstSmem));
-    PRIMLAB_TRY(fits_cooperative_launch(first_kernel, C::kThreads, std::int64_t(tiles), counts_all, kFirstSmem));
+    int resident = 0;
+    PRIMLAB_TRY(resident_blocks_per_sm(first_kernel, C::kThreads, resident, kFirstSmem));
+    counts_all = std::int64_t(tiles) <= std::int64_t(resident) * facts.sm_count;
   }
   if (!counts_all) {
     // The digit counts, the tile counters and the look-back words start at zero: the histogram
@@ -252,24 +254,23 @@ Status run_tuned(const K* keys_in, K* keys_out, const V* vals_in, V* vals_out, s
   DeviceFacts facts;
   const Status st = device_facts(facts);
   if (st != Status::Success) return st;
+  // The sort on a pass shape.
+  auto sort_with = [&](auto shape) {
+    return run<Bits, VBits, PAIRS, decltype(shape)>(bk_in, bk_out, bv_in, bv_out, n, begin_bit, end_bit, codec, ws,
+                                                    offsets_out, facts, stream);
+  };
   if constexpr (T::kMicroShape) {
-    if (n <= RadixSortTuning::kMicroMaxKeys)
-      return run<Bits, VBits, PAIRS, typename T::Micro>(bk_in, bk_out, bv_in, bv_out, n, begin_bit, end_bit, codec,
-                                                        ws, offsets_out, facts, stream);
+    if (n <= RadixSortTuning::kMicroMaxKeys) return sort_with(typename T::Micro{});
   }
   if constexpr (T::kTinyShape) {
-    if (n <= RadixSortTuning::kTinyMaxKeys)
-      return run<Bits, VBits, PAIRS, typename T::Tiny>(bk_in, bk_out, bv_in, bv_out, n, begin_bit, end_bit, codec, ws,
-                                                       offsets_out, facts, stream);
+    if (n <= RadixSortTuning::kTinyMaxKeys) return sort_with(typename T::Tiny{});
   }
   if constexpr (T::kTwoShapes) {
     const std::int64_t big_tiles = (n + T::Big::kTile - 1) / T::Big::kTile;
     if (big_tiles < wave_tiles(facts, T::Big::kMinBlocks) || T::Big::kSmem > std::size_t(facts.max_smem_optin))
-      return run<Bits, VBits, PAIRS, typename T::Small>(bk_in, bk_out, bv_in, bv_out, n, begin_bit, end_bit, codec, ws,
-                                                        offsets_out, facts, stream);
+      return sort_with(typename T::Small{});
   }
-  return run<Bits, VBits, PAIRS>(bk_in, bk_out, bv_in, bv_out, n, begin_bit, end_bit, codec, ws, offsets_out, facts,
-                                 stream);
+  return sort_with(Shape<>{});
 }
 
 }  // namespace primlab::detail::onesweep

@@ -79,19 +79,17 @@ Status resident_blocks_per_sm(void (*kernel)(Params...), int threads, int& out, 
   });
 }
 
-// True when `tiles` blocks of `kernel` (`threads` each, `smem` bytes of dynamic shared memory) fit
-// one cooperative launch on the current device: a kernel with one block per tile then clears its
-// own tile states behind a grid barrier, and no memset precedes it (small calls are bound by the
-// host's launches).
+// True when `tiles` blocks of `kernel` (`threads` each) fit one cooperative launch on the current
+// device: a kernel with one block per tile then clears its own tile states behind a grid barrier,
+// and no memset precedes it (small calls are bound by the host's launches).
 template <class... Params>
-Status fits_cooperative_launch(void (*kernel)(Params...), int threads, std::int64_t tiles, bool& out,
-                               std::size_t smem = 0) {
+Status fits_cooperative_launch(void (*kernel)(Params...), int threads, std::int64_t tiles, bool& out) {
   out = false;
   DeviceFacts facts;
   PRIMLAB_TRY(device_facts(facts));
   if (!facts.cooperative) return Status::Success;
   int resident = 0;
-  PRIMLAB_TRY(resident_blocks_per_sm(kernel, threads, resident, smem));
+  PRIMLAB_TRY(resident_blocks_per_sm(kernel, threads, resident));
   out = tiles <= std::int64_t(resident) * facts.sm_count;
   return Status::Success;
 }
