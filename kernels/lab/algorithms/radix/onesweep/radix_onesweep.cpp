@@ -143,10 +143,10 @@ Result plan_radix_onesweep(const StepConfig& cfg, Trace& t) {
        "hist clear", HB, kOsHistThreads, HB * kOsHistThreads, 1, kOsSHist, false)
       .explain = "The upfront histogram: the library's histogram_kernel counts the digit of every key before the pass "
                  "runs. Each block clears its s_hist, 256 counters for each of a 32-bit key's four 8-bit passes; this "
-                 "sort has one pass, whose digit is " + bits + " (last_mask = " + str(sh.mask) + "). (The library's own "
-                 "sorts of a few tiles skip this kernel: their first pass, launched cooperatively, counts every "
-                 "pass's digits itself and sums the tiles' counts after a grid barrier, the COUNTS_ALL lines of "
-                 "the listing; this row steps the histogram kernel's way, which larger sorts take.)";
+                 "sort has one pass, whose digit is " + bits + " (last_mask = " + str(sh.mask) + "). This row steps the histogram kernel's "
+                 "way, which larger sorts take; the library's own sorts of a few tiles skip this kernel: their first "
+                 "pass, launched cooperatively, counts every pass's digits itself and sums the tiles' counts after a "
+                 "grid barrier (the COUNTS_ALL lines of the listing).";
   step("count: atomicAdd(&s_hist[digit(k)], 1) for every key (16-byte loads of 4 keys" +
            std::string(tail ? ", then the " + str(tail) + " left" : "") + "), k = the key's radix bits",
        "hist count", HB, kOsHistThreads, counting, kOsHistItems * kOsHistVec + 2, kOsSHist, true)
