@@ -73,7 +73,7 @@ struct Layout {
   std::size_t stage_keys = 0, stage_values = 0, local = 0, sorted_keys = 0, sorted_values = 0;
   std::size_t recv_keys = 0, recv_values = 0, aux_keys = 0, aux_values = 0;
   std::size_t spare_keys = 0, spare = 0, splits = 0;
-  std::size_t tile_counts = 0, scan = 0, buckets = 0, piece_offsets = 0;
+  std::size_t tile_counts = 0, scan = 0, piece_offsets = 0;
   std::size_t histogram = 0, lower = 0, starts = 0;
   std::size_t total = 0;
 
@@ -95,8 +95,10 @@ struct Layout {
     } else {
       // The aux copies of a call: at most the shard, plus under kExchangeAlign bytes of padding per run.
       const std::size_t pad = kExchangeAlign * messages;
-      stage_keys = aligned(un * sizeof(K));
-      stage_values = PAIRS ? aligned(un * sizeof(V)) : 0;
+      // The stage leaves a gap of under kRunGap elements before each run (stage_gaps).
+      const std::size_t gaps = std::size_t(kRunGap) * messages;
+      stage_keys = aligned((un + gaps) * sizeof(K));
+      stage_values = PAIRS ? aligned((un + gaps) * sizeof(V)) : 0;
       // `local` is also the workspace of the partition by the top digit, which is done before any
       // piece is sorted.
       local = PAIRS ? radix_partition_pairs_workspace_bytes<K, V>(n, kRadixBits)
@@ -115,13 +117,12 @@ struct Layout {
       const std::size_t counts = std::size_t(max_classes(ranks)) * std::size_t(tiles_of(n));
       tile_counts = aligned(counts * sizeof(std::uint32_t));
       scan = aligned(scan_workspace_bytes<std::uint32_t>(std::int64_t(counts)));
-      buckets = aligned((kRadix + 1) * sizeof(std::uint32_t));
     }
     // The splitters' rounds: one histogram per cut.
     histogram = aligned(std::size_t(std::max(ranks - 1, 1)) * kRadix * sizeof(std::uint32_t));
     lower = aligned(kMaxClasses * sizeof(std::uint64_t));
     total = stage_keys + stage_values + local + sorted_keys + sorted_values + recv_keys + recv_values + aux_keys +
-            aux_values + spare + splits + tile_counts + scan + buckets + piece_offsets + histogram + lower +
+            aux_values + spare + splits + tile_counts + scan + piece_offsets + histogram + lower +
             starts;
   }
 
@@ -157,7 +158,6 @@ struct Carved {
   std::int64_t* splits;         // the merge's tiles
   std::uint32_t* tile_counts;
   Workspace scan;
-  std::uint32_t* buckets;       // the partition by the top digit's offsets
   std::uint32_t* piece_offsets;  // a partition's offsets per piece
   std::uint32_t* histogram;
   void* lower;
@@ -182,7 +182,6 @@ struct Carved {
     splits = reinterpret_cast<std::int64_t*>(take(l.splits));
     tile_counts = reinterpret_cast<std::uint32_t*>(take(l.tile_counts));
     scan = {take(l.scan), l.scan};
-    buckets = reinterpret_cast<std::uint32_t*>(take(l.buckets));
     piece_offsets = reinterpret_cast<std::uint32_t*>(take(l.piece_offsets));
     histogram = reinterpret_cast<std::uint32_t*>(take(l.histogram));
     lower = take(l.lower);
@@ -686,7 +685,14 @@ Status partition_first(Call<K, V, PAIRS>& c) {
     runs[l] = send_runs(G, classes, h_class_all, positions, ex.rank(l), class_start);
   }
 
-  // [SECTION] 5. The partition of each shard by class, into the stage.
+  // [SECTION] 5. The partition of each shard by class, into the stage. By the top digit it is one
+  // Onesweep pass that takes the first splitter round's counts (no histogram kernel), with a gap
+  // before each run to another rank that gives the run its receiver's alignment (stage_gaps), so
+  // that it leaves from where it lies.
+  const int parts = PAIRS ? 2 : 1;
+  const std::size_t elems[2] = {sizeof(Bits), sizeof(VBits)};
+  auto stage_of = [&](int l, int part) { return part == 0 ? c.ws[l].stage : c.ws[l].stage_values; };
+  auto recv_at = [&](int r, int part) { return std::size_t(part == 0 ? c.keys_recv_at[r] : c.values_recv_at[r]); };
   for (int l = 0; l < L; ++l) {
     const Shard<K, V>& s = c.shards[l];
     if (s.n == 0) continue;
@@ -695,13 +701,43 @@ Status partition_first(Call<K, V, PAIRS>& c) {
     K* stage_keys = reinterpret_cast<K*>(c.ws[l].stage);
     V* stage_values = reinterpret_cast<V*>(c.ws[l].stage_values);
     if (by_top_digit) {
-      if (PAIRS) {
-        PRIMLAB_TRY(radix_partition_pairs(s.d_keys_in, stage_keys, s.d_values_in, stage_values, c.ws[l].buckets, s.n,
-                                          top_begin, kRadixBits, c.ws[l].local, stream));
-      } else {
-        PRIMLAB_TRY(radix_partition_keys(s.d_keys_in, stage_keys, c.ws[l].buckets, s.n, top_begin, kRadixBits,
-                                         c.ws[l].local, stream));
+      const int me = ex.rank(l);
+      // The ascending image's digit counts and starts (the first round counted the order's image).
+      std::vector<std::uint32_t> counts(kRadix);
+      std::vector<std::int64_t> start(kRadix + 1, 0);
+      for (int d = 0; d < kRadix; ++d) {
+        counts[d] = c.top_counts[l][reversed ? kRadix - 1 - d : d];
+        start[d + 1] = start[d] + counts[d];
       }
+      StageLayout layout;
+      layout.parts = parts;
+      std::vector<StagedRun> staged;
+      for (int p = 0; p < parts; ++p) {
+        layout.elem[p] = elems[p];
+        layout.stage_at[p] = offset_in(stage_of(l, p), kExchangeAlign);
+      }
+      for (int r = 0; r < G; ++r)
+        for (int j = 0; j < P; ++j) {
+          const Run& run = runs[l][std::size_t(r) * P + j];
+          if (r == me || run.count == 0) continue;
+          StagedRun want{run.offset};
+          const std::size_t landing = std::size_t(routes.landing[routes.at(me, r, j)]);
+          for (int p = 0; p < parts; ++p) want.want[p] = (recv_at(r, p) + landing * elems[p]) % kExchangeAlign;
+          staged.push_back(want);
+        }
+      const std::vector<std::int64_t> gap = stage_gaps(start, staged, layout);
+      for (Run& run : runs[l]) run.offset = with_gaps(start, gap, run.offset);
+      for (int d = 0; d + 1 < kRadix; ++d) counts[d] += std::uint32_t(gap[d + 1]);
+      using PV = std::conditional_t<PAIRS, V, std::uint32_t>;  // a keys-only partition's workspace
+      const PV* values_in = nullptr;
+      PV* values_out = nullptr;
+      if constexpr (PAIRS) {
+        values_in = s.d_values_in;
+        values_out = stage_values + gap[0];
+      }
+      PRIMLAB_TRY((onesweep::run_tuned<K, PV, PAIRS>(s.d_keys_in, stage_keys + gap[0], values_in, values_out, s.n,
+                                                     top_begin, top_begin + kRadixBits, make_codec<K>(false),
+                                                     c.ws[l].local.ptr, nullptr, stream, counts.data())));
       continue;
     }
     class_scatter_kernel<Bits, VBits, PAIRS><<<unsigned(tiles_of(s.n)), DistributedTuning::kThreads, 0, stream>>>(
@@ -715,22 +751,19 @@ Status partition_first(Call<K, V, PAIRS>& c) {
   // [SECTION] 6. The pieces on their way. A rank's own run is a device copy. A run to another
   // rank lands in its place in the receiver's result, and goes as a head of under kExchangeAlign
   // bytes and a body that starts on a kExchangeAlign boundary on both sides (from the staged keys
-  // where the run's start has the receiver's alignment, else from a copy in `aux` that has it):
+  // where the run's start has the receiver's alignment, as the stage's gaps give it where the
+  // partition is by the top digit, else from a copy in `aux` that has it):
   // NCCL copies a body with ends off 16 bytes at 43 % of its speed, off 256 at 64-77 %. A piece's
   // bodies go in one transfer, its heads in the next: a head in its body's NCCL group, to the same
   // peer, halved the body's rate (2 x H100, 184 against 344 GB/s, bench/NOTES-distributed.md). A
   // transfer with nothing to move (every rank knows every run) is not made.
   const bool sort = c.local == Local::Sort;
-  const int parts = PAIRS ? 2 : 1;
   auto recv_of = [&](int l, int part) -> unsigned char* {
     if (sort) return reinterpret_cast<unsigned char*>(part == 0 ? static_cast<void*>(c.shards[l].d_keys_out)
                                                                 : static_cast<void*>(c.shards[l].d_values_out));
     return part == 0 ? c.ws[l].recv_keys : c.ws[l].recv_values;
   };
-  auto stage_of = [&](int l, int part) { return part == 0 ? c.ws[l].stage : c.ws[l].stage_values; };
   auto aux_of = [&](int l, int part) { return part == 0 ? c.ws[l].aux_keys : c.ws[l].aux_values; };
-  auto recv_at = [&](int r, int part) { return std::size_t(part == 0 ? c.keys_recv_at[r] : c.values_recv_at[r]); };
-  const std::size_t elems[2] = {sizeof(Bits), sizeof(VBits)};
   // The head of the run from q to s in piece j, in bytes.
   auto head_of = [&](int q, int s, int j, int part) {
     const std::size_t i = routes.at(q, s, j);
@@ -782,6 +815,7 @@ Status partition_first(Call<K, V, PAIRS>& c) {
         std::size_t& used = aux_used[std::size_t(l) * parts + part];
         used += (dst + kExchangeAlign - reinterpret_cast<std::uintptr_t>(aux + used) % kExchangeAlign) % kExchangeAlign;
         PRIMLAB_TRY(copy_run(from, aux + used, run.count, elem, stream));
+        c.t.realigned += run.count;
         from = aux + used;
         used += out;
       }

@@ -219,4 +219,38 @@ std::vector<std::int64_t> landing_offsets(int ranks, int pieces, const std::vect
   return landing;
 }
 
+std::vector<std::int64_t> stage_gaps(const std::vector<std::int64_t>& digit_start, std::vector<StagedRun> runs,
+                                     const StageLayout& layout) {
+  std::vector<std::int64_t> gap(digit_start.size(), 0);
+  std::sort(runs.begin(), runs.end(), [](const StagedRun& a, const StagedRun& b) { return a.offset < b.offset; });
+  std::int64_t shift = 0;  // the gaps before the run
+  for (const StagedRun& run : runs) {
+    const auto d = std::lower_bound(digit_start.begin(), digit_start.end(), run.offset);
+    if (d == digit_start.end() || *d != run.offset) continue;
+    auto fits = [&](std::int64_t g, int p) {
+      const std::size_t at = layout.stage_at[p] + std::size_t(run.offset + shift + g) * layout.elem[p];
+      return at % kExchangeAlign == run.want[p] % kExchangeAlign;
+    };
+    std::int64_t chosen = 0;
+    for (int need = layout.parts; need >= 1; --need) {
+      std::int64_t g = 0;
+      while (g < kRunGap && !(fits(g, 0) && (need < 2 || fits(g, 1)))) ++g;
+      if (g < kRunGap) {
+        chosen = g;
+        break;
+      }
+    }
+    gap[std::size_t(d - digit_start.begin())] += chosen;
+    shift += chosen;
+  }
+  return gap;
+}
+
+std::int64_t with_gaps(const std::vector<std::int64_t>& digit_start, const std::vector<std::int64_t>& gap,
+                       std::int64_t offset) {
+  std::int64_t at = offset;
+  for (std::size_t d = 0; d < digit_start.size() && digit_start[d] <= offset; ++d) at += gap[d];
+  return at;
+}
+
 }  // namespace primlab::detail

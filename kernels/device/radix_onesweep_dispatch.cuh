@@ -93,10 +93,14 @@ const std::uint32_t* digit_counts(const void* ws, std::int64_t n) {
 // Sorts n <= 2^31 - 1 keys (and values) by bits [begin_bit, end_bit) of their encoded image.
 // Arguments are checked by the caller; ws is at least workspace_bytes(n). When offsets_out is
 // set, the first pass's tile 0 writes the digit offsets (for a one-pass partition).
+// given_counts (host memory, kRadix words, or null) is for a one-pass partition whose caller has
+// counted the digits: there is no histogram kernel, and digit d's keys start at the sum of the
+// given counts of the digits below it, so that a count above the digit's keys leaves a gap after
+// them.
 template <class Bits, class VBits, bool PAIRS, class S = Shape<>>
 Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* vals_out, std::int64_t n,
            int begin_bit, int end_bit, const KeyCodec<Bits>& codec, void* ws, std::uint32_t* offsets_out,
-           const DeviceFacts& facts, cudaStream_t stream) {
+           const DeviceFacts& facts, cudaStream_t stream, const std::uint32_t* given_counts = nullptr) {
   using C = Config<Bits, VBits, PAIRS, S>;
   using L = WorkspaceLayout<Bits, VBits, PAIRS>;
   using T = RadixSortTuning;
@@ -116,7 +120,7 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
   PRIMLAB_TRY(allow_dynamic_smem(kernel, C::kSmem));
   // Passes of at most one wave of tiles are chained with programmatic dependent launch: chaining
   // every size cost 7 % at 2^28 (H200, u32: 6.15 ms against 5.72), bench/NOTES-sort.md.
-  const bool chained = std::int64_t(tiles) <= wave_tiles(facts, C::kMinBlocks);
+  const bool chained = given_counts == nullptr && std::int64_t(tiles) <= wave_tiles(facts, C::kMinBlocks);
   // Where those tiles fit one cooperative launch and are few (RadixSortTuning), the first pass
   // counts every pass's digits itself and there is no histogram kernel (agent/radix_onesweep.cuh).
   auto first_kernel =
@@ -129,7 +133,11 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
     PRIMLAB_TRY(resident_blocks_per_sm(first_kernel, C::kThreads, resident, kFirstSmem));
     counts_all = std::int64_t(tiles) <= std::int64_t(resident) * facts.sm_count;
   }
-  if (!counts_all) {
+  if (given_counts != nullptr) {
+    // The counts as given; the tile counter and the look-back words start at zero.
+    PRIMLAB_CUDA_TRY(cudaMemsetAsync(hist, 0, L::kCountBytes + layout.status_bytes(passes), stream));
+    PRIMLAB_CUDA_TRY(cudaMemcpyAsync(hist, given_counts, kRadix * sizeof(std::uint32_t), cudaMemcpyHostToDevice, stream));
+  } else if (!counts_all) {
     // The digit counts, the tile counters and the look-back words start at zero: the histogram
     // kernel, launched cooperatively, zeroes them before it counts (a small sort is bound by the
     // host's launches: one memset less is ~4-5 us of ~36 at 2^16, bench/NOTES-sort.md). Where
@@ -243,7 +251,7 @@ std::size_t tuned_workspace_bytes(std::int64_t n) {
 template <class K, class V, bool PAIRS>
 Status run_tuned(const K* keys_in, K* keys_out, const V* vals_in, V* vals_out, std::int64_t n, int begin_bit,
                  int end_bit, const KeyCodec<typename RadixKey<K>::Bits>& codec, void* ws,
-                 std::uint32_t* offsets_out, cudaStream_t stream) {
+                 std::uint32_t* offsets_out, cudaStream_t stream, const std::uint32_t* given_counts = nullptr) {
   using Bits = typename RadixKey<K>::Bits;
   using VBits = typename ValueBits<V>::type;
   using T = Tuned<Bits, VBits, PAIRS>;
@@ -257,7 +265,7 @@ Status run_tuned(const K* keys_in, K* keys_out, const V* vals_in, V* vals_out, s
   // The sort on a pass shape.
   auto sort_with = [&](auto shape) {
     return run<Bits, VBits, PAIRS, decltype(shape)>(bk_in, bk_out, bv_in, bv_out, n, begin_bit, end_bit, codec, ws,
-                                                    offsets_out, facts, stream);
+                                                    offsets_out, facts, stream, given_counts);
   };
   if constexpr (T::kMicroShape) {
     if (n <= RadixSortTuning::kMicroMaxKeys) return sort_with(typename T::Micro{});

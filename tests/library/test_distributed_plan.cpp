@@ -249,6 +249,71 @@ TEST(DistributedPlan, HeadsEndOnTheReceiversBoundary) {
     }
 }
 
+// The stage's gaps put every run that starts at a digit at its receiver's alignment, keys and
+// values alike where their alignments agree, keys alone where they cannot, and keep the digits
+// in order with every gap under kRunGap elements.
+TEST(DistributedPlan, StageGapsGiveEveryRunItsReceiversAlignment) {
+  using primlab::detail::kExchangeAlign;
+  using primlab::detail::kRunGap;
+  std::vector<std::int64_t> start(257, 0);
+  std::uint32_t x = 12345;
+  for (int d = 0; d < 256; ++d) {
+    x = x * 1664525u + 1013904223u;
+    start[d + 1] = start[d] + (d % 7 == 3 ? 0 : std::int64_t(x >> 22));  // some digits empty
+  }
+  for (std::size_t key_elem : {4u, 8u})
+    for (std::size_t value_elem : {4u, 8u})
+      for (std::size_t value_at : {0u, 4u, 12u}) {
+        SCOPED_TRACE(testing::Message() << key_elem << "-byte keys, " << value_elem << "-byte values staged at +" << value_at);
+        primlab::detail::StageLayout layout;
+        layout.parts = 2;
+        layout.elem[0] = key_elem;
+        layout.elem[1] = value_elem;
+        layout.stage_at[0] = 0;
+        layout.stage_at[1] = value_at;
+        // Runs at every 16th digit's start (one inside a digit), wanting landings of a receiver whose
+        // outputs start one element past a boundary.
+        std::vector<primlab::detail::StagedRun> runs;
+        for (int d = 2; d < 256; d += 16) {
+          primlab::detail::StagedRun r;
+          r.offset = start[d];
+          const std::int64_t landing = 1000 + 3 * d;
+          r.want[0] = (key_elem + std::size_t(landing) * key_elem) % kExchangeAlign;
+          r.want[1] = (value_elem + std::size_t(landing) * value_elem) % kExchangeAlign;
+          runs.push_back(r);
+        }
+        primlab::detail::StagedRun inside;
+        inside.offset = start[100] + 1;
+        inside.want[0] = 64;
+        runs.push_back(inside);
+        const std::vector<std::int64_t> gap = primlab::detail::stage_gaps(start, runs, layout);
+        ASSERT_EQ(gap.size(), start.size());
+        std::int64_t total = 0;
+        for (std::int64_t g : gap) {
+          EXPECT_GE(g, 0);
+          EXPECT_LT(g, kRunGap);
+          total += g;
+        }
+        EXPECT_GT(total, 0);
+        // Both parts can be had where the keys' and values' stages are equally aligned (at + 4 or
+        // + 12 the values' element count from a boundary differs from the keys' for every run).
+        const bool both = value_at == 0;
+        for (const auto& r : runs) {
+          const std::int64_t at = primlab::detail::with_gaps(start, gap, r.offset);
+          if (r.offset == inside.offset) {
+            EXPECT_EQ(at - r.offset, primlab::detail::with_gaps(start, gap, start[100]) - start[100]) << "no gap of its own";
+            continue;
+          }
+          EXPECT_EQ(std::size_t(at) * key_elem % kExchangeAlign, r.want[0]) << "run at " << r.offset;
+          if (both) EXPECT_EQ((value_at + std::size_t(at) * value_elem) % kExchangeAlign, r.want[1]) << "run at " << r.offset;
+        }
+        // The digits keep their order and sizes: each digit's start moves by the gaps up to it.
+        for (int d = 0; d < 256; ++d)
+          EXPECT_GE(primlab::detail::with_gaps(start, gap, start[d + 1]) - primlab::detail::with_gaps(start, gap, start[d]),
+                    start[d + 1] - start[d]);
+      }
+}
+
 TEST(DistributedPlan, NoSlackSplitsExactly) {
   // The partition's plan: every rank's share is within one key of a fair share, even when all keys
   // share one digit.

@@ -102,6 +102,8 @@ struct DistributedTimes {
   std::int64_t largest = 0;    // the largest rank's share
   std::int64_t total = 0;      // keys over all ranks
   std::int64_t moved = 0;      // keys sent to another rank, over all ranks
+  std::int64_t realigned = 0;  // keys and values this process copied before sending, so that a
+                               // run leaves on its receiver's alignment
 };
 
 // The most keys any rank receives when the group holds total_n keys: a fair share plus the
