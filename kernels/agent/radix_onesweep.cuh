@@ -18,6 +18,7 @@
 #include "util/chained_launch.cuh"
 #include "util/device_properties.cuh"
 #include "util/probe.cuh"
+#include "util/segment_tile.h"
 
 namespace primlab::detail::onesweep {
 
@@ -89,6 +90,12 @@ struct PassArgs {
   std::uint32_t* offsets_out;      // mask + 2 digit offsets written by tile 0, or null
   int passes = 1;                  // the sort's passes and its last pass's digit mask: read by a
   std::uint32_t last_mask = 0xffu; // first pass that counts every pass's digits (COUNTS_ALL)
+  // A segmented pass (SEGMENTED) sorts segments each on its own: tile t takes its keys, segment
+  // and the segment's first tile from seg_tiles[t]; segment s's digit counts are
+  // seg_counts[s * 256 + d], and its keys go from seg_start[s] on.
+  const SegmentTile* seg_tiles = nullptr;
+  const std::uint32_t* seg_counts = nullptr;
+  const std::uint32_t* seg_start = nullptr;
 };
 
 // [SECTION] a small sort's first pass counts every pass's digits
@@ -173,11 +180,12 @@ constexpr std::size_t pass_smem_bytes() {
 // FEW_DIGITS: BlockRadixRank's threshold for ranking a warp by __match_any_sync.
 // COUNTS_ALL: the first pass of a sort of one wave of tiles, launched cooperatively, counts every
 // pass's digits itself (above); its dynamic shared memory adds later_counts_bytes<Bits>().
+// SEGMENTED: a pass over segments (PassArgs::seg_tiles), each ranked on its own.
 // One thread per digit: a.mask < THREADS. The library's shapes have kRadix threads or more; the
 // lab steps blocks of 32 or 64 threads with digits of at most 5 bits.
 // listing: radix-onesweep
 template <class Bits, class VBits, bool PAIRS, int THREADS, int ITEMS, int MIN_BLOCKS, int WINDOW, int FEW_DIGITS,
-          class Probe = NoProbe, bool COUNTS_ALL = false>
+          class Probe = NoProbe, bool COUNTS_ALL = false, bool SEGMENTED = false>
 __global__ void __launch_bounds__(THREADS, resident_blocks_bound(THREADS, MIN_BLOCKS))
     pass_kernel(PassArgs<Bits, VBits> a, Probe probe = {}) {
   using Rank = BlockRadixRank<Bits, THREADS, ITEMS, FEW_DIGITS>;
@@ -212,8 +220,13 @@ __global__ void __launch_bounds__(THREADS, resident_blocks_bound(THREADS, MIN_BL
   __syncthreads();                                                                                // step: clear
   probe.barrier();
   const std::uint32_t tile = s_tile;                                                   // step: load
-  const std::int64_t tile_begin = std::int64_t(tile) * kTile;                          // step: load
-  const int valid = static_cast<int>(std::min<std::int64_t>(kTile, a.n - tile_begin));  // step: load
+  const std::int64_t tile_begin = SEGMENTED ? a.seg_tiles[tile].src : std::int64_t(tile) * kTile;  // step: load
+  const int valid = SEGMENTED ? int(a.seg_tiles[tile].count)                           // step: load
+                              : static_cast<int>(std::min<std::int64_t>(kTile, a.n - tile_begin));  // step: load
+  const std::uint32_t first = SEGMENTED ? a.seg_tiles[tile].first : 0u;  // the first tile of the look-back  // step: load
+  if constexpr (SEGMENTED) {
+    if (tid < kRadix) gcount = a.seg_counts[std::size_t(a.seg_tiles[tile].seg) * kRadix + tid];
+  }
   const int warp_first = warp * 32 * ITEMS + lane;  // tile-local index of item 0 (warp-striped)  // step: load
 
   // Load: warp w takes the w-th run of 32 * ITEMS keys; item i of a lane is at i * 32 + lane.
@@ -253,8 +266,8 @@ __global__ void __launch_bounds__(THREADS, resident_blocks_bound(THREADS, MIN_BL
       const std::uint32_t padding = tid == static_cast<int>(a.mask) ? kTile - valid : 0u;
       store_tile_counts(a.status, gridDim.x, tile, tid, total - padding, a.passes, s_later);
     } else {
-      probe.event(OnesweepEvent::kPublish, tile, tid, tile == 0 ? (kInclusive | total) : total + 1);
-      st_relaxed(my_status, tile == 0 ? (kInclusive | total) : total + 1);             // step: publish
+      probe.event(OnesweepEvent::kPublish, tile, tid, tile == first ? (kInclusive | total) : total + 1);
+      st_relaxed(my_status, tile == first ? (kInclusive | total) : total + 1);         // step: publish
     }
   }                                                                                    // step: publish
   std::uint32_t counted_before = 0;                                                    // step: publish
@@ -269,6 +282,7 @@ __global__ void __launch_bounds__(THREADS, resident_blocks_bound(THREADS, MIN_BL
     sum_later_passes(a.status, a.hist, gridDim.x, a.passes);
   }
   scan256_exclusive2(total, gcount, tile_excl, glob_excl, s_tmp, probe);               // step: publish
+  if constexpr (SEGMENTED) glob_excl += a.seg_start[a.seg_tiles[tile].seg];
   if (tid < kRadix) {                                                                  // step: starts
     ranker.add_tile_start(tid, tile_excl, probe);                                      // step: starts
     if (a.offsets_out != nullptr && tile == 0 && tid <= static_cast<int>(a.mask)) {
@@ -295,9 +309,9 @@ __global__ void __launch_bounds__(THREADS, resident_blocks_bound(THREADS, MIN_BL
     std::uint32_t excl = 0;                                                            // step: look-back
     if constexpr (COUNTS_ALL) {
       excl = counted_before;
-    } else if (tile > 0) {                                                             // step: look-back
+    } else if (tile > first) {                                                         // step: look-back
       const std::uint32_t* p = my_status - kRadix;  // the nearest predecessor not yet folded  // step: look-back
-      std::uint32_t left = tile;                     // predecessors not yet folded     // step: look-back
+      std::uint32_t left = tile - first;             // predecessors not yet folded     // step: look-back
       for (;;) {                                                                       // step: look-back
         std::uint32_t v[WINDOW];                                                       // step: look-back
 #pragma unroll  // step: look-back
@@ -372,5 +386,54 @@ __global__ void __launch_bounds__(THREADS, resident_blocks_bound(THREADS, MIN_BL
   }
 }
 // listing: end
+
+// [SECTION] the digit counts of a segmented sort
+
+// Segment s's count of digit d in pass p goes to counts[(p * segments + s) * 256 + d] (zeroed by
+// the caller). Block b counts tiles [b * TILES, (b + 1) * TILES) of the table, in shared memory, and
+// adds its counts to a segment's when the segment changes: a segment's tiles are consecutive.
+template <class Bits, int THREADS, int TILES>
+__global__ void __launch_bounds__(THREADS)
+    segment_histogram_kernel(const Bits* __restrict__ keys, const SegmentTile* __restrict__ tiles,
+                             std::uint32_t tile_count, int segments, int begin_bit, int passes,
+                             std::uint32_t last_mask, Bits enc0, Bits enc1, std::uint32_t* counts) {
+  constexpr int kMaxPasses = sizeof(Bits);
+  constexpr int kLoads = 4;
+  __shared__ std::uint32_t s_hist[kMaxPasses * kRadix];
+  const std::uint32_t t0 = blockIdx.x * TILES, t1 = min(tile_count, t0 + TILES);
+  for (int i = threadIdx.x; i < passes * kRadix; i += THREADS) s_hist[i] = 0;
+  __syncthreads();
+  auto flush = [&](std::uint32_t seg) {
+    for (int i = threadIdx.x; i < passes * kRadix; i += THREADS) {
+      const std::uint32_t v = s_hist[i];
+      if (v) atomicAdd(&counts[(std::size_t(i / kRadix) * segments + seg) * kRadix + i % kRadix], v);
+      s_hist[i] = 0;
+    }
+  };
+  std::uint32_t seg = t0 < t1 ? tiles[t0].seg : 0u;
+  for (std::uint32_t t = t0; t < t1; ++t) {
+    const SegmentTile tile = tiles[t];
+    if (tile.seg != seg) {
+      __syncthreads();
+      flush(seg);
+      __syncthreads();
+      seg = tile.seg;
+    }
+    for (std::uint32_t base = 0; base < tile.count; base += kLoads * THREADS) {
+      Bits k[kLoads];
+#pragma unroll
+      for (int u = 0; u < kLoads; ++u) {
+        const std::uint32_t i = base + u * THREADS + threadIdx.x;
+        k[u] = i < tile.count ? keys[tile.src + i] : Bits(0);
+      }
+#pragma unroll
+      for (int u = 0; u < kLoads; ++u)
+        if (base + u * THREADS + threadIdx.x < tile.count)
+          count_key(xor_by_top(k[u], enc0, enc1), begin_bit, passes, last_mask, s_hist);
+    }
+  }
+  __syncthreads();
+  if (t0 < t1) flush(seg);
+}
 
 }  // namespace primlab::detail::onesweep

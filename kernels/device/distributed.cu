@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
+#include <cstring>
 #include <limits>
 #include <tuple>
 #include <utility>
@@ -60,9 +61,9 @@ bool may_run(Scheme scheme, Local local, int ranks, Scheme asked) {
 // One rank's workspace, carved in this order; a scheme leaves the other's regions empty.
 //  PartitionFirst: `stage` holds the shard partitioned by destination and piece until the last
 //  transfer has sent it; `local` the workspace of that partition, then of the local sort or
-//  partition (apart from the stage, since a piece is sorted while the next is sent); `recv` what arrives for a partition (for a
-//  sort, d_keys_out instead); `aux` runs moved to their receiver's alignment; the class counts of
-//  the shard's tiles and their scan; the pieces' partition offsets.
+//  partition (apart from the stage, since a piece is sorted while the next is sent); `recv` what
+//  arrives; `aux` runs moved to their receiver's alignment; the class counts of the shard's tiles
+//  and their scan; the pieces' partition offsets.
 //  SortFirst: `sorted` holds the shard sorted, whose runs the exchange sends from where they lie;
 //  `recv` the runs of the other ranks, each at its sender's offset from a kRunAlign boundary;
 //  `spare` the local sort's workspace, then the merge rounds' second buffer.
@@ -103,13 +104,13 @@ struct Layout {
       // piece is sorted.
       local = PAIRS ? radix_partition_pairs_workspace_bytes<K, V>(n, kRadixBits)
                     : radix_partition_keys_workspace_bytes<K>(n, kRadixBits);
+      recv_keys = aligned(cap * sizeof(K));
+      recv_values = PAIRS ? aligned(cap * sizeof(V)) : 0;
       if (local_step == Local::Sort) {
         local = aligned(std::max(local, sort_ws(capacity)));
       } else {
         local = aligned(std::max(local, PAIRS ? radix_partition_pairs_workspace_bytes<K, V>(capacity, num_bits)
                                               : radix_partition_keys_workspace_bytes<K>(capacity, num_bits)));
-        recv_keys = aligned(cap * sizeof(K));
-        recv_values = PAIRS ? aligned(cap * sizeof(V)) : 0;
         piece_offsets = aligned(std::size_t(kDistributedMaxPieces) * ((std::size_t(1) << num_bits) + 1) * sizeof(std::uint32_t));
       }
       aux_keys = aligned(un * sizeof(K) + pad);
@@ -213,12 +214,12 @@ class Stopwatch {
 };
 
 // The first collective: every rank's status and arguments, so that all ranks go on or all stop;
-// where its workspace starts past a kRunAlign boundary (SortFirst's receivers need it to find the
-// runs in the messages) and where its receive buffers start past a kExchangeAlign boundary
-// (PartitionFirst's senders cut each run at the receiver's boundary). The fields from kBegin on
-// must agree.
+// and where its workspace starts past a kRunAlign boundary, as every region of it does: SortFirst's
+// receivers find the runs in the messages by it, PartitionFirst's senders cut each run at the
+// receiver's boundary. The fields from kBegin on must agree.
+static_assert(kRunAlign == kExchangeAlign, "one alignment tells both schemes where a rank's regions start");
 enum Header {
-  kStatus, kCount, kCapacity, kWorkspaceAt, kKeysRecvAt, kValuesRecvAt,
+  kStatus, kCount, kCapacity, kWorkspaceAt,
   kBegin, kBits, kOrder, kLocal, kKeySize, kValueSize, kScheme, kPieces, kHeaderSize
 };
 
@@ -363,8 +364,9 @@ struct Call {
   int pieces = 1;
   double growth = 1.0;  // of each piece over the one before (DistributedTuning::piece_growth)
   std::vector<Carved<K, V, PAIRS>> ws;
-  std::vector<std::int64_t> counts, capacities, ws_at, keys_recv_at, values_recv_at;  // per rank
+  std::vector<std::int64_t> counts, capacities, ws_at;  // per rank
   std::vector<std::vector<std::uint32_t>> top_counts;  // per driven rank: its first splitter histogram
+  std::vector<std::int64_t> top_all;                   // every rank's, rank r's at [r * slots]
   std::int64_t total = 0;
   int last_ticket = -1;  // the last transfer started
   DistributedTimes t;
@@ -419,9 +421,6 @@ Status agree(Call<K, V, PAIRS>& c) {
     h[kCapacity] = s.capacity;
     // Every region of the workspace starts where the workspace does, modulo kAlign.
     h[kWorkspaceAt] = std::int64_t(offset_in(s.ws.ptr, kRunAlign));
-    const bool to_out = c.local == Local::Sort;  // a sort receives into d_keys_out, a partition into `recv`
-    h[kKeysRecvAt] = std::int64_t(offset_in(to_out ? static_cast<const void*>(s.d_keys_out) : s.ws.ptr, kExchangeAlign));
-    h[kValuesRecvAt] = std::int64_t(offset_in(to_out ? static_cast<const void*>(s.d_values_out) : s.ws.ptr, kExchangeAlign));
     h[kBegin] = c.begin_bit;
     h[kBits] = c.num_bits;
     h[kOrder] = int(c.order);
@@ -439,8 +438,6 @@ Status agree(Call<K, V, PAIRS>& c) {
     c.counts.push_back(h[kCount]);
     c.capacities.push_back(h[kCapacity]);
     c.ws_at.push_back(h[kWorkspaceAt]);
-    c.keys_recv_at.push_back(h[kKeysRecvAt]);
-    c.values_recv_at.push_back(h[kValuesRecvAt]);
     c.total += h[kCount];
   }
   choose(c);
@@ -530,6 +527,7 @@ Status find_cuts(Call<K, V, PAIRS>& c, SplitterSearch& search, const std::vector
     }
     std::vector<std::int64_t> h_counts(h_hist.begin(), h_hist.end()), h_gathered(slots * c.G);
     PRIMLAB_TRY(c.ex.all_gather(h_counts.data(), slots, h_gathered.data()));
+    if (first_round) c.top_all = h_gathered;
     search.answer(h_gathered);
   }
   c.t.splitter_rounds = search.rounds();
@@ -594,6 +592,101 @@ struct Plans {
     plans[std::size_t(l) * parts + part] = {send_base, w, w + G, recv_base, w + 2 * G, w + 3 * G};
   }
 };
+
+// A piece's segmented sort (onesweep::run_segmented): its tables in the local workspace.
+struct SegmentedPiece {
+  const SegmentTile* first = nullptr;
+  const SegmentTile* later = nullptr;
+  const std::uint32_t* start = nullptr;
+  std::uint32_t first_count = 0, later_count = 0;
+  int segments = 0;
+};
+struct Segmented {
+  bool on = false;
+  std::vector<SegmentedPiece> pieces;
+  void* state = nullptr;
+};
+
+// A sort staged by the top digit sorts each piece top digit by top digit, by the bits below it
+// (onesweep::run_segmented): the partition was the sort's first pass, and 32-bit keys take three
+// passes instead of four (seven of eight for 64-bit ones). Every driven rank's tables, for all its
+// pieces, go to the start of its local workspace, after the partition on its stream; a rank whose
+// workspace cannot hold them, or whose device cannot run the pass, or a range whose passes below
+// the top digit are even (the passes alternate between the received keys and the result), sorts
+// whole pieces.
+template <class K, class V, bool PAIRS>
+Status segmented_sorts(Call<K, V, PAIRS>& c, const Routes& routes, bool by_top_digit, std::vector<Segmented>& out) {
+  using Bits = typename Call<K, V, PAIRS>::Bits;
+  using VBits = typename Call<K, V, PAIRS>::VBits;
+  const int G = c.G, P = routes.P;
+  const int passes = (c.num_bits - 1) / kRadixBits;  // below the top digit
+  out.assign(std::size_t(c.L), {});
+  c.t.local_passes = c.local == Local::Sort ? (c.num_bits + kRadixBits - 1) / kRadixBits : 0;
+  DeviceFacts facts;
+  PRIMLAB_TRY(device_facts(facts));
+  if (c.local != Local::Sort || !by_top_digit || passes % 2 == 0 || !onesweep::segmented_runs_on<Bits, VBits, PAIRS>(facts))
+    return Status::Success;
+  constexpr int kTile = onesweep::SegmentedConfig<Bits, VBits, PAIRS>::kTile;
+  for (int l = 0; l < c.L; ++l) {
+    const int me = c.ex.rank(l);
+    std::vector<SegmentPlan> plans(static_cast<std::size_t>(P));
+    std::size_t bytes = 0, state = 0;
+    bool whole = true;  // every piece's chunks hold its keys
+    for (int j = 0; j < P; ++j) {
+      // Rank q's run of piece j: its keys after those it sends to earlier (rank, piece)s.
+      std::vector<std::int64_t> first(G, 0), count(G, 0), landing(G, 0);
+      for (int q = 0; q < G; ++q) {
+        for (int s = 0; s < G; ++s)
+          for (int k = 0; k < P; ++k)
+            if (s < me || (s == me && k < j)) first[q] += routes.send[routes.at(q, s, k)];
+        count[q] = routes.send[routes.at(q, me, j)];
+        landing[q] = routes.landing[routes.at(q, me, j)] - routes.piece_start(me, j);
+      }
+      int lowest = 0;
+      const std::vector<SegmentChunk> chunks =
+          piece_chunks(G, c.top_all, first, count, landing, c.order == SortOrder::Descending, &lowest);
+      std::int64_t keys = 0;
+      for (const SegmentChunk& ch : chunks) keys += ch.count;
+      whole = whole && keys == routes.piece_count(me, j);
+      const int segments = chunks.empty() ? 0 : chunks.back().seg + 1;
+      SegmentPlan& p = plans[std::size_t(j)];
+      p = segment_plan(chunks, segments, kTile);
+      bytes += aligned(p.first.size() * sizeof(SegmentTile)) + aligned(p.later.size() * sizeof(SegmentTile)) +
+               aligned(p.start.size() * sizeof(std::uint32_t));
+      state = std::max(state, onesweep::segmented_state_bytes(passes, int(p.start.size()),
+                                                              std::uint32_t(std::max(p.first.size(), p.later.size()))));
+    }
+    Workspace& ws = c.ws[l].local;
+    if (!whole || bytes + state > ws.bytes) continue;
+    // Every piece's tables in one upload, queued after the partition that used this workspace.
+    std::vector<unsigned char> host(bytes, 0);
+    std::size_t at = 0;
+    auto put = [&](const void* src, std::size_t n) {
+      if (n > 0) std::memcpy(host.data() + at, src, n);
+      unsigned char* device = static_cast<unsigned char*>(ws.ptr) + at;
+      at += aligned(n);
+      return device;
+    };
+    Segmented& seg = out[std::size_t(l)];
+    for (const SegmentPlan& p : plans) {
+      SegmentedPiece piece;
+      piece.first = reinterpret_cast<const SegmentTile*>(put(p.first.data(), p.first.size() * sizeof(SegmentTile)));
+      piece.later = reinterpret_cast<const SegmentTile*>(put(p.later.data(), p.later.size() * sizeof(SegmentTile)));
+      piece.start = reinterpret_cast<const std::uint32_t*>(put(p.start.data(), p.start.size() * sizeof(std::uint32_t)));
+      piece.first_count = std::uint32_t(p.first.size());
+      piece.later_count = std::uint32_t(p.later.size());
+      piece.segments = int(p.start.size());
+      seg.pieces.push_back(piece);
+    }
+    PRIMLAB_CUDA_TRY(cudaSetDevice(c.ex.device(l)));
+    if (bytes > 0)
+      PRIMLAB_CUDA_TRY(cudaMemcpyAsync(ws.ptr, host.data(), bytes, cudaMemcpyHostToDevice, c.ex.stream(l)));
+    seg.state = static_cast<unsigned char*>(ws.ptr) + bytes;
+    seg.on = true;
+  }
+  if (c.L > 0 && out[0].on) c.t.local_passes = passes;
+  return Status::Success;
+}
 
 // PartitionFirst, steps 3 to 7: the classes and their counts; who sends what; the partition of
 // each shard by class; then piece by piece the runs on their way, and each piece sorted (or
@@ -692,7 +785,8 @@ Status partition_first(Call<K, V, PAIRS>& c) {
   const int parts = PAIRS ? 2 : 1;
   const std::size_t elems[2] = {sizeof(Bits), sizeof(VBits)};
   auto stage_of = [&](int l, int part) { return part == 0 ? c.ws[l].stage : c.ws[l].stage_values; };
-  auto recv_at = [&](int r, int part) { return std::size_t(part == 0 ? c.keys_recv_at[r] : c.values_recv_at[r]); };
+  // Where rank r's receive buffers start past a boundary: where its workspace does.
+  auto recv_at = [&](int r, int /*part*/) { return std::size_t(c.ws_at[r]); };
   for (int l = 0; l < L; ++l) {
     const Shard<K, V>& s = c.shards[l];
     if (s.n == 0) continue;
@@ -746,6 +840,8 @@ Status partition_first(Call<K, V, PAIRS>& c) {
         reinterpret_cast<VBits*>(stage_values));
     PRIMLAB_LAUNCH_TRY();
   }
+  std::vector<Segmented> segmented;
+  PRIMLAB_TRY(segmented_sorts(c, routes, by_top_digit, segmented));
   PRIMLAB_TRY(c.clock.lap(&c.t.partition));
 
   // [SECTION] 6. The pieces on their way. A rank's own run is a device copy. A run to another
@@ -758,11 +854,7 @@ Status partition_first(Call<K, V, PAIRS>& c) {
   // peer, halved the body's rate (2 x H100, 184 against 344 GB/s, bench/NOTES-distributed.md). A
   // transfer with nothing to move (every rank knows every run) is not made.
   const bool sort = c.local == Local::Sort;
-  auto recv_of = [&](int l, int part) -> unsigned char* {
-    if (sort) return reinterpret_cast<unsigned char*>(part == 0 ? static_cast<void*>(c.shards[l].d_keys_out)
-                                                                : static_cast<void*>(c.shards[l].d_values_out));
-    return part == 0 ? c.ws[l].recv_keys : c.ws[l].recv_values;
-  };
+  auto recv_of = [&](int l, int part) { return part == 0 ? c.ws[l].recv_keys : c.ws[l].recv_values; };
   auto aux_of = [&](int l, int part) { return part == 0 ? c.ws[l].aux_keys : c.ws[l].aux_values; };
   // The head of the run from q to s in piece j, in bytes.
   auto head_of = [&](int q, int s, int j, int part) {
@@ -854,19 +946,30 @@ Status partition_first(Call<K, V, PAIRS>& c) {
       const std::int64_t at = routes.piece_start(me, j), n = routes.piece_count(me, j);
       K* keys = s.d_keys_out + at;
       V* values = PAIRS ? s.d_values_out + at : nullptr;
+      K* recv_keys = reinterpret_cast<K*>(c.ws[l].recv_keys) + at;
+      V* recv_values = PAIRS ? reinterpret_cast<V*>(c.ws[l].recv_values) + at : nullptr;
+      if (sort && segmented[l].on) {
+        // Three passes for 32-bit keys (seven for 64): recv -> out -> recv -> out.
+        const SegmentedPiece& piece = segmented[l].pieces[std::size_t(j)];
+        PRIMLAB_TRY((onesweep::run_segmented<Bits, VBits, PAIRS>(
+            reinterpret_cast<const Bits*>(recv_keys), reinterpret_cast<Bits*>(keys), reinterpret_cast<Bits*>(recv_keys),
+            reinterpret_cast<const VBits*>(recv_values), reinterpret_cast<VBits*>(values), reinterpret_cast<VBits*>(recv_values),
+            piece.first, piece.first_count, piece.later, piece.later_count, piece.segments, piece.start, c.begin_bit,
+            end_bit - kRadixBits, c.codec, segmented[l].state, stream)));
+        continue;
+      }
       if (sort) {
         if (PAIRS) {
-          PRIMLAB_TRY(radix_sort_pairs(keys, keys, values, values, n, c.order, c.begin_bit, end_bit, c.ws[l].local, stream));
+          PRIMLAB_TRY(radix_sort_pairs(recv_keys, keys, recv_values, values, n, c.order, c.begin_bit, end_bit, c.ws[l].local, stream));
         } else {
-          PRIMLAB_TRY(radix_sort_keys(keys, keys, n, c.order, c.begin_bit, end_bit, c.ws[l].local, stream));
+          PRIMLAB_TRY(radix_sort_keys(recv_keys, keys, n, c.order, c.begin_bit, end_bit, c.ws[l].local, stream));
         }
         continue;
       }
-      const K* recv_keys = reinterpret_cast<const K*>(c.ws[l].recv_keys) + at;
       std::uint32_t* piece_offsets = c.ws[l].piece_offsets + std::size_t(j) * offsets;
       if (PAIRS) {
-        PRIMLAB_TRY(radix_partition_pairs(recv_keys, keys, reinterpret_cast<const V*>(c.ws[l].recv_values) + at, values,
-                                          piece_offsets, n, c.begin_bit, c.num_bits, c.ws[l].local, stream));
+        PRIMLAB_TRY(radix_partition_pairs(recv_keys, keys, recv_values, values, piece_offsets, n, c.begin_bit, c.num_bits,
+                                          c.ws[l].local, stream));
       } else {
         PRIMLAB_TRY(radix_partition_keys(recv_keys, keys, piece_offsets, n, c.begin_bit, c.num_bits, c.ws[l].local, stream));
       }

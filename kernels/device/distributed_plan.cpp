@@ -253,4 +253,61 @@ std::int64_t with_gaps(const std::vector<std::int64_t>& digit_start, const std::
   return at;
 }
 
+std::vector<SegmentChunk> piece_chunks(int ranks, const std::vector<std::int64_t>& digit_counts,
+                                       const std::vector<std::int64_t>& first, const std::vector<std::int64_t>& count,
+                                       const std::vector<std::int64_t>& landing, bool reversed, int* lowest) {
+  constexpr int kDigits = 256;
+  // overlap[q][t]: rank q's keys of digit t in its run of the piece, and where they lie in it.
+  std::vector<std::int64_t> len(std::size_t(ranks) * kDigits, 0), at(std::size_t(ranks) * kDigits, 0);
+  int lo = kDigits, hi = 0;
+  for (int q = 0; q < ranks; ++q) {
+    const std::int64_t a = first[q], b = first[q] + count[q];
+    std::int64_t below = 0;  // q's keys of the digits below t
+    for (int t = 0; t < kDigits && count[q] > 0; ++t) {
+      const std::int64_t c = digit_counts[std::size_t(q) * kDigits + t];
+      const std::int64_t from = std::max(a, below), to = std::min(b, below + c);
+      below += c;
+      if (to <= from) continue;
+      const std::size_t i = std::size_t(q) * kDigits + t;
+      len[i] = to - from;
+      at[i] = landing[q] + (reversed ? b - to : from - a);
+      lo = std::min(lo, t);
+      hi = std::max(hi, t + 1);
+    }
+  }
+  std::vector<SegmentChunk> chunks;
+  for (int t = lo; t < hi; ++t)
+    for (int q = 0; q < ranks; ++q) {
+      const std::size_t i = std::size_t(q) * kDigits + t;
+      if (len[i] > 0) chunks.push_back({at[i], len[i], t - lo});
+    }
+  *lowest = lo < hi ? lo : 0;
+  return chunks;
+}
+
+SegmentPlan segment_plan(const std::vector<SegmentChunk>& chunks, int segments, int tile) {
+  SegmentPlan plan;
+  std::vector<std::int64_t> size(std::size_t(std::max(segments, 0)), 0);
+  for (const SegmentChunk& ch : chunks) size[std::size_t(ch.seg)] += ch.count;
+  plan.start.assign(size.size(), 0);
+  for (std::size_t s = 1; s < size.size(); ++s) plan.start[s] = std::uint32_t(plan.start[s - 1] + size[s - 1]);
+  // Tiles of `count` keys from `src`, for segment `seg`, whose first tile is `first_of`.
+  auto cut = [tile](std::vector<SegmentTile>& out, std::int64_t src, std::int64_t count, int seg, std::uint32_t first_of) {
+    for (std::int64_t k = 0; k < count; k += tile)
+      out.push_back({std::uint32_t(src + k), std::uint32_t(std::min<std::int64_t>(tile, count - k)), std::uint32_t(seg),
+                     first_of});
+  };
+  int seg = -1;
+  std::uint32_t first_of = 0;
+  for (const SegmentChunk& ch : chunks) {
+    if (ch.seg != seg) {
+      seg = ch.seg;
+      first_of = std::uint32_t(plan.first.size());
+    }
+    cut(plan.first, ch.src, ch.count, ch.seg, first_of);
+  }
+  for (int s = 0; s < segments; ++s) cut(plan.later, plan.start[std::size_t(s)], size[std::size_t(s)], s, std::uint32_t(plan.later.size()));
+  return plan;
+}
+
 }  // namespace primlab::detail

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "util/segment_tile.h"
+
 namespace primlab::detail {
 
 // A histogram to take on every rank: of bits [width - level - digit_bits, width - level) of the
@@ -145,5 +147,31 @@ std::vector<std::int64_t> stage_gaps(const std::vector<std::int64_t>& digit_star
 // Where the element at `offset` (without gaps) lies with them.
 std::int64_t with_gaps(const std::vector<std::int64_t>& digit_start, const std::vector<std::int64_t>& gap,
                        std::int64_t offset);
+
+// A segmented sort of a piece (onesweep::run_segmented), where every top digit of the order's image
+// is a segment sorted by the bits below it: partition-first's pass by the top digit is then the
+// sort's first pass. A chunk is the keys of one segment that lie side by side in the piece as it
+// landed: one rank's keys of one top digit.
+struct SegmentChunk {
+  std::int64_t src = 0, count = 0;
+  int seg = 0;
+};
+// The chunks of a piece, segment by segment and in rank order within one (the global input order).
+// Rank q's run of the piece lands at landing[q] of the piece and holds its keys of order-image
+// ranks [first[q], first[q] + count[q]) among its own, whose top digits counted digit_counts[q *
+// 256 + t]: in ascending digit order, or descending where `reversed` (the stage's order for a
+// descending sort). Segment 0 is the piece's lowest digit (*lowest).
+std::vector<SegmentChunk> piece_chunks(int ranks, const std::vector<std::int64_t>& digit_counts,
+                                       const std::vector<std::int64_t>& first, const std::vector<std::int64_t>& count,
+                                       const std::vector<std::int64_t>& landing, bool reversed, int* lowest);
+
+// The tables of a segmented sort: pass 0's tiles cut from the chunks (a tile never spans two), the
+// later passes' cut from the segments as pass 0 leaves them (segment s from start[s] on), each
+// with its segment and the segment's first tile.
+struct SegmentPlan {
+  std::vector<SegmentTile> first, later;
+  std::vector<std::uint32_t> start;
+};
+SegmentPlan segment_plan(const std::vector<SegmentChunk>& chunks, int segments, int tile);
 
 }  // namespace primlab::detail

@@ -281,4 +281,83 @@ Status run_tuned(const K* keys_in, K* keys_out, const V* vals_in, V* vals_out, s
   return sort_with(Shape<>{});
 }
 
+// [SECTION] a segmented sort
+
+// Segmented sorts run the tuned pass shape, whose tile cuts their tables, on devices that give it
+// its shared memory.
+template <class Bits, class VBits, bool PAIRS>
+using SegmentedConfig = Config<Bits, VBits, PAIRS, Shape<>>;
+template <class Bits, class VBits, bool PAIRS>
+bool segmented_runs_on(const DeviceFacts& facts) {
+  return SegmentedConfig<Bits, VBits, PAIRS>::kSmem <= std::size_t(facts.max_smem_optin);
+}
+
+// A segmented sort's state: [tile counters: 64 words][digit counts: passes x segments x 256]
+// [look-back words: passes x tiles x 256], zeroed by the sort.
+inline std::size_t segmented_state_bytes(int passes, int segments, std::uint32_t tiles) {
+  return (64 + std::size_t(passes) * kRadix * (std::size_t(segments) + tiles)) * sizeof(std::uint32_t);
+}
+
+// Sorts segments each on its own by bits [begin_bit, end_bit) of their keys' image: one launch for
+// the digit counts, then one a pass. Pass 0 takes its tiles (first_tiles) from keys_in, where a
+// segment's keys may lie in several places; the passes after it take theirs (later_tiles) from the
+// segments as the pass before left them, segment s from seg_start[s] on. Pass p writes keys_out
+// where passes - 1 - p is even, else alt (which may be keys_in where the passes are odd, since pass
+// 0 has read it by then). `state`: segmented_state_bytes of device memory.
+template <class Bits, class VBits, bool PAIRS>
+Status run_segmented(const Bits* keys_in, Bits* keys_out, Bits* keys_alt, const VBits* vals_in, VBits* vals_out,
+                     VBits* vals_alt, const SegmentTile* first_tiles, std::uint32_t first_count,
+                     const SegmentTile* later_tiles, std::uint32_t later_count, int segments,
+                     const std::uint32_t* seg_start, int begin_bit, int end_bit, const KeyCodec<Bits>& codec,
+                     void* state, cudaStream_t stream) {
+  using C = SegmentedConfig<Bits, VBits, PAIRS>;
+  if (first_count == 0) return Status::Success;
+  const int passes = (end_bit - begin_bit + kRadixBits - 1) / kRadixBits;
+  const int last_bits = end_bit - begin_bit - kRadixBits * (passes - 1);
+  const std::uint32_t last_mask = (1u << last_bits) - 1u;
+  const std::uint32_t tiles = std::max(first_count, later_count);
+  std::uint32_t* counters = static_cast<std::uint32_t*>(state);
+  std::uint32_t* counts = counters + 64;
+  std::uint32_t* status = counts + std::size_t(passes) * segments * kRadix;
+  PRIMLAB_CUDA_TRY(cudaMemsetAsync(state, 0, segmented_state_bytes(passes, segments, tiles), stream));
+  constexpr int kHistThreads = 256, kHistTiles = 8;
+  segment_histogram_kernel<Bits, kHistThreads, kHistTiles><<<(first_count + kHistTiles - 1) / kHistTiles, kHistThreads, 0, stream>>>(
+      keys_in, first_tiles, first_count, segments, begin_bit, passes, last_mask, codec.enc0, codec.enc1, counts);
+  PRIMLAB_LAUNCH_TRY();
+  auto kernel = pass_kernel<Bits, VBits, PAIRS, C::kThreads, C::kItems, C::kMinBlocks, C::kWindow, C::kFewDigits,
+                            NoProbe, false, true>;
+  PRIMLAB_TRY(allow_dynamic_smem(kernel, C::kSmem));
+  const Bits* src_k = keys_in;
+  const VBits* src_v = vals_in;
+  for (int p = 0; p < passes; ++p) {
+    const bool to_out = (passes - 1 - p) % 2 == 0;
+    PassArgs<Bits, VBits> a;
+    a.keys_in = src_k;
+    a.keys_out = to_out ? keys_out : keys_alt;
+    a.vals_in = src_v;
+    a.vals_out = to_out ? vals_out : vals_alt;
+    a.n = 0;
+    a.shift = begin_bit + kRadixBits * p;
+    a.mask = p == passes - 1 ? last_mask : 0xffu;
+    a.seg_counts = counts + std::size_t(p) * segments * kRadix;
+    a.hist = counts;  // read by every pass; a segmented one takes its segment's counts instead
+    a.status = status + std::size_t(p) * tiles * kRadix;
+    a.tile_counter = counters + p;
+    a.in0 = p == 0 ? codec.enc0 : Bits(0);
+    a.in1 = p == 0 ? codec.enc1 : Bits(0);
+    a.out0 = p == passes - 1 ? codec.dec0 : Bits(0);
+    a.out1 = p == passes - 1 ? codec.dec1 : Bits(0);
+    a.offsets_out = nullptr;
+    a.passes = passes;
+    a.last_mask = last_mask;
+    a.seg_tiles = p == 0 ? first_tiles : later_tiles;
+    a.seg_start = seg_start;
+    PRIMLAB_TRY(chained_launch(false, kernel, p == 0 ? first_count : later_count, C::kThreads, C::kSmem, stream, a,
+                               NoProbe{}));
+    src_k = a.keys_out;
+    src_v = a.vals_out;
+  }
+  return Status::Success;
+}
+
 }  // namespace primlab::detail::onesweep

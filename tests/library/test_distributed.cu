@@ -352,7 +352,8 @@ TEST(Distributed, APieceWithNothingToMoveMakesNoTransfer) {
 
 // Every message of 256 bytes or more leaves and lands on a 256-byte boundary, whatever the outputs'
 // alignment (they start 0, 1 or 3 elements into their buffers), for both schemes. Partition-first
-// by the top digit stages every run at its receiver's alignment: nothing is copied to give it one.
+// by the top digit stages every run at its receiver's alignment (nothing is copied to give it one),
+// and its pass by the top digit is the first of each piece's sort.
 TEST(Distributed, EveryMessageLeavesAndLandsOnA256ByteBoundary) {
   int staged_by_top_digit = 0;
   for (int G : {2, 3, 4, 7})
@@ -383,10 +384,15 @@ TEST(Distributed, EveryMessageLeavesAndLandsOnA256ByteBoundary) {
         misaligned += checked->misaligned();
         EXPECT_GT(messages, 0);
         EXPECT_EQ(misaligned, 0) << "of " << messages << " messages";
+        // Staged by the top digit, each piece's sort takes the passes below it: 3 for 32-bit keys, 7 for 64.
         if (scheme == DistributedScheme::PartitionFirst)
-          for (const primlab::DistributedTimes& t : {out.times, out64.times}) {
-            if (t.splitter_rounds != 1) continue;  // classes cut inside a digit: the class path
+          for (const auto& [t, passes] : {std::pair{out.times, 3}, std::pair{out64.times, 7}}) {
+            if (t.splitter_rounds != 1) {  // classes cut inside a digit: the class path, whole pieces
+              EXPECT_EQ(t.local_passes, passes + 1);
+              continue;
+            }
             EXPECT_EQ(t.realigned, 0);
+            EXPECT_EQ(t.local_passes, passes);
             ++staged_by_top_digit;
           }
       }

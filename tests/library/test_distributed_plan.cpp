@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "device/distributed_plan.h"
@@ -312,6 +313,88 @@ TEST(DistributedPlan, StageGapsGiveEveryRunItsReceiversAlignment) {
           EXPECT_GE(primlab::detail::with_gaps(start, gap, start[d + 1]) - primlab::detail::with_gaps(start, gap, start[d]),
                     start[d + 1] - start[d]);
       }
+}
+
+// A piece's chunks read its landed runs top digit by top digit, each digit's keys in rank order and,
+// within a rank, in the order they were staged; the tables cut tiles inside chunks and segments, a
+// segment's tiles side by side with its first named.
+TEST(DistributedPlan, SegmentedSortTablesReadEachTopDigitInRankOrder) {
+  constexpr int G = 3, kDigits = 256, kTile = 7;
+  std::uint32_t x = 99;
+  std::vector<std::int64_t> counts(std::size_t(G) * kDigits);
+  for (auto& c : counts) {
+    x = x * 1664525u + 1013904223u;
+    c = (x >> 28) % 3 == 0 ? 0 : std::int64_t(x >> 27);  // up to 31 keys, a third of digits empty
+  }
+  for (bool reversed : {false, true})
+    for (auto [lo, hi] : {std::pair<int, int>{0, 256}, {40, 41}, {100, 170}}) {
+      SCOPED_TRACE(testing::Message() << (reversed ? "descending" : "ascending") << " digits [" << lo << ", " << hi << ")");
+      // Each rank's run holds its keys of digits [lo, hi), landed one run after another; a key is
+      // (digit, rank, index within the rank's keys of that digit).
+      struct Key {
+        int digit, rank, index;
+        bool operator==(const Key& o) const { return digit == o.digit && rank == o.rank && index == o.index; }
+      };
+      std::vector<Key> landed;
+      std::vector<std::int64_t> first(G, 0), count(G, 0), landing(G, 0);
+      for (int q = 0; q < G; ++q) {
+        landing[q] = std::int64_t(landed.size());
+        for (int t = 0; t < lo; ++t) first[q] += counts[std::size_t(q) * kDigits + t];
+        for (int i = 0; i < hi - lo; ++i) {
+          const int t = reversed ? hi - 1 - i : lo + i;
+          for (int k = 0; k < counts[std::size_t(q) * kDigits + t]; ++k) landed.push_back({t, q, k});
+          count[q] += counts[std::size_t(q) * kDigits + t];
+        }
+      }
+      int lowest = -1;
+      const auto chunks = primlab::detail::piece_chunks(G, counts, first, count, landing, reversed, &lowest);
+      std::vector<Key> read, want = landed;
+      for (const auto& ch : chunks) {
+        ASSERT_GE(ch.src, 0);
+        ASSERT_LE(ch.src + ch.count, std::int64_t(landed.size()));
+        for (std::int64_t i = 0; i < ch.count; ++i) {
+          read.push_back(landed[std::size_t(ch.src + i)]);
+          EXPECT_EQ(read.back().digit, lowest + ch.seg);
+        }
+      }
+      std::sort(want.begin(), want.end(), [](const Key& a, const Key& b) {
+        return std::tie(a.digit, a.rank, a.index) < std::tie(b.digit, b.rank, b.index);
+      });
+      EXPECT_TRUE(read == want);
+      const int segments = chunks.empty() ? 0 : chunks.back().seg + 1;
+      const auto plan = primlab::detail::segment_plan(chunks, segments, kTile);
+      ASSERT_EQ(int(plan.start.size()), segments);
+      // Pass 0's tiles, in order, are the chunks cut into tiles.
+      std::vector<std::int64_t> from_chunks, from_tiles;
+      for (const auto& ch : chunks)
+        for (std::int64_t i = 0; i < ch.count; ++i) from_chunks.push_back(ch.src + i);
+      auto check = [&](const std::vector<primlab::detail::SegmentTile>& tiles) {
+        std::uint32_t seg = 0, first_of = 0;
+        for (std::size_t t = 0; t < tiles.size(); ++t) {
+          EXPECT_GT(tiles[t].count, 0u);
+          EXPECT_LE(tiles[t].count, std::uint32_t(kTile));
+          if (t == 0 || tiles[t].seg != seg) {
+            EXPECT_TRUE(t == 0 || tiles[t].seg > seg) << "a segment's tiles side by side";
+            seg = tiles[t].seg;
+            first_of = std::uint32_t(t);
+          }
+          EXPECT_EQ(tiles[t].first, first_of);
+        }
+      };
+      check(plan.first);
+      check(plan.later);
+      for (const auto& tile : plan.first)
+        for (std::uint32_t i = 0; i < tile.count; ++i) from_tiles.push_back(std::int64_t(tile.src) + i);
+      EXPECT_EQ(from_tiles, from_chunks);
+      // The later passes' tiles cover each segment where pass 0 leaves it: after the ones before.
+      std::int64_t at = 0;
+      for (const auto& tile : plan.later) {
+        EXPECT_EQ(std::int64_t(tile.src), at);
+        EXPECT_EQ(std::int64_t(plan.start[tile.seg]) <= at, true);
+        at += tile.count;
+      }
+      EXPECT_EQ(at, std::int64_t(landed.size()));
+    }
 }
 
 TEST(DistributedPlan, NoSlackSplitsExactly) {

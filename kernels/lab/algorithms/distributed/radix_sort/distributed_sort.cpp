@@ -510,7 +510,11 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
                           "or equal from an earlier GPU: stable), found by a binary search in each run. The library "
                           "merges them by merge path, in rounds of pairs; the result is the same. "
                         : "Each GPU sorts this piece of what it received, stably, in its place in its range (a rank "
-                          "sort, one thread a key, where the library runs its one-GPU radix sort). ") +
+                          "sort, one thread a key). Where the cuts fell on top-digit edges (one splitter round), the "
+                          "library sorts it top digit by top digit: its partition by the top digit was the sort's "
+                          "first pass, so each top digit's keys, one run of them from each GPU, are sorted by the "
+                          "bits below it (three radix passes for 32-bit keys, not four); else it runs its one-GPU "
+                          "radix sort. ") +
         "The pieces of a GPU's range are in key order, so once every piece is sorted GPU s holds the sorted keys at "
         "global positions [edge s, edge s+1). " +
         (j + 1 < P ? "The library runs this on each GPU's stream as soon as the piece's transfer is in (a wait on the "

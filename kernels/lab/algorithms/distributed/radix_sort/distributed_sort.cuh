@@ -26,7 +26,8 @@
 //     after a wait for its transfer, so that the two run side by side; the lab launches them one
 //     after the other on one stream, in that order.
 // The sorts are rank sorts and the merges rank each key in the other runs by binary search, where
-// the library runs its one-GPU radix sort and its merge path: the same results.
+// the library runs a radix sort of each top digit's keys by the bits below it (its partition by the
+// top digit was that sort's first pass) and its merge path: the same results.
 // Keys are sorted by their radix image (int32: the sign bit flipped) on the bits [0, span).
 #pragma once
 #include <cstdint>
