@@ -261,6 +261,11 @@ __global__ void __launch_bounds__(THREADS, resident_blocks_bound(THREADS, MIN_BL
   probe.barrier();
   if (tid < kRadix) {                                                                  // step: publish
     total = ranker.to_warp_starts(tid, probe);                                         // step: publish
+    if constexpr (SEGMENTED) {
+      // A segment's partial tile is no pass's last: its padding (the largest digit, which comes
+      // last in the tile, so that no digit's start moves) is not a key of the look-back.
+      if (tid == static_cast<int>(a.mask)) total -= kTile - valid;
+    }
     if constexpr (COUNTS_ALL) {
       // The padding (largest digit) is not a key of the sort.
       const std::uint32_t padding = tid == static_cast<int>(a.mask) ? kTile - valid : 0u;

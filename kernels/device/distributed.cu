@@ -107,7 +107,7 @@ struct Layout {
       recv_keys = aligned(cap * sizeof(K));
       recv_values = PAIRS ? aligned(cap * sizeof(V)) : 0;
       if (local_step == Local::Sort) {
-        local = aligned(std::max(local, sort_ws(capacity)));
+        local = aligned(std::max({local, sort_ws(capacity), segmented_ws(capacity, ranks)}));
       } else {
         local = aligned(std::max(local, PAIRS ? radix_partition_pairs_workspace_bytes<K, V>(capacity, num_bits)
                                               : radix_partition_keys_workspace_bytes<K>(capacity, num_bits)));
@@ -127,6 +127,21 @@ struct Layout {
             starts;
   }
 
+  // Each piece's segmented sort (segmented_sorts): its tables, at most one tile per kTile keys plus
+  // one per chunk (a rank's keys of one top digit, at least one key) for pass 0, one per segment
+  // for the later passes, 256 segments in all; and its state, for the widest key's passes.
+  static std::size_t segmented_ws(std::int64_t capacity, int ranks) {
+    using Bits = typename RadixKey<K>::Bits;
+    using VBits = typename ValueBits<V>::type;
+    constexpr int kTile = onesweep::SegmentedConfig<Bits, VBits, PAIRS>::kTile;
+    const std::size_t cap = std::size_t(std::max<std::int64_t>(capacity, 0));
+    const std::size_t chunks = std::min<std::size_t>(std::size_t(ranks) * kRadix, cap);
+    const std::size_t segments = kRadix + kDistributedMaxPieces;
+    const std::size_t first = cap / kTile + chunks + kDistributedMaxPieces, later = cap / kTile + segments;
+    const std::size_t tables = (first + later) * sizeof(SegmentTile) + segments * sizeof(std::uint32_t) +
+                               3 * kAlign * kDistributedMaxPieces;
+    return tables + onesweep::segmented_state_bytes(int(sizeof(K)) - 1, int(segments), std::uint32_t(first));
+  }
   static std::size_t sort_ws(std::int64_t count) {
     return PAIRS ? radix_sort_pairs_workspace_bytes<K, V>(count) : radix_sort_keys_workspace_bytes<K>(count);
   }
