@@ -38,72 +38,54 @@ struct DistributedTuning {
     DistributedScheme scheme;
     int pieces;
   };
-  // The rows: the fastest way on uniform u32 keys (and u32 pairs) of run 2 of issue 26, 4 x NVIDIA
-  // H100 80GB HBM3 and GPUs 0-1 of the same machine, NCCL 2.28.3, commit cd199d6
-  // (bench/results/nvidia-h100-x{2,4}-2026-11-26-distributed-cd199d6.json), ms of the whole sort,
-  // each row's comment with the runners-up of the same run. Beside them run 1, 4 x NVIDIA H200,
-  // commit f0a1a4d (nvidia-h200-x{2,4}-2026-11-26-distributed-f0a1a4d.json), whose pipelines were
-  // older (partition-first cut the shard into chunks by position, "sort-first:3" sent peer by peer,
-  // no pieces by key): it agrees on the scheme wherever both runs have it, except pairs at 2^30 on
-  // 4 ranks. Times of the two runs are on different GPUs and are not compared; each run's one-GPU
-  // sort of the same total is in its JSON.
+  // The rows: the fastest way on uniform u32 keys (and u32 pairs) of run 3 of issue 26, 4 x NVIDIA
+  // H200 and GPUs 0-1 of the same machine, NCCL 2.28.3, commit b1c58f8
+  // (bench/results/nvidia-h200-x{2,4}-2026-11-27-distributed-b1c58f8.json), ms of the whole sort,
+  // each row's comment with the runner-up of the same run. Run 3 measured partition-first:4 against
+  // sort-first:4 (4 ranks) or sort-first:1 (2 ranks); the pieces and the other ways are run 2's
+  // choice (4 x H100, commit cd199d6, bench/NOTES-distributed.md), taken before partition-first's
+  // pass by the top digit became its local sort's first pass.
   //
   // Why each scheme wins where it does (the phases, each timed alone, are in the JSON and in
   // bench/NOTES-distributed.md):
-  //  - 2 ranks, sort first, every size: the local sort of the whole shard (5.58 ms at 2^28 keys) is
-  //    the only full pass over the keys, and one merge round of two runs (1.03 ms) finishes the
-  //    job. Partition-first pays a partition pass with its copies (3.19 ms) and then a sort of what
-  //    arrives that is as large as the shard (5.29): 10.63 ms against 8.37.
-  //  - 4 ranks below 2^30 keys, partition first: the exchange (3.01 ms at 2^28 keys) hides behind
-  //    the local sort of the pieces (5.64 ms), so the total (9.58) is about splitters + partition +
-  //    the first piece's transfer + the sort. Sort-first sorts before anything can travel, and its
-  //    transfers (2.83 ms) can only hide behind the merges (2.48, two rounds for 4 runs), which are
-  //    shorter: 9.88 ms.
-  //  - 4 ranks from 2^30 keys, sort first: partition-first's partition with the copies that align
-  //    the runs grows faster than the keys (2.92 ms at 2^28, 12.86 at 2^30), the merges do not
-  //    (2.48 -> 8.59), and sort-first's smaller compute outweighs its exposed transfers.
+  //  - Partition first: one pass by the top digit (the splitters' first histogram its counts,
+  //    1.63 ms at 2^28 keys on 4 ranks), then each piece sorted by the three digits below it
+  //    (4.78 ms), the exchange (2.93) hidden behind those sorts but for the first piece's. Three
+  //    passes and a pass by the top digit are the four passes of one sort: it does a one-GPU sort's
+  //    work, plus the splitters and the first transfer. 4 ranks: 7.24 ms against sort-first's 8.77
+  //    at 2^28, 30.78 against 36.40 at 2^30.
+  //  - Sort first sorts the whole shard (four passes, 5.37 ms) before anything travels, then
+  //    merges: the exchange can only hide behind the merges. On 2 ranks it is still the table's
+  //    choice although partition-first:4 measured faster on uniform keys from 2^28 (7.05 ms
+  //    against 7.84, pairs 10.44 against 12.16): on skewed keys partition-first takes its class
+  //    path (a count, a scan and a scatter, then whole-piece sorts of four passes) and ran at
+  //    0.57 of its uniform rate on 4 ranks (13.77 ms against 9.69 for sort-first:4), while sort-first
+  //    loses little there. The table picks before it sees the keys; choosing after the first
+  //    splitter round (a cut left open means skew) would give both: not done yet.
   //  - Pieces: 4 hide the exchange where there is work beside it to hide behind; 8 pay a transfer
   //    (partition-first: two, bodies then heads) and a sort launch per piece that small pieces do
-  //    not repay (2^26 keys on 4 ranks: 3.46 ms against 2.93 with 4). NCCL's rate depends on the
-  //    group's size, and not monotonically: on 4 ranks a group of about 0.8 GB per GPU ran at
-  //    215-230 GB/s, 0.2 GB at 250-285, 3.2 GB at 335-350 (sort-first:4 at 2^30 keys: 14.04 ms of
-  //    transfers in four groups of 0.8 GB against 9.29 in one), which is why 4 pieces gain
-  //    nothing there.
-  //  - Skewed and all-equal keys favour sort-first at every size (4 ranks, 2^28 keys: skewed
-  //    sort-first:4 9.85 ms against partition-first:4 14.13, all-equal 5.83 against 11.42): its
-  //    refinement rounds are binary searches in the sorted shard and it has no class scatter. The
-  //    rows are chosen on uniform keys, before the call knows its keys; so on 4 ranks below 2^30 a
-  //    skewed input runs partition-first at 0.68 of the uniform rate (the fastest way would give
-  //    0.97). Choosing the scheme after the first splitter round would catch that; not done yet.
+  //    not repay (run 2, 2^26 keys on 4 ranks: 3.46 ms against 2.93 with 4).
   //
   //   ranks kind   2^26 keys/rank                2^28                           2^30
-  //   2     keys   sort-first:4 2.50             sort-first:1 8.37 (:4 8.40)    sort-first:4 29.53 (:1 31.29)
-  //                  (:1 2.52; pf:4 2.90)          (pf:4 9.78)                    (pf:4 38.41)
-  //                  H200: sort-first:1 2.36       H200: sort-first:1 7.99        H200: sort-first:1 30.68
-  //   2     pairs  sort-first:1 4.08 (:4 4.13)   sort-first:1 14.15 (:4 14.78)  sort-first:4 52.27 (:1 53.91)
-  //                  H200: sort-first:1 3.46       H200: sort-first:1 12.35       H200: sort-first:1 47.61
-  //   4     keys   partition-first:4 2.93        partition-first:4 9.58         sort-first:4 38.09
-  //                  (pf:1 3.13, sf:4 3.15)        (sf:4 9.88, pf:8 10.02)        (pf:8 38.70, sf:1 38.94)
-  //                  H200: partition-first:4 2.80  H200: partition-first:4 9.30   H200: sort-first:3 35.87
-  //   4     pairs  partition-first:4 4.82        partition-first:4 16.54        partition-first:8 66.64
-  //                  (sf:4 5.08)                   (pf:8 16.58, sf:4 16.91)       (sf:1 67.32, pf:4 67.65,
-  //                                                                                sf:4 68.10: within 2 %)
-  //                  H200: partition-first:4 4.21  H200: partition-first:8 14.54  H200: sort-first:3 57.55
-  //                                                  (pf:4 14.83)                   (pf:8 61.57): differs
-  // Where a difference is within 1 % (2 ranks keys at 2^28: 8.37 against 8.40) the rows keep one
-  // count for all sizes. The crossovers between the sizes measured are not known; a row starts at
-  // the size that measured it. 3 ranks take the 2-rank rows (not measured); 5 ranks and more
+  //   2     keys   sort-first:1 2.29             sort-first:1 7.84              sort-first:1 30.41
+  //                  (pf:4 2.40)                   (pf:4 7.05)                    (pf:4 27.93)
+  //   2     pairs  sort-first:1 3.44             sort-first:1 12.16             sort-first:1 47.65
+  //                  (pf:4 3.15)                   (pf:4 10.44)                   (pf:4 43.85)
+  //   4     keys   partition-first:4 2.76        partition-first:4 7.24         partition-first:4 30.78
+  //                  (sf:4 2.80)                   (sf:4 8.77)                    (sf:4 36.40)
+  //   4     pairs  partition-first:4 3.45        partition-first:4 11.22        partition-first:4 48.59
+  //                  (sf:4 4.09)                   (sf:4 14.14)                   (sf:4 58.36)
+  // The 2-rank rows keep run 2's pieces (keys 4, pairs 1 below 2^30 and 4 from it; each within
+  // 1-4 % of the other count there). 3 ranks take the 2-rank rows (not measured); 5 ranks and more
   // partition first, as sort-first merges at most 4 runs (not measured past 4 ranks either).
   static constexpr Choice kChoices[] = {
       {1, false, 0, DistributedScheme::PartitionFirst, 1},
       {1, true, 0, DistributedScheme::PartitionFirst, 1},
-      {2, false, 0, DistributedScheme::SortFirst, 4},        // H100: 2^26 2.50 ms, 2^28 8.40 (:1 8.37), 2^30 29.53
-      {2, true, 0, DistributedScheme::SortFirst, 1},         // H100: 2^26 4.08 ms, 2^28 14.15
-      {2, true, 30, DistributedScheme::SortFirst, 4},        // H100: 2^30 52.27 ms (:1 53.91)
-      {4, false, 0, DistributedScheme::PartitionFirst, 4},   // H100: 2^26 2.93 ms, 2^28 9.58; H200 2.80, 9.30
-      {4, false, 30, DistributedScheme::SortFirst, 4},       // H100: 2^30 38.09 ms; H200 sort-first:3 35.87
-      {4, true, 0, DistributedScheme::PartitionFirst, 4},    // H100: 2^26 4.82 ms, 2^28 16.54; H200 4.21, pf:8 14.54
-      {4, true, 30, DistributedScheme::PartitionFirst, 8},   // H100: 2^30 66.64 ms (a 2 % tie); H200 sort-first
+      {2, false, 0, DistributedScheme::SortFirst, 4},        // H200: 2^28 sf:1 7.84 ms (pf:4 7.05); H100 sf:4 8.40
+      {2, true, 0, DistributedScheme::SortFirst, 1},         // H200: 2^28 12.16 ms (pf:4 10.44)
+      {2, true, 30, DistributedScheme::SortFirst, 4},        // H100: 2^30 52.27 ms (:1 53.91); H200 sf:1 47.65
+      {4, false, 0, DistributedScheme::PartitionFirst, 4},   // H200: 2^26 2.76 ms, 2^28 7.24, 2^30 30.78
+      {4, true, 0, DistributedScheme::PartitionFirst, 4},    // H200: 2^26 3.45 ms, 2^28 11.22, 2^30 48.59
       {5, false, 0, DistributedScheme::PartitionFirst, 4},
       {5, true, 0, DistributedScheme::PartitionFirst, 4},
   };
