@@ -20,6 +20,11 @@ or merged (SortFirst) once it is in, while piece j + 1 travels. A kernel and NCC
 side share the SMs: the region where they overlap costs max(a, b) + KAPPA * min(a, b).
   SortFirst:      T_sort(n) + splitters + X_0 + overlap(M_0..P-2, X_1..P-1) + M_P-1
   PartitionFirst: splitters + partition + copies + X_0 + overlap(S_0..P-2, X_1..P-1) + S_P-1
+Where the cuts are top-digit edges (one splitter round), a case measured with the code of run 3
+(its JSON has `realigned`) stages its runs at their receivers' alignment (no copies but the own
+run's), its partition takes the splitters' counts (no histogram read), and each piece's sort is
+segmented by the top digit: the histogram and three of four passes (seven of eight for 64-bit
+keys; the model takes 32-bit keys).
 
   distributed_cost_model.py check RUN.json...     predicted against measured, per case and phase
   distributed_cost_model.py predict RUN.json       8 GPUs on NVLink, 16 to 64 over InfiniBand
@@ -52,6 +57,8 @@ MISALIGNED = 63 / 64
 # (f0a1a4d, sort-first peer by peer, a merge round beside the last transfers: it hid 0.47 of 0.99 ms
 # at 2^28 and 1.72 of 3.82 at 2^30).
 KAPPA = 0.5
+# The one run with the stage's gaps but whole-piece local sorts (run 3's first call).
+WHOLE_PIECE_SORTS = {"fb6b1cb"}
 # Past one node: 400 Gb/s per GPU, 45 GB/s after protocol overheads.
 IB_GB_PER_S = 45.0
 
@@ -127,9 +134,10 @@ def piece_fractions(scheme, pairs, pieces):
 
 
 def phases(m, G, log2n, pairs, scheme, pieces, dist="uniform", moved_per_gpu=None, rounds=1, rate=None,
-           transfers=None):
+           transfers=None, gaps=True, segmented=True):
     """Predicted phase times (ms) and the total with the overlap, for one rank count and shard size.
-    rate: the exchange's GB/s per GPU (default NCCL's all-to-all of a shard at this size)."""
+    rate: the exchange's GB/s per GPU (default NCCL's all-to-all of a shard at this size).
+    gaps, segmented: the code of run 3 (the stage's gaps; segmented local sorts), where the cuts allow it."""
     n = 2.0 ** log2n
     elem = 8 if pairs else 4
     moved = moved_per_gpu if moved_per_gpu is not None else n * elem * (G - 1) / G
@@ -156,11 +164,17 @@ def phases(m, G, log2n, pairs, scheme, pieces, dist="uniform", moved_per_gpu=Non
     # partition-first
     split = rounds * (read_ms + ROUND_MS)
     t_part = m.partition_ms(log2n, pairs)
-    if rounds > 1 or dist == "all-equal":
+    by_top_digit = rounds == 1 and dist != "all-equal"
+    if not by_top_digit:
         t_part *= 1 + CLASS_PATH_PER_RANK[pairs] * (G - 1)
     own = n * elem - moved
     copies = 2 * (own + MISALIGNED * moved) / (m.hbm * 1e6)
     sorts = [m.sort_ms(n * fj, pairs, dist) for fj in f]
+    if gaps and by_top_digit:
+        t_part -= read_ms  # the partition takes the splitters' counts
+        copies = 2 * own / (m.hbm * 1e6)  # only the own run's copy
+    if gaps and segmented and by_top_digit:
+        sorts = [fj * read_ms + 0.75 * (s - fj * read_ms) for s, fj in zip(sorts, f)]  # three passes of four
     p = {"splitters": split, "partition": t_part + copies + LAUNCH_MS, "exchange": sum(x), "local": sum(sorts)}
     first = copies / P + max(x[0], copies * (P - 1) / P)
     p["total"] = split + t_part + LAUNCH_MS + first + overlap(sum(sorts[:-1]), sum(x[1:])) + sorts[-1]
@@ -172,13 +186,14 @@ def has_refs(run):
     return "hbm_copy_gb_per_s" in run and any((s.get("one_gpu_sort_ms") or 0) > 0 for s in run.get("shard", []))
 
 
-def case_phases(m, G, c):
+def case_phases(m, G, c, commit=""):
     """The prediction for a measured case, at the rate NCCL reached for the same bytes beside it."""
     rate = None
     if c.get("nccl_same_bytes_ms"):
         rate = c["moved_bytes_per_gpu"] / c["nccl_same_bytes_ms"] / 1e6
     return phases(m, G, c["keys_per_gpu_log2"], c["pairs"], c["scheme_run"], c["pieces_run"], c["keys"],
-                  c["moved_bytes_per_gpu"], c["splitter_rounds"], rate, c.get("transfers"))
+                  c["moved_bytes_per_gpu"], c["splitter_rounds"], rate, c.get("transfers"), "realigned" in c,
+                  commit not in WHOLE_PIECE_SORTS)
 
 
 def results(run):
@@ -197,7 +212,7 @@ def check(paths):
         print(f"{path}: {G} x {run['gpu']}, NCCL {run['nccl_version']}, copy {run['hbm_copy_gb_per_s']:.0f} GB/s")
         print(f"  {'case':44s} {'measured':>9s} {'predicted':>9s} {'error':>7s}   phases measured / predicted (split part exch local)")
         for c in results(run):
-            p = case_phases(m, G, c)
+            p = case_phases(m, G, c, run.get("commit", ""))
             err = p["total"] / c["ms"] - 1
             worst = max(worst, abs(err))
             ph = c["phases_ms"]
@@ -325,7 +340,7 @@ def summary(paths):
         if not has_refs(run):
             continue
         m = Machine(run)
-        errors += [case_phases(m, run["gpu_count"], c)["total"] / c["ms"] - 1 for c in results(run)]
+        errors += [case_phases(m, run["gpu_count"], c, run.get("commit", ""))["total"] / c["ms"] - 1 for c in results(run)]
     if errors:
         inside = sum(1 for e in errors if abs(e) <= 0.15)
         print(f"  cost model: {inside} of {len(errors)} cases within 15 %, errors {100 * min(errors):+.0f} to "
