@@ -306,7 +306,9 @@ TEST(DistributedPlan, StageGapsGiveEveryRunItsReceiversAlignment) {
             continue;
           }
           EXPECT_EQ(std::size_t(at) * key_elem % kExchangeAlign, r.want[0]) << "run at " << r.offset;
-          if (both) EXPECT_EQ((value_at + std::size_t(at) * value_elem) % kExchangeAlign, r.want[1]) << "run at " << r.offset;
+          if (both) {
+            EXPECT_EQ((value_at + std::size_t(at) * value_elem) % kExchangeAlign, r.want[1]) << "run at " << r.offset;
+          }
         }
         // The digits keep their order and sizes: each digit's start moves by the gaps up to it.
         for (int d = 0; d < 256; ++d)
