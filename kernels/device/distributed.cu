@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
-#include <cstring>
 #include <limits>
 #include <tuple>
 #include <utility>
@@ -625,7 +624,8 @@ struct Segmented {
 // A sort staged by the top digit sorts each piece top digit by top digit, by the bits below it
 // (onesweep::run_segmented): the partition was the sort's first pass, and 32-bit keys take three
 // passes instead of four (seven of eight for 64-bit ones). Every driven rank's tables, for all its
-// pieces, go to the start of its local workspace, after the partition on its stream; a rank whose
+// pieces, are cut on its GPU (onesweep::cut_tiles, from spans in the launches' parameters) into the
+// start of its local workspace, after the partition on its stream; a rank whose
 // workspace cannot hold them, or whose device cannot run the pass, or a range whose passes below
 // the top digit are even (the passes alternate between the received keys and the result), sorts
 // whole pieces.
@@ -666,37 +666,31 @@ Status segmented_sorts(Call<K, V, PAIRS>& c, const Routes& routes, bool by_top_d
       const int segments = chunks.empty() ? 0 : chunks.back().seg + 1;
       SegmentPlan& p = plans[std::size_t(j)];
       p = segment_plan(chunks, segments, kTile);
-      bytes += aligned(p.first.size() * sizeof(SegmentTile)) + aligned(p.later.size() * sizeof(SegmentTile)) +
+      bytes += aligned(p.first_tiles * sizeof(SegmentTile)) + aligned(p.later_tiles * sizeof(SegmentTile)) +
                aligned(p.start.size() * sizeof(std::uint32_t));
       state = std::max(state, onesweep::segmented_state_bytes(passes, int(p.start.size()),
-                                                              std::uint32_t(std::max(p.first.size(), p.later.size()))));
+                                                              std::max(p.first_tiles, p.later_tiles)));
     }
     Workspace& ws = c.ws[l].local;
     if (!whole || bytes + state > ws.bytes) continue;
-    // Every piece's tables in one upload, queued after the partition that used this workspace.
-    std::vector<unsigned char> host(bytes, 0);
-    std::size_t at = 0;
-    auto put = [&](const void* src, std::size_t n) {
-      if (n > 0) std::memcpy(host.data() + at, src, n);
-      unsigned char* device = static_cast<unsigned char*>(ws.ptr) + at;
+    // Every piece's tables, cut after the partition that used this workspace.
+    PRIMLAB_CUDA_TRY(cudaSetDevice(c.ex.device(l)));
+    unsigned char* at = static_cast<unsigned char*>(ws.ptr);
+    auto take = [&at](std::size_t n) {
+      unsigned char* region = at;
       at += aligned(n);
-      return device;
+      return region;
     };
     Segmented& seg = out[std::size_t(l)];
     for (const SegmentPlan& p : plans) {
-      SegmentedPiece piece;
-      piece.first = reinterpret_cast<const SegmentTile*>(put(p.first.data(), p.first.size() * sizeof(SegmentTile)));
-      piece.later = reinterpret_cast<const SegmentTile*>(put(p.later.data(), p.later.size() * sizeof(SegmentTile)));
-      piece.start = reinterpret_cast<const std::uint32_t*>(put(p.start.data(), p.start.size() * sizeof(std::uint32_t)));
-      piece.first_count = std::uint32_t(p.first.size());
-      piece.later_count = std::uint32_t(p.later.size());
-      piece.segments = int(p.start.size());
-      seg.pieces.push_back(piece);
+      SegmentTile* first = reinterpret_cast<SegmentTile*>(take(p.first_tiles * sizeof(SegmentTile)));
+      SegmentTile* later = reinterpret_cast<SegmentTile*>(take(p.later_tiles * sizeof(SegmentTile)));
+      std::uint32_t* start = reinterpret_cast<std::uint32_t*>(take(p.start.size() * sizeof(std::uint32_t)));
+      PRIMLAB_TRY(onesweep::cut_tiles(p.first, p.first_tiles, kTile, first, nullptr, c.ex.stream(l)));
+      PRIMLAB_TRY(onesweep::cut_tiles(p.later, p.later_tiles, kTile, later, start, c.ex.stream(l)));
+      seg.pieces.push_back({first, later, start, p.first_tiles, p.later_tiles, int(p.start.size())});
     }
-    PRIMLAB_CUDA_TRY(cudaSetDevice(c.ex.device(l)));
-    if (bytes > 0)
-      PRIMLAB_CUDA_TRY(cudaMemcpyAsync(ws.ptr, host.data(), bytes, cudaMemcpyHostToDevice, c.ex.stream(l)));
-    seg.state = static_cast<unsigned char*>(ws.ptr) + bytes;
+    seg.state = at;
     seg.on = true;
   }
   if (c.L > 0 && out[0].on) c.t.local_passes = passes;
