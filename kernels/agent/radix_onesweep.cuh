@@ -405,7 +405,9 @@ struct SpanBatch {
 
 // tiles[t] for the batch's tiles, one thread each; where `start` is set (the later passes' table,
 // one span per segment from its start), start[seg] of each span too.
-__global__ void cut_tiles_kernel(SpanBatch b, std::uint32_t tile, SegmentTile* tiles, std::uint32_t* start) {
+template <int THREADS>
+__global__ void __launch_bounds__(THREADS)
+    cut_tiles_kernel(SpanBatch b, std::uint32_t tile, SegmentTile* tiles, std::uint32_t* start) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (b.tile_begin + i < b.tile_end) tiles[b.tile_begin + i] = tile_of(b.spans, b.n, b.tile_begin + i, tile);
   if (start != nullptr && i < std::uint32_t(b.n)) start[b.spans[i].seg] = b.spans[i].src;

@@ -305,7 +305,8 @@ inline Status cut_tiles(const std::vector<TileSpan>& spans, std::uint32_t count,
     b.tile_begin = spans[b0].tile_base;
     b.tile_end = b0 + b.n < spans.size() ? spans[b0 + b.n].tile_base : count;
     const std::uint32_t threads = std::max<std::uint32_t>(b.tile_end - b.tile_begin, std::uint32_t(b.n));
-    cut_tiles_kernel<<<(threads + kThreads - 1) / kThreads, kThreads, 0, stream>>>(b, std::uint32_t(tile), tiles, start);
+    cut_tiles_kernel<kThreads><<<(threads + kThreads - 1) / kThreads, kThreads, 0, stream>>>(b, std::uint32_t(tile), tiles,
+                                                                                          start);
     PRIMLAB_LAUNCH_TRY();
   }
   return Status::Success;

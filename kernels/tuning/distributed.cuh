@@ -55,35 +55,34 @@ struct DistributedTuning {
   //    work, plus the splitters and the first transfer. 4 ranks: 7.24 ms against sort-first's 8.77
   //    at 2^28, 30.78 against 36.40 at 2^30.
   //  - Sort first sorts the whole shard (four passes, 5.37 ms) before anything travels, then
-  //    merges: the exchange can only hide behind the merges. On 2 ranks it is still the table's
-  //    choice although partition-first:4 measured faster on uniform keys from 2^28 (7.05 ms
-  //    against 7.84, pairs 10.44 against 12.16): on skewed keys partition-first takes its class
-  //    path (a count, a scan and a scatter, then whole-piece sorts of four passes) and ran at
-  //    0.57 of its uniform rate on 4 ranks (13.77 ms against 9.69 for sort-first:4), while sort-first
-  //    loses little there. The table picks before it sees the keys; choosing after the first
-  //    splitter round (a cut left open means skew) would give both: not done yet.
+  //    merges: the exchange can only hide behind the merges. It wins on 2 ranks for keys at 2^26
+  //    (2.29 ms against 2.40) and wherever the keys are skewed: a cut the top digit leaves open
+  //    sends partition-first down its class path (a count, a scan and a scatter, then whole-piece
+  //    sorts of four passes; 4 ranks, 2^28 keys: 13.77 ms against sort-first:4's 9.69), so a call
+  //    whose options leave the scheme to it sorts first after such a first splitter round,
+  //    whatever its row says (distributed.cu, run).
   //  - Pieces: 4 hide the exchange where there is work beside it to hide behind; 8 pay a transfer
   //    (partition-first: two, bodies then heads) and a sort launch per piece that small pieces do
   //    not repay (run 2, 2^26 keys on 4 ranks: 3.46 ms against 2.93 with 4).
   //
   //   ranks kind   2^26 keys/rank                2^28                           2^30
-  //   2     keys   sort-first:1 2.29             sort-first:1 7.84              sort-first:1 30.41
-  //                  (pf:4 2.40)                   (pf:4 7.05)                    (pf:4 27.93)
-  //   2     pairs  sort-first:1 3.44             sort-first:1 12.16             sort-first:1 47.65
-  //                  (pf:4 3.15)                   (pf:4 10.44)                   (pf:4 43.85)
+  //   2     keys   sort-first:1 2.29             partition-first:4 7.05         partition-first:4 27.93
+  //                  (pf:4 2.40)                   (sf:1 7.84)                    (sf:1 30.41)
+  //   2     pairs  partition-first:4 3.15        partition-first:4 10.44        partition-first:4 43.85
+  //                  (sf:1 3.44)                   (sf:1 12.16)                   (sf:1 47.65)
   //   4     keys   partition-first:4 2.76        partition-first:4 7.24         partition-first:4 30.78
   //                  (sf:4 2.80)                   (sf:4 8.77)                    (sf:4 36.40)
   //   4     pairs  partition-first:4 3.45        partition-first:4 11.22        partition-first:4 48.59
   //                  (sf:4 4.09)                   (sf:4 14.14)                   (sf:4 58.36)
-  // The 2-rank rows keep run 2's pieces (keys 4, pairs 1 below 2^30 and 4 from it; each within
-  // 1-4 % of the other count there). 3 ranks take the 2-rank rows (not measured); 5 ranks and more
-  // partition first, as sort-first merges at most 4 runs (not measured past 4 ranks either).
+  // The 2-rank keys row below 2^28 keeps run 2's 4 pieces (within 1 % of 1 there). 3 ranks take
+  // the 2-rank rows (not measured); 5 ranks and more partition first, as sort-first merges at most
+  // 4 runs (not measured past 4 ranks either).
   static constexpr Choice kChoices[] = {
       {1, false, 0, DistributedScheme::PartitionFirst, 1},
       {1, true, 0, DistributedScheme::PartitionFirst, 1},
-      {2, false, 0, DistributedScheme::SortFirst, 4},        // H200: 2^28 sf:1 7.84 ms (pf:4 7.05); H100 sf:4 8.40
-      {2, true, 0, DistributedScheme::SortFirst, 1},         // H200: 2^28 12.16 ms (pf:4 10.44)
-      {2, true, 30, DistributedScheme::SortFirst, 4},        // H100: 2^30 52.27 ms (:1 53.91); H200 sf:1 47.65
+      {2, false, 0, DistributedScheme::SortFirst, 4},        // H200: 2^26 sf:1 2.29 ms (pf:4 2.40)
+      {2, false, 28, DistributedScheme::PartitionFirst, 4},  // H200: 2^28 7.05 ms (sf:1 7.84), 2^30 27.93 (30.41)
+      {2, true, 0, DistributedScheme::PartitionFirst, 4},    // H200: 2^26 3.15, 2^28 10.44 (sf:1 12.16), 2^30 43.85
       {4, false, 0, DistributedScheme::PartitionFirst, 4},   // H200: 2^26 2.76 ms, 2^28 7.24, 2^30 30.78
       {4, true, 0, DistributedScheme::PartitionFirst, 4},    // H200: 2^26 3.45 ms, 2^28 11.22, 2^30 48.59
       {5, false, 0, DistributedScheme::PartitionFirst, 4},

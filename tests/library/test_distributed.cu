@@ -326,8 +326,40 @@ TEST(Distributed, EveryRankCountSortsStablyByDefault) {
       const auto out = run<std::uint64_t, std::uint32_t>(Op::Sort, shards, ids, SortOrder::Ascending, 0, 64);
       expect_result<std::uint64_t>(Op::Sort, shards, out, SortOrder::Ascending, 0, 64, true);
       const auto tuned = primlab::detail::DistributedTuning::choice(G, true, 90001 / G);
-      EXPECT_EQ(out.times.scheme, G <= 4 ? tuned.scheme : DistributedScheme::PartitionFirst);
+      if (G > 4) {
+        EXPECT_EQ(out.times.scheme, DistributedScheme::PartitionFirst);
+      } else if (d == Dist::Uniform) {
+        EXPECT_EQ(out.times.scheme, tuned.scheme);
+      } else {
+        // Few distinct keys leave a cut open after the top digit: partition-first's choice sorts first.
+        EXPECT_TRUE(out.times.scheme == tuned.scheme || out.times.scheme == DistributedScheme::SortFirst);
+      }
     }
+}
+
+// Where the top digit leaves a cut open (skewed keys), a sort whose options leave the scheme to the
+// call sorts first on up to 4 ranks; keys the top digit splits keep the table's partition-first;
+// a forced scheme stays.
+TEST(Distributed, SkewedKeysSortFirstWhereTheSchemeIsLeftToTheCall) {
+  for (int G : {2, 4, 5}) {
+    SCOPED_TRACE(testing::Message() << "G " << G);
+    const auto uniform = split(make_keys<std::uint32_t>(Dist::Uniform, 200001, 5), G, true);
+    const auto skewed = split(make_keys<std::uint32_t>(Dist::FewDistinct, 200001, 5), G, true);
+    const auto by_table = run<std::uint32_t, std::uint32_t>(Op::Sort, uniform, global_positions(uniform),
+                                                             SortOrder::Ascending, 0, 32);
+    expect_result<std::uint32_t>(Op::Sort, uniform, by_table, SortOrder::Ascending, 0, 32, true);
+    EXPECT_EQ(by_table.times.scheme, primlab::detail::DistributedTuning::choice(G, true, 200001 / G).scheme);
+    const auto by_skew = run<std::uint32_t, std::uint32_t>(Op::Sort, skewed, global_positions(skewed),
+                                                            SortOrder::Ascending, 0, 32);
+    expect_result<std::uint32_t>(Op::Sort, skewed, by_skew, SortOrder::Ascending, 0, 32, true);
+    EXPECT_EQ(by_skew.times.scheme, G <= 4 ? DistributedScheme::SortFirst : DistributedScheme::PartitionFirst);
+    CallSetup forced;
+    forced.options = {DistributedScheme::PartitionFirst, 4};
+    const auto kept = run<std::uint32_t, std::uint32_t>(Op::Sort, skewed, global_positions(skewed),
+                                                         SortOrder::Ascending, 0, 32, forced);
+    expect_result<std::uint32_t>(Op::Sort, skewed, kept, SortOrder::Ascending, 0, 32, true);
+    EXPECT_EQ(kept.times.scheme, DistributedScheme::PartitionFirst);
+  }
 }
 
 // Pieces go one transfer each (partition-first: its bodies, then its heads), and a piece with
