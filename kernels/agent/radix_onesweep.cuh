@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "agent/radix_histogram.cuh"
 #include "block/block_radix_rank.cuh"
@@ -90,13 +91,20 @@ struct PassArgs {
   std::uint32_t* offsets_out;      // mask + 2 digit offsets written by tile 0, or null
   int passes = 1;                  // the sort's passes and its last pass's digit mask: read by a
   std::uint32_t last_mask = 0xffu; // first pass that counts every pass's digits (COUNTS_ALL)
-  // A segmented pass (SEGMENTED) sorts segments each on its own: tile t takes its keys, segment
-  // and the segment's first tile from seg_tiles[t]; segment s's digit counts are
-  // seg_counts[s * 256 + d], and its keys go from seg_start[s] on.
+};
+
+// A segmented pass (SEGMENTED) sorts segments each on its own: tile t takes its keys, segment and
+// the segment's first tile from seg_tiles[t]; segment s's digit counts are seg_counts[s * 256 + d],
+// and its keys go from seg_start[s] on. Its own type, so that the other passes' arguments (and
+// their code: 24 bytes more of them changed the SASS of the 64-bit passes) stay as they are.
+template <class Bits, class VBits>
+struct SegmentedPassArgs : PassArgs<Bits, VBits> {
   const SegmentTile* seg_tiles = nullptr;
   const std::uint32_t* seg_counts = nullptr;
   const std::uint32_t* seg_start = nullptr;
 };
+template <class Bits, class VBits, bool SEGMENTED>
+using PassArgsOf = std::conditional_t<SEGMENTED, SegmentedPassArgs<Bits, VBits>, PassArgs<Bits, VBits>>;
 
 // [SECTION] a small sort's first pass counts every pass's digits
 
@@ -187,7 +195,7 @@ constexpr std::size_t pass_smem_bytes() {
 template <class Bits, class VBits, bool PAIRS, int THREADS, int ITEMS, int MIN_BLOCKS, int WINDOW, int FEW_DIGITS,
           class Probe = NoProbe, bool COUNTS_ALL = false, bool SEGMENTED = false>
 __global__ void __launch_bounds__(THREADS, resident_blocks_bound(THREADS, MIN_BLOCKS))
-    pass_kernel(PassArgs<Bits, VBits> a, Probe probe = {}) {
+    pass_kernel(PassArgsOf<Bits, VBits, SEGMENTED> a, Probe probe = {}) {
   using Rank = BlockRadixRank<Bits, THREADS, ITEMS, FEW_DIGITS>;
   constexpr int kTile = THREADS * ITEMS;
   static_assert(THREADS % 32 == 0, "whole warps");
@@ -220,13 +228,15 @@ __global__ void __launch_bounds__(THREADS, resident_blocks_bound(THREADS, MIN_BL
   __syncthreads();                                                                                // step: clear
   probe.barrier();
   const std::uint32_t tile = s_tile;                                                   // step: load
-  const std::int64_t tile_begin = SEGMENTED ? a.seg_tiles[tile].src : std::int64_t(tile) * kTile;  // step: load
-  const int valid = SEGMENTED ? int(a.seg_tiles[tile].count)                           // step: load
-                              : static_cast<int>(std::min<std::int64_t>(kTile, a.n - tile_begin));  // step: load
-  const std::uint32_t first = SEGMENTED ? a.seg_tiles[tile].first : 0u;  // the first tile of the look-back  // step: load
+  SegmentTile span{0, 0, 0, 0};  // a segmented pass's tile; the others look back to tile 0
   if constexpr (SEGMENTED) {
-    if (tid < kRadix) gcount = a.seg_counts[std::size_t(a.seg_tiles[tile].seg) * kRadix + tid];
+    span = a.seg_tiles[tile];
+    if (tid < kRadix) gcount = a.seg_counts[std::size_t(span.seg) * kRadix + tid];
   }
+  const std::int64_t tile_begin = SEGMENTED ? span.src : std::int64_t(tile) * kTile;  // step: load
+  const int valid = SEGMENTED ? int(span.count)                                        // step: load
+                              : static_cast<int>(std::min<std::int64_t>(kTile, a.n - tile_begin));  // step: load
+  const std::uint32_t first = span.first;  // the first tile of the look-back           // step: load
   const int warp_first = warp * 32 * ITEMS + lane;  // tile-local index of item 0 (warp-striped)  // step: load
 
   // Load: warp w takes the w-th run of 32 * ITEMS keys; item i of a lane is at i * 32 + lane.
@@ -287,7 +297,7 @@ __global__ void __launch_bounds__(THREADS, resident_blocks_bound(THREADS, MIN_BL
     sum_later_passes(a.status, a.hist, gridDim.x, a.passes);
   }
   scan256_exclusive2(total, gcount, tile_excl, glob_excl, s_tmp, probe);               // step: publish
-  if constexpr (SEGMENTED) glob_excl += a.seg_start[a.seg_tiles[tile].seg];
+  if constexpr (SEGMENTED) glob_excl += a.seg_start[span.seg];
   if (tid < kRadix) {                                                                  // step: starts
     ranker.add_tile_start(tid, tile_excl, probe);                                      // step: starts
     if (a.offsets_out != nullptr && tile == 0 && tid <= static_cast<int>(a.mask)) {

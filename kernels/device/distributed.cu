@@ -379,8 +379,7 @@ struct Call {
   double growth = 1.0;  // of each piece over the one before (DistributedTuning::piece_growth)
   std::vector<Carved<K, V, PAIRS>> ws;
   std::vector<std::int64_t> counts, capacities, ws_at;  // per rank
-  std::vector<std::vector<std::uint32_t>> top_counts;  // per driven rank: its first splitter histogram
-  std::vector<std::int64_t> top_all;                   // every rank's, rank r's at [r * slots]
+  std::vector<std::int64_t> top_counts;  // every rank's first splitter histogram, rank r's at [r * slots]
   std::int64_t total = 0;
   int last_ticket = -1;  // the last transfer started
   DistributedTimes t;
@@ -475,8 +474,8 @@ SplitterSearch make_search(const Call<K, V, PAIRS>& c) {
   return SplitterSearch(c.num_bits, c.counts, c.local == Local::Sort ? c.total / (std::int64_t(c.G) * 128) : 0);
 }
 
-// 2. Splitters: histograms of the buckets that hold a cut, until every cut is placed; each driven
-// rank's first one (of the range's top digit) is kept in c.top_counts. PartitionFirst counts with
+// 2. Splitters: histograms of the buckets that hold a cut, until every cut is placed; every rank's
+// first one (of the range's top digit) is kept in c.top_counts. PartitionFirst counts with
 // a pass over the shard (the first round with the sort's own upfront histogram kernel). SortFirst
 // (`sorted`: each driven rank's sorted shard) reads the first round back from the sort's digit
 // counts (sorted_counts[l], where the range is whole digits) and finds the others with binary
@@ -541,14 +540,9 @@ Status find_cuts(Call<K, V, PAIRS>& c, SplitterSearch& search, const std::vector
                                        c.ex.stream(l)));
       PRIMLAB_CUDA_TRY(cudaStreamSynchronize(c.ex.stream(l)));
     }
-    if (first_round) {
-      c.top_counts.assign(c.L, {});
-      for (int l = 0; l < c.L; ++l)
-        c.top_counts[l].assign(h_hist.begin() + std::ptrdiff_t(slots * l), h_hist.begin() + std::ptrdiff_t(slots * (l + 1)));
-    }
     std::vector<std::int64_t> h_counts(h_hist.begin(), h_hist.end()), h_gathered(slots * c.G);
     PRIMLAB_TRY(c.ex.all_gather(h_counts.data(), slots, h_gathered.data()));
-    if (first_round) c.top_all = h_gathered;
+    if (first_round) c.top_counts = h_gathered;
     search.answer(h_gathered);
   }
   c.t.splitter_rounds = search.rounds();
@@ -654,19 +648,20 @@ Status segmented_sorts(Call<K, V, PAIRS>& c, const Routes& routes, bool by_top_d
     std::vector<SegmentPlan> plans(static_cast<std::size_t>(P));
     std::size_t bytes = 0, state = 0;
     bool whole = true;  // every piece's chunks hold its keys
+    // Rank q's run of piece j holds its keys after those it sends to earlier (rank, piece)s.
+    std::vector<std::int64_t> first(G, 0);
+    for (int q = 0; q < G; ++q)
+      for (int s = 0; s < me; ++s)
+        for (int k = 0; k < P; ++k) first[q] += routes.send[routes.at(q, s, k)];
     for (int j = 0; j < P; ++j) {
-      // Rank q's run of piece j: its keys after those it sends to earlier (rank, piece)s.
-      std::vector<std::int64_t> first(G, 0), count(G, 0), landing(G, 0);
+      std::vector<std::int64_t> count(G, 0), landing(G, 0);
       for (int q = 0; q < G; ++q) {
-        for (int s = 0; s < G; ++s)
-          for (int k = 0; k < P; ++k)
-            if (s < me || (s == me && k < j)) first[q] += routes.send[routes.at(q, s, k)];
         count[q] = routes.send[routes.at(q, me, j)];
         landing[q] = routes.landing[routes.at(q, me, j)] - routes.piece_start(me, j);
       }
-      int lowest = 0;
       const std::vector<SegmentChunk> chunks =
-          piece_chunks(G, c.top_all, first, count, landing, c.order == SortOrder::Descending, &lowest);
+          piece_chunks(G, c.top_counts, first, count, landing, c.order == SortOrder::Descending);
+      for (int q = 0; q < G; ++q) first[q] += count[q];
       std::int64_t keys = 0;
       for (const SegmentChunk& ch : chunks) keys += ch.count;
       whole = whole && keys == routes.piece_count(me, j);
@@ -731,12 +726,16 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
   const int top_begin = c.begin_bit + top_shift;
   const bool reversed = c.order == SortOrder::Descending;
   std::vector<std::int64_t> h_start(std::size_t(L) * C, 0), h_class(std::size_t(L) * C, 0);
+  // By the top digit: where each of the ascending image's top digits starts in driven rank l's
+  // staged shard, without the stage's gaps (the first round counted the order's image).
+  std::vector<std::vector<std::int64_t>> digit_start(by_top_digit ? L : 0, std::vector<std::int64_t>(kRadix + 1, 0));
+  for (std::size_t l = 0; l < digit_start.size(); ++l) {
+    const std::int64_t* counts = &c.top_counts[std::size_t(ex.rank(int(l))) * kRadix];
+    for (int d = 0; d < kRadix; ++d) digit_start[l][d + 1] = digit_start[l][d] + counts[reversed ? kRadix - 1 - d : d];
+  }
   if (by_top_digit) {
     for (int l = 0; l < L; ++l) {
-      // Offsets of the ascending image's top digits in the staged shard.
-      const std::vector<std::uint32_t>& hist = c.top_counts[l];
-      std::vector<std::int64_t> off(kRadix + 1, 0);
-      for (int d = 0; d < kRadix; ++d) off[d + 1] = off[d] + hist[reversed ? kRadix - 1 - d : d];
+      const std::vector<std::int64_t>& off = digit_start[l];
       for (int cls = 0; cls < C; ++cls) {
         // Class cls holds the top digits [lo, hi) of the order's image; reversed, the ascending
         // image's digits [256 - hi, 256 - lo).
@@ -800,7 +799,7 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
   const std::size_t elems[2] = {sizeof(Bits), sizeof(VBits)};
   auto stage_of = [&](int l, int part) { return part == 0 ? c.ws[l].stage : c.ws[l].stage_values; };
   // Where rank r's receive buffers start past a boundary: where its workspace does.
-  auto recv_at = [&](int r, int /*part*/) { return std::size_t(c.ws_at[r]); };
+  auto recv_at = [&](int r) { return std::size_t(c.ws_at[r]); };
   for (int l = 0; l < L; ++l) {
     const Shard<K, V>& s = c.shards[l];
     if (s.n == 0) continue;
@@ -810,13 +809,7 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
     V* stage_values = reinterpret_cast<V*>(c.ws[l].stage_values);
     if (by_top_digit) {
       const int me = ex.rank(l);
-      // The ascending image's digit counts and starts (the first round counted the order's image).
-      std::vector<std::uint32_t> counts(kRadix);
-      std::vector<std::int64_t> start(kRadix + 1, 0);
-      for (int d = 0; d < kRadix; ++d) {
-        counts[d] = c.top_counts[l][reversed ? kRadix - 1 - d : d];
-        start[d + 1] = start[d] + counts[d];
-      }
+      const std::vector<std::int64_t>& start = digit_start[l];
       StageLayout layout;
       layout.parts = parts;
       std::vector<StagedRun> staged;
@@ -828,14 +821,16 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
         for (int j = 0; j < P; ++j) {
           const Run& run = runs[l][std::size_t(r) * P + j];
           if (r == me || run.count == 0) continue;
-          StagedRun want{run.offset};
+          StagedRun staged_run{run.offset};
           const std::size_t landing = std::size_t(routes.landing[routes.at(me, r, j)]);
-          for (int p = 0; p < parts; ++p) want.want[p] = (recv_at(r, p) + landing * elems[p]) % kExchangeAlign;
-          staged.push_back(want);
+          for (int p = 0; p < parts; ++p) staged_run.want[p] = (recv_at(r) + landing * elems[p]) % kExchangeAlign;
+          staged.push_back(staged_run);
         }
       const std::vector<std::int64_t> gap = stage_gaps(start, staged, layout);
       for (Run& run : runs[l]) run.offset = with_gaps(start, gap, run.offset);
-      for (int d = 0; d + 1 < kRadix; ++d) counts[d] += std::uint32_t(gap[d + 1]);
+      // The pass's counts: each digit's keys and the gap after them.
+      std::vector<std::uint32_t> counts(kRadix);
+      for (int d = 0; d < kRadix; ++d) counts[d] = std::uint32_t(start[d + 1] - start[d] + (d + 1 < kRadix ? gap[d + 1] : 0));
       using PV = std::conditional_t<PAIRS, V, std::uint32_t>;  // a keys-only partition's workspace
       const PV* values_in = nullptr;
       PV* values_out = nullptr;
@@ -873,7 +868,7 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
   // The head of the run from q to s in piece j, in bytes.
   auto head_of = [&](int q, int s, int j, int part) {
     const std::size_t i = routes.at(q, s, j);
-    return head_bytes(recv_at(s, part) + std::size_t(routes.landing[i]) * elems[part],
+    return head_bytes(recv_at(s) + std::size_t(routes.landing[i]) * elems[part],
                       std::size_t(routes.send[i]) * elems[part]);
   };
   auto any_head = [&](int j) {
@@ -917,7 +912,7 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
       if (out == 0) continue;
       const std::size_t h = head_of(me, s, j, part);
       if (out > h && (reinterpret_cast<std::uintptr_t>(from) + h) % kExchangeAlign != 0) {
-        const std::size_t dst = (recv_at(s, part) + out_at) % kExchangeAlign;  // the run's start at the receiver
+        const std::size_t dst = (recv_at(s) + out_at) % kExchangeAlign;  // the run's start at the receiver
         std::size_t& used = aux_used[std::size_t(l) * parts + part];
         used += (dst + kExchangeAlign - reinterpret_cast<std::uintptr_t>(aux + used) % kExchangeAlign) % kExchangeAlign;
         PRIMLAB_TRY(copy_run(from, aux + used, run.count, elem, stream));

@@ -255,9 +255,9 @@ std::int64_t with_gaps(const std::vector<std::int64_t>& digit_start, const std::
 
 std::vector<SegmentChunk> piece_chunks(int ranks, const std::vector<std::int64_t>& digit_counts,
                                        const std::vector<std::int64_t>& first, const std::vector<std::int64_t>& count,
-                                       const std::vector<std::int64_t>& landing, bool reversed, int* lowest) {
+                                       const std::vector<std::int64_t>& landing, bool reversed) {
   constexpr int kDigits = 256;
-  // overlap[q][t]: rank q's keys of digit t in its run of the piece, and where they lie in it.
+  // len[q][t], at[q][t]: rank q's keys of digit t in its run of the piece, and where they lie in it.
   std::vector<std::int64_t> len(std::size_t(ranks) * kDigits, 0), at(std::size_t(ranks) * kDigits, 0);
   int lo = kDigits, hi = 0;
   for (int q = 0; q < ranks; ++q) {
@@ -281,7 +281,6 @@ std::vector<SegmentChunk> piece_chunks(int ranks, const std::vector<std::int64_t
       const std::size_t i = std::size_t(q) * kDigits + t;
       if (len[i] > 0) chunks.push_back({at[i], len[i], t - lo});
     }
-  *lowest = lo < hi ? lo : 0;
   return chunks;
 }
 

@@ -160,10 +160,10 @@ struct SegmentChunk {
 // Rank q's run of the piece lands at landing[q] of the piece and holds its keys of order-image
 // ranks [first[q], first[q] + count[q]) among its own, whose top digits counted digit_counts[q *
 // 256 + t]: in ascending digit order, or descending where `reversed` (the stage's order for a
-// descending sort). Segment 0 is the piece's lowest digit (*lowest).
+// descending sort). Segment 0 is the piece's lowest digit, segment s the digit s above it.
 std::vector<SegmentChunk> piece_chunks(int ranks, const std::vector<std::int64_t>& digit_counts,
                                        const std::vector<std::int64_t>& first, const std::vector<std::int64_t>& count,
-                                       const std::vector<std::int64_t>& landing, bool reversed, int* lowest);
+                                       const std::vector<std::int64_t>& landing, bool reversed);
 
 // The tables of a segmented sort, as the spans the GPU cuts its tiles from (tile_of): pass 0's
 // from the chunks (a tile never spans two), the later passes' from the segments as pass 0 leaves

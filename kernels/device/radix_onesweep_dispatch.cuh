@@ -91,6 +91,32 @@ const std::uint32_t* digit_counts(const void* ws, std::int64_t n) {
 
 // [SECTION] run
 
+// The digit passes over bits [begin_bit, end_bit): how many, and the last one's digit mask (a
+// narrower last digit where the bits are not whole digits).
+struct DigitPasses {
+  int count;
+  std::uint32_t last_mask;
+  DigitPasses(int begin_bit, int end_bit)
+      : count((end_bit - begin_bit + kRadixBits - 1) / kRadixBits),
+        last_mask((1u << (end_bit - begin_bit - kRadixBits * (count - 1))) - 1u) {}
+};
+
+// Pass p's digit, and its keys' encoding on load (the first pass) and decoding on store (the
+// last); the caller sets the buffers, the counts and the look-back words.
+template <class Bits, class VBits>
+void set_digit_pass(PassArgs<Bits, VBits>& a, int p, const DigitPasses& passes, int begin_bit,
+                    const KeyCodec<Bits>& codec) {
+  const bool last = p == passes.count - 1;
+  a.shift = begin_bit + kRadixBits * p;
+  a.mask = last ? passes.last_mask : 0xffu;
+  a.in0 = p == 0 ? codec.enc0 : Bits(0);
+  a.in1 = p == 0 ? codec.enc1 : Bits(0);
+  a.out0 = last ? codec.dec0 : Bits(0);
+  a.out1 = last ? codec.dec1 : Bits(0);
+  a.passes = passes.count;
+  a.last_mask = passes.last_mask;
+}
+
 // Sorts n <= 2^31 - 1 keys (and values) by bits [begin_bit, end_bit) of their encoded image.
 // Arguments are checked by the caller; ws is at least workspace_bytes(n). When offsets_out is
 // set, the first pass's tile 0 writes the digit offsets (for a one-pass partition).
@@ -105,7 +131,9 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
   using C = Config<Bits, VBits, PAIRS, S>;
   using L = WorkspaceLayout<Bits, VBits, PAIRS>;
   using T = RadixSortTuning;
-  const int passes = (end_bit - begin_bit + kRadixBits - 1) / kRadixBits;
+  const DigitPasses digits(begin_bit, end_bit);
+  const int passes = digits.count;
+  const std::uint32_t last_mask = digits.last_mask;
   const L layout(n, C::kTile);
   const std::size_t tiles = layout.tiles;
   unsigned char* w = static_cast<unsigned char*>(ws);
@@ -114,8 +142,6 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
   std::uint32_t* hist = reinterpret_cast<std::uint32_t*>(w + layout.counts);
   std::uint32_t* counters = hist + L::kMaxPasses * kRadix;
   std::uint32_t* status = reinterpret_cast<std::uint32_t*>(w + layout.status);
-  const int last_bits = end_bit - begin_bit - kRadixBits * (passes - 1);
-  const std::uint32_t last_mask = (1u << last_bits) - 1u;
 
   auto kernel = pass_kernel<Bits, VBits, PAIRS, C::kThreads, C::kItems, C::kMinBlocks, C::kWindow, C::kFewDigits>;
   PRIMLAB_TRY(allow_dynamic_smem(kernel, C::kSmem));
@@ -175,23 +201,16 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
     Bits* dst_k = to_out ? keys_out : alt_keys;
     VBits* dst_v = to_out ? vals_out : alt_vals;
     PassArgs<Bits, VBits> a;
+    set_digit_pass(a, p, digits, begin_bit, codec);
     a.keys_in = src_k;
     a.keys_out = dst_k;
     a.vals_in = src_v;
     a.vals_out = dst_v;
     a.n = n;
-    a.shift = begin_bit + kRadixBits * p;
-    a.mask = p == passes - 1 ? last_mask : 0xffu;
     a.hist = hist + p * kRadix;
     a.status = status + std::size_t(p) * tiles * kRadix;
     a.tile_counter = chained ? nullptr : counters + p;
-    a.in0 = p == 0 ? codec.enc0 : Bits(0);
-    a.in1 = p == 0 ? codec.enc1 : Bits(0);
-    a.out0 = p == passes - 1 ? codec.dec0 : Bits(0);
-    a.out1 = p == passes - 1 ? codec.dec1 : Bits(0);
     a.offsets_out = p == 0 ? offsets_out : nullptr;
-    a.passes = passes;
-    a.last_mask = last_mask;
     if (p == 0 && counts_all) {
       const cudaLaunchAttribute attr = cooperative_attribute();
       PRIMLAB_TRY(launch_with_attribute(&attr, first_kernel, static_cast<unsigned>(tiles), C::kThreads, kFirstSmem,
@@ -332,9 +351,8 @@ Status run_segmented(const Bits* keys_in, Bits* keys_out, Bits* keys_alt, const 
                      void* state, cudaStream_t stream) {
   using C = SegmentedConfig<Bits, VBits, PAIRS>;
   if (first_count == 0) return Status::Success;
-  const int passes = (end_bit - begin_bit + kRadixBits - 1) / kRadixBits;
-  const int last_bits = end_bit - begin_bit - kRadixBits * (passes - 1);
-  const std::uint32_t last_mask = (1u << last_bits) - 1u;
+  const DigitPasses digits(begin_bit, end_bit);
+  const int passes = digits.count;
   const std::uint32_t tiles = std::max(first_count, later_count);
   std::uint32_t* counters = static_cast<std::uint32_t*>(state);
   std::uint32_t* counts = counters + 64;
@@ -342,7 +360,7 @@ Status run_segmented(const Bits* keys_in, Bits* keys_out, Bits* keys_alt, const 
   PRIMLAB_CUDA_TRY(cudaMemsetAsync(state, 0, segmented_state_bytes(passes, segments, tiles), stream));
   constexpr int kHistThreads = 256, kHistTiles = 8;
   segment_histogram_kernel<Bits, kHistThreads, kHistTiles><<<(first_count + kHistTiles - 1) / kHistTiles, kHistThreads, 0, stream>>>(
-      keys_in, first_tiles, first_count, segments, begin_bit, passes, last_mask, codec.enc0, codec.enc1, counts);
+      keys_in, first_tiles, first_count, segments, begin_bit, passes, digits.last_mask, codec.enc0, codec.enc1, counts);
   PRIMLAB_LAUNCH_TRY();
   auto kernel = pass_kernel<Bits, VBits, PAIRS, C::kThreads, C::kItems, C::kMinBlocks, C::kWindow, C::kFewDigits,
                             NoProbe, false, true>;
@@ -351,25 +369,18 @@ Status run_segmented(const Bits* keys_in, Bits* keys_out, Bits* keys_alt, const 
   const VBits* src_v = vals_in;
   for (int p = 0; p < passes; ++p) {
     const bool to_out = (passes - 1 - p) % 2 == 0;
-    PassArgs<Bits, VBits> a;
+    SegmentedPassArgs<Bits, VBits> a;
+    set_digit_pass(a, p, digits, begin_bit, codec);
     a.keys_in = src_k;
     a.keys_out = to_out ? keys_out : keys_alt;
     a.vals_in = src_v;
     a.vals_out = to_out ? vals_out : vals_alt;
     a.n = 0;
-    a.shift = begin_bit + kRadixBits * p;
-    a.mask = p == passes - 1 ? last_mask : 0xffu;
     a.seg_counts = counts + std::size_t(p) * segments * kRadix;
     a.hist = counts;  // read by every pass; a segmented one takes its segment's counts instead
     a.status = status + std::size_t(p) * tiles * kRadix;
     a.tile_counter = counters + p;
-    a.in0 = p == 0 ? codec.enc0 : Bits(0);
-    a.in1 = p == 0 ? codec.enc1 : Bits(0);
-    a.out0 = p == passes - 1 ? codec.dec0 : Bits(0);
-    a.out1 = p == passes - 1 ? codec.dec1 : Bits(0);
     a.offsets_out = nullptr;
-    a.passes = passes;
-    a.last_mask = last_mask;
     a.seg_tiles = p == 0 ? first_tiles : later_tiles;
     a.seg_start = seg_start;
     PRIMLAB_TRY(chained_launch(false, kernel, p == 0 ? first_count : later_count, C::kThreads, C::kSmem, stream, a,

@@ -348,8 +348,9 @@ TEST(DistributedPlan, SegmentedSortTablesReadEachTopDigitInRankOrder) {
           count[q] += counts[std::size_t(q) * kDigits + t];
         }
       }
-      int lowest = -1;
-      const auto chunks = primlab::detail::piece_chunks(G, counts, first, count, landing, reversed, &lowest);
+      const auto chunks = primlab::detail::piece_chunks(G, counts, first, count, landing, reversed);
+      int lowest = kDigits;  // the piece's lowest digit that holds keys
+      for (const Key& k : landed) lowest = std::min(lowest, k.digit);
       std::vector<Key> read, want = landed;
       for (const auto& ch : chunks) {
         ASSERT_GE(ch.src, 0);

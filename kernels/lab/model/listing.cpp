@@ -81,7 +81,7 @@ Parsed parse() {
         } else {
           do {
             if (open.count(name)) p.errors.push_back(where + "listing " + name + " is already open");
-            open[name] = Region{file, number + 1, {}, {}};
+            open[name] = Region{file, number + 1, {}, {}, {}};
           } while (names >> name);
         }
         continue;
