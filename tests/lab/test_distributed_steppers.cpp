@@ -63,18 +63,44 @@ double balance_of(const std::vector<std::uint32_t>& counts, std::int32_t n) {
 // The pieces every GPU's range is cut into: the bytes row is G x G x pieces.
 int pieces_of(const Trace& t, int G) { return int(t.rows[kDistBytes].length) / (G * G); }
 
+// Whether the first splitter round (the top digit of the span the keys differ in) leaves a cut
+// open: a target, the start of shard s + 1, inside a top-digit bucket farther than the slack
+// from both of its edges, with bits below the digit to refine it.
+bool first_round_leaves_a_cut_open(const std::vector<std::uint32_t>& in, int G, int bits, ElemType type) {
+  const int span = span_of(in), top = std::min(bits, span), rest = span - top;
+  if (rest == 0 || in.empty()) return false;
+  std::vector<std::int32_t> h(std::size_t(1) << top, 0);
+  for (std::uint32_t w : in) {
+    const std::uint32_t x = type == ElemType::I32 ? w ^ 0x80000000u : w;
+    ++h[std::size_t((span >= 32 ? x : x & ((1u << span) - 1u)) >> rest)];
+  }
+  const std::int32_t n = std::int32_t(in.size()), slack = n / (8 * G);
+  for (int s = 1; s < G; ++s) {
+    const std::int32_t target = std::int32_t(std::int64_t(n) * s / G);
+    std::int32_t lo = 0;
+    std::size_t b = 0;
+    while (b + 1 < h.size() && lo + h[b] <= target) lo += h[b++];
+    if (std::min(target - lo, lo + h[b] - target) > slack) return true;
+  }
+  return false;
+}
+
 // Every fact of one trace; returns the balance of the top-digit splitters (before refining).
 double check(const std::vector<std::uint32_t>& in, int G, int bits, ElemType type = ElemType::U32) {
   SCOPED_TRACE("G=" + std::to_string(G) + " digit bits=" + std::to_string(bits) + " n=" + std::to_string(in.size()));
   const Trace t = run(in, G, bits, type);
   const std::int32_t n = std::int32_t(in.size());
   const std::size_t last = t.steps.size() - 1;
-  const bool sort_first = G <= 3;
+  // Partition first on 4 GPUs tries one splitter round, then sorts first if it left a cut open.
+  const bool tried = G == kDistSortFirstMaxGpus && first_round_leaves_a_cut_open(in, G, bits, type);
+  const bool sort_first = G <= 3 || tried;
   auto before = [&](std::uint32_t a, std::uint32_t b) {
     return type == ElemType::I32 ? std::int32_t(a) < std::int32_t(b) : a < b;
   };
-  // The scheme: the library's for G.
-  EXPECT_NE(t.title.find(sort_first ? "sort first" : "partition first"), std::string::npos) << t.title;
+  // The scheme: the library's for G and, on 4 GPUs, for the keys.
+  EXPECT_NE(t.title.find(tried ? "partition first, then sort first" : sort_first ? "(sort first" : "(partition first"),
+            std::string::npos)
+      << t.title;
   EXPECT_EQ(steps_of(t, "presort").size(), sort_first ? 1u : 0u);
   EXPECT_EQ(steps_of(t, "runs").size(), sort_first ? 1u : 0u);
   EXPECT_EQ(steps_of(t, "partition").size(), sort_first ? 0u : 1u);
@@ -101,7 +127,7 @@ double check(const std::vector<std::uint32_t>& in, int G, int bits, ElemType typ
   // Sort first: each shard sorted before anything else.
   const std::vector<std::uint32_t> staged = row(t, last, kDistPart);
   if (sort_first) {
-    EXPECT_EQ(step_of(t, "presort"), 1u);
+    EXPECT_EQ(step_of(t, "presort"), tried ? 4u : 1u) << "after the tried round's three launches";
     for (int r = 0; r < G; ++r) {
       std::vector<std::uint32_t> shard_keys(in.begin() + shard[std::size_t(r)], in.begin() + shard[std::size_t(r + 1)]);
       std::stable_sort(shard_keys.begin(), shard_keys.end(), before);
@@ -229,7 +255,9 @@ double check(const std::vector<std::uint32_t>& in, int G, int bits, ElemType typ
                                            : "; after the last transfer, nothing beside it";
     EXPECT_NE(x.label.find(x_beside), std::string::npos) << x.label;
     EXPECT_NE(f.label.find(f_beside), std::string::npos) << f.label;
-    if (j > 0) EXPECT_EQ(fin[std::size_t(j - 1)], ex[std::size_t(j)] + 1) << "piece " << j - 1 << " beside piece " << j;
+    if (j > 0) {
+      EXPECT_EQ(fin[std::size_t(j - 1)], ex[std::size_t(j)] + 1) << "piece " << j - 1 << " beside piece " << j;
+    }
     std::int32_t pairs = 0;
     for (int r = 0; r < G; ++r)
       for (int s = 0; s < G; ++s) pairs += sent(r, s, j) > 0;
@@ -276,9 +304,10 @@ double check(const std::vector<std::uint32_t>& in, int G, int bits, ElemType typ
   // Every round is the host loop's three launches: the histograms, the all-reduce, the cuts. Each
   // GPU's histogram counts the cells its keys show; the all-reduced one is their sum; round 1
   // counts every key.
+  // The tried round is a search of its own, which the presort follows.
   const std::size_t cells = t.rows[kDistHist].length;
   std::size_t rounds = 0, s = step_of(t, "histogram");
-  EXPECT_EQ(s, sort_first ? 2u : 1u);
+  EXPECT_EQ(s, sort_first && !tried ? 2u : 1u);
   for (; s < t.steps.size() && t.steps[s].phase == "histogram"; s += 3, ++rounds) {
     EXPECT_EQ(t.steps[s + 1].phase, "all-reduce");
     EXPECT_EQ(t.steps[s + 2].phase, "splitters");
@@ -297,7 +326,18 @@ double check(const std::vector<std::uint32_t>& in, int G, int bits, ElemType typ
       EXPECT_EQ(global[b], sum);
       total += global[b];
     }
-    if (rounds == 0) EXPECT_EQ(total, std::uint32_t(n));
+    if (rounds == 0) {
+      EXPECT_EQ(total, std::uint32_t(n));
+    }
+    const std::string& placed = t.steps[s + 2].label;
+    EXPECT_NE(placed.find("round " + std::to_string(rounds + 1) + ":"), std::string::npos) << placed;
+    const bool turns = placed.find("turns the sort to sort first") != std::string::npos;
+    EXPECT_EQ(turns, tried && s == 1) << placed;
+    if (turns) {
+      EXPECT_EQ(t.steps[s + 3].phase, "presort");
+      s += 1;
+      rounds = std::size_t(-1);  // the search starts again
+    }
   }
   EXPECT_GE(rounds, 1u);
   EXPECT_EQ(t.steps[s].phase, sort_first ? "runs" : "partition");
@@ -338,9 +378,16 @@ TEST(DistributedSort, ZipfSkewNeedsTheNextDigitAndPositions) {
                          97, 1, 7, 3, 7, 12, 255, 5, 3, 3, 7, 3, 1, 3, 3, 3, 0, 3, 3, 3, 14, 3, 1, 1});
   EXPECT_GE(check(in, 4, 4), 3.0);  // the top digit alone puts 45 keys on one GPU
   const Trace t = run(in, 4, 4);
-  EXPECT_EQ(rounds_of(t), 2u) << "the top digit, then the next digit of bucket 0";
+  EXPECT_NE(t.title.find("partition first, then sort first"), std::string::npos) << t.title;
+  EXPECT_EQ(rounds_of(t), 3u) << "partition first's top digit; then sort first's top digit and the next digit of bucket 0";
   EXPECT_NE(t.steps[3].label.find("the next round refines it"), std::string::npos) << t.steps[3].label;
-  EXPECT_NE(t.steps[6].label.find("split by position"), std::string::npos) << t.steps[6].label;
+  EXPECT_NE(t.steps[3].label.find("turns the sort to sort first"), std::string::npos) << t.steps[3].label;
+  EXPECT_EQ(t.steps[4].phase, "presort");
+  EXPECT_NE(t.steps[10].label.find("split by position"), std::string::npos) << t.steps[10].label;
+  const Trace eight = run(in, 8, 4);  // sort first merges at most 4 runs: 8 GPUs partition first
+  EXPECT_NE(eight.title.find("(partition first,"), std::string::npos) << eight.title;
+  EXPECT_NE(eight.steps[3].label.find("the next round refines it"), std::string::npos) << eight.steps[3].label;
+  check(in, 8, 4);
   check(in, 2, 4);  // sort first: the run of threes split between two GPUs
   check(in, 3, 2);
   std::mt19937 rng(5);

@@ -29,9 +29,14 @@ constexpr int kDistMaxClasses = 2 * kDistMaxGpus - 1 + kDistMaxGpus * (kDistPiec
 // pieces travel, every GPU merges the sorted runs of each piece.
 enum class DistScheme { PartitionFirst, SortFirst };
 
-// The library's choice for keys (kernels/tuning/distributed.cuh) below 2^30 a rank, where every
+// The library's choice for keys (kernels/tuning/distributed.cuh) below 2^28 a rank, where every
 // lab input is: sort first on 2 ranks (3 take the 2-rank rows), partition first on 4 and more.
 inline DistScheme scheme_for(int gpus) { return gpus <= 3 ? DistScheme::SortFirst : DistScheme::PartitionFirst; }
+// The most GPUs sort first runs on (its merge joins at most 4 runs). Partition first on up to this
+// many GPUs turns to sort first where its first splitter round leaves a cut open (skewed keys), as
+// the library's sort does when its options leave the scheme to it: partition first would stage
+// such keys by class and sort whole pieces.
+constexpr int kDistSortFirstMaxGpus = 4;
 
 // The rows the probe names.
 enum DistributedRow : int {
