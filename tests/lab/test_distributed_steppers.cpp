@@ -1,6 +1,7 @@
 // The distributed sort's CPU stepper on G virtual GPUs, checked against facts computed here from
 // the trace's own rows: the ranks' sorted keys concatenate to a host sort; the scheme is the
-// library's for G (sort first on 2 and 3 GPUs, partition first on 4 to 8); the splitters balance
+// library's (partition first; on up to 4 GPUs sort first after a first splitter round that leaves
+// a cut open, computed here from the keys' top digit); the splitters balance
 // the ranks (largest <= ceil(n/G) + 2 slack, slack = n / (8 G)) on uniform, Zipf-skewed, all-equal
 // and tiny inputs; each shard is staged (partition first) or sorted (sort first) so that its run
 // for each GPU and piece is one stretch, which lands unchanged in its place in the receiver's
@@ -91,14 +92,14 @@ double check(const std::vector<std::uint32_t>& in, int G, int bits, ElemType typ
   const Trace t = run(in, G, bits, type);
   const std::int32_t n = std::int32_t(in.size());
   const std::size_t last = t.steps.size() - 1;
-  // Partition first on 4 GPUs tries one splitter round, then sorts first if it left a cut open.
-  const bool tried = G == kDistSortFirstMaxGpus && first_round_leaves_a_cut_open(in, G, bits, type);
-  const bool sort_first = G <= 3 || tried;
+  // Partition first; on up to 4 GPUs it tries one splitter round, then sorts first if that round
+  // left a cut open.
+  const bool sort_first = G <= kDistSortFirstMaxGpus && first_round_leaves_a_cut_open(in, G, bits, type);
   auto before = [&](std::uint32_t a, std::uint32_t b) {
     return type == ElemType::I32 ? std::int32_t(a) < std::int32_t(b) : a < b;
   };
   // The scheme: the library's for G and, on 4 GPUs, for the keys.
-  EXPECT_NE(t.title.find(tried ? "partition first, then sort first" : sort_first ? "(sort first" : "(partition first"),
+  EXPECT_NE(t.title.find(sort_first ? "(partition first, then sort first" : "(partition first,"),
             std::string::npos)
       << t.title;
   EXPECT_EQ(steps_of(t, "presort").size(), sort_first ? 1u : 0u);
@@ -127,7 +128,7 @@ double check(const std::vector<std::uint32_t>& in, int G, int bits, ElemType typ
   // Sort first: each shard sorted before anything else.
   const std::vector<std::uint32_t> staged = row(t, last, kDistPart);
   if (sort_first) {
-    EXPECT_EQ(step_of(t, "presort"), tried ? 4u : 1u) << "after the tried round's three launches";
+    EXPECT_EQ(step_of(t, "presort"), 4u) << "after the tried round's three launches";
     for (int r = 0; r < G; ++r) {
       std::vector<std::uint32_t> shard_keys(in.begin() + shard[std::size_t(r)], in.begin() + shard[std::size_t(r + 1)]);
       std::stable_sort(shard_keys.begin(), shard_keys.end(), before);
@@ -307,7 +308,7 @@ double check(const std::vector<std::uint32_t>& in, int G, int bits, ElemType typ
   // The tried round is a search of its own, which the presort follows.
   const std::size_t cells = t.rows[kDistHist].length;
   std::size_t rounds = 0, s = step_of(t, "histogram");
-  EXPECT_EQ(s, sort_first && !tried ? 2u : 1u);
+  EXPECT_EQ(s, 1u);
   for (; s < t.steps.size() && t.steps[s].phase == "histogram"; s += 3, ++rounds) {
     EXPECT_EQ(t.steps[s + 1].phase, "all-reduce");
     EXPECT_EQ(t.steps[s + 2].phase, "splitters");
@@ -332,7 +333,7 @@ double check(const std::vector<std::uint32_t>& in, int G, int bits, ElemType typ
     const std::string& placed = t.steps[s + 2].label;
     EXPECT_NE(placed.find("round " + std::to_string(rounds + 1) + ":"), std::string::npos) << placed;
     const bool turns = placed.find("turns the sort to sort first") != std::string::npos;
-    EXPECT_EQ(turns, tried && s == 1) << placed;
+    EXPECT_EQ(turns, sort_first && s == 1) << placed;
     if (turns) {
       EXPECT_EQ(t.steps[s + 3].phase, "presort");
       s += 1;
@@ -411,33 +412,38 @@ TEST(DistributedSort, EqualKeysAreSplitByPositionInOnePiece) {
 
 // The pieces follow the library's piece_bounds: up to 4 per GPU, at counted edges; partition
 // first, each about 1.5x the one before (the first, whose transfer nothing hides, the smallest);
-// sort first, about equal.
+// sort first (skewed keys: 70 % of them share the top digit 0x42), about equal.
 TEST(DistributedSort, RangesTravelInPiecesThatGrowPartitionFirst) {
   std::mt19937 rng(11);
-  std::vector<std::uint32_t> in(960);
-  for (auto& k : in) k = rng();
-  for (int G : {2, 4, 8}) {
-    SCOPED_TRACE("G=" + std::to_string(G));
-    const Trace t = run(in, G, 8);
-    const int P = pieces_of(t, G);
-    EXPECT_EQ(P, kDistPieces) << "256 buckets of a uniform top digit leave edges inside every range";
-    const std::vector<std::uint32_t> bytes = row(t, t.steps.size() - 1, kDistBytes);
-    for (int s = 0; s < G; ++s) {
-      std::vector<std::int32_t> size(std::size_t(P), 0);
-      for (int r = 0; r < G; ++r)
-        for (int j = 0; j < P; ++j) size[std::size_t(j)] += std::int32_t(bytes[std::size_t((r * G + s) * P + j)] / 4);
-      std::int32_t range = 0;
-      for (std::int32_t x : size) range += x;
-      for (int j = 0; j < P; ++j) EXPECT_GT(size[std::size_t(j)], 0) << "GPU " << s << " piece " << j;
-      if (G <= 3) {
-        for (int j = 0; j < P; ++j) EXPECT_NEAR(size[std::size_t(j)], range / P, range / 8 + 2) << "GPU " << s;
-      } else {
-        EXPECT_LT(size[0], size[std::size_t(P - 1)]) << "GPU " << s;
-        EXPECT_NEAR(double(size[std::size_t(P - 1)]) / size[0], 27.0 / 8, 1.5) << "GPU " << s;
+  std::vector<std::uint32_t> uniform(960), skewed(960);
+  for (auto& k : uniform) k = rng();
+  for (std::size_t i = 0; i < skewed.size(); ++i) skewed[i] = i % 10 < 7 ? 0x42000000u | (rng() & 0xFFFFFFu) : rng();
+  for (int G : {2, 4, 8})
+    for (bool skew : {false, true}) {
+      if (skew && G > kDistSortFirstMaxGpus) continue;
+      SCOPED_TRACE("G=" + std::to_string(G) + (skew ? " skewed" : " uniform"));
+      const std::vector<std::uint32_t>& in = skew ? skewed : uniform;
+      const Trace t = run(in, G, 8);
+      EXPECT_EQ(t.title.find("then sort first") != std::string::npos, skew) << t.title;
+      const int P = pieces_of(t, G);
+      EXPECT_EQ(P, kDistPieces) << "the rounds' buckets leave edges inside every range";
+      const std::vector<std::uint32_t> bytes = row(t, t.steps.size() - 1, kDistBytes);
+      for (int s = 0; s < G; ++s) {
+        std::vector<std::int32_t> size(std::size_t(P), 0);
+        for (int r = 0; r < G; ++r)
+          for (int j = 0; j < P; ++j) size[std::size_t(j)] += std::int32_t(bytes[std::size_t((r * G + s) * P + j)] / 4);
+        std::int32_t range = 0;
+        for (std::int32_t x : size) range += x;
+        for (int j = 0; j < P; ++j) EXPECT_GT(size[std::size_t(j)], 0) << "GPU " << s << " piece " << j;
+        if (skew) {
+          for (int j = 0; j < P; ++j) EXPECT_NEAR(size[std::size_t(j)], range / P, range / 8 + 2) << "GPU " << s;
+        } else {
+          EXPECT_LT(size[0], size[std::size_t(P - 1)]) << "GPU " << s;
+          EXPECT_NEAR(double(size[std::size_t(P - 1)]) / size[0], 27.0 / 8, 1.5) << "GPU " << s;
+        }
       }
+      check(in, G, 8);
     }
-    check(in, G, 8);
-  }
 }
 
 TEST(DistributedSort, FewerKeysThanGpusAndOneKey) {

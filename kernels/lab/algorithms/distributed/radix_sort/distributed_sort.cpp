@@ -1,9 +1,8 @@
 // Distributed radix sort on G virtual GPUs (2 to 8, StepConfig::bins): the plan (one step per
 // launch of distributed_sort.cuh's host code) and the CPU reference, which runs the same launches.
-// The scheme is the library's for G (scheme_for): sort first on 2 and 3 GPUs, partition first on
-// 4 to 8 (kernels/tuning/distributed.cuh, for keys below 2^28 a rank); on 4, a first splitter round
-// that leaves a cut open turns partition first to sort first, whose search starts again (the
-// model keeps that round: Model::tried).
+// The scheme is the library's: partition first (kernels/tuning/distributed.cuh, for keys on every
+// rank count); on up to 4 GPUs, a first splitter round that leaves a cut open turns it to sort
+// first, whose search starts again (the model keeps that round: Model::tried).
 // The n keys are split into G contiguous shards (shard g = [g n / G, (g + 1) n / G)). Sort first,
 // every GPU first sorts its shard. Every round of the splitter search is three launches: every
 // GPU counts a digit of its keys in the buckets that hold an open cut (round 0: the top digit of
@@ -160,7 +159,7 @@ Model model(const StepConfig& cfg, const std::vector<std::uint32_t>& input) {
   Model m;
   m.n = std::int32_t(input.size());
   m.gpus = cfg.bins;
-  m.scheme = scheme_for(m.gpus);
+  m.scheme = DistScheme::PartitionFirst;
   m.digit_bits = cfg.digit_bits;
   m.span = span_of(input);
   m.slack = m.n / (8 * m.gpus);
@@ -396,12 +395,12 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
                                    "step. "
                                  : "The keys are split into G contiguous shards, one per virtual GPU, as equal as possible. ") +
                "The scheme is the one primlab's library takes on " + std::to_string(G) +
-               " GPUs (kernels/tuning/distributed.cuh, measured on 4 x H200): it sorts each shard first and merges "
-               "what arrives on 2 and 3 GPUs below 2^28 keys a GPU; it partitions first and sorts what arrives on "
-               "4 to 8 GPUs, and on 2 and 3 from 2^28 keys a GPU. On up to 4 GPUs, a first splitter round that "
-               "leaves a cut open (skewed keys) turns partition first into sort first, whose search starts again. "
-               "Either way each GPU's range of the result travels in pieces, and a piece is sorted or merged while "
-               "the next one travels.";
+               " GPUs (kernels/tuning/distributed.cuh, measured on 2 and 4 H200s): it partitions each shard first "
+               "and sorts what arrives, which measured faster than sorting each shard first and merging at every "
+               "size. On up to 4 GPUs, a first splitter round that leaves a cut open (skewed keys) turns it to sort "
+               "first, whose search starts again: partition first would stage such keys by class and sort whole "
+               "pieces. Either way each GPU's range of the result travels in pieces, and a piece is sorted or "
+               "merged while the next one travels.";
   in.bands = m.shard;
   auto add_presort = [&] {
     Step& pre = plan::add_step(t, "sort_shards: every GPU sorts its shard, part[lo + rank] = key (stable)", "presort",

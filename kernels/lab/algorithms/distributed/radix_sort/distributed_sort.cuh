@@ -1,9 +1,9 @@
 // Distributed radix sort on G virtual GPUs of one device, the kernels and the host code that
 // launches them, written once: the stepped form (distributed_sort.cu) runs them with the lab's
 // recording probe, and the Step tab lists this file. It follows the library's multi-GPU sort
-// (kernels/device/distributed.cu) in the scheme the library takes for G (scheme_for: sort first
-// on 2 and 3 GPUs, partition first on 4 to 8, and sort first on 4 where the first splitter round
-// leaves a cut open) and in its pipeline of pieces: each GPU's work is
+// (kernels/device/distributed.cu) in the scheme the library takes (partition first, and on up to 4
+// GPUs sort first where the first splitter round leaves a cut open) and in its pipeline of
+// pieces: each GPU's work is
 // one block of a grid of G blocks, block g standing for GPU g, and the collectives (all-reduce,
 // all-to-all) are kernels that read what every GPU holds. The phases are host functions:
 //  0. presort (sort first): every GPU sorts its shard;
@@ -12,9 +12,9 @@
 //     inside a bucket too far from both edges (more than the slack) asks the next round for the
 //     next digit of that bucket, and a cut inside a run of equal keys (no bits left) is placed by
 //     position. The host reads the cuts and the counts back after each round, as the library
-//     gathers its counts, and keeps every inner bucket edge the rounds counted. Partition first on
-//     4 GPUs runs one round first: if it leaves a cut open, the sort turns to sort first (0.) and
-//     the search starts again;
+//     gathers its counts, and keeps every inner bucket edge the rounds counted. On up to 4 GPUs one
+//     round runs first: if it leaves a cut open, the sort turns to sort first (0.) and the search
+//     starts again;
 //  2. cut_pieces: each GPU's range of the result is cut into up to 4 pieces by key, at those edges
 //     (the library's piece_bounds), which with the cuts define the key classes;
 //  3. partition_shards (partition first): every GPU groups its shard stably by class, which orders
@@ -618,7 +618,7 @@ Status finish_piece(DistributedSort<T>& s, int j, Probe& probe) {
 // Sorts n keys of d_keys into d_out by bits [0, span) of their radix images (int32: the sign bit
 // flipped) on `gpus` virtual GPUs (2 to 8), digits of digit_bits (1 to 8) bits, with the arrays
 // `a` and a workspace of distributed_sort_workspace_bytes, in the scheme the library takes for
-// `gpus` (scheme_for, and turn_to_sort_first where the keys are skewed).
+// `gpus` (partition first, or turn_to_sort_first where the keys are skewed).
 template <class T, class Probe = NoProbe>
 Status distributed_sort(const T* d_keys, T* d_out, std::int32_t n, int gpus, int span, int digit_bits,
                         const DistributedArrays<T>& a, Workspace ws, cudaStream_t stream, Probe probe = {}) {
@@ -634,7 +634,7 @@ Status distributed_sort(const T* d_keys, T* d_out, std::int32_t n, int gpus, int
   s.gpus = gpus;
   s.span = span;
   s.digit_bits = digit_bits;
-  s.scheme = scheme_for(gpus);
+  s.scheme = DistScheme::PartitionFirst;
   s.a = a;
   s.d_cuts = static_cast<Cut*>(ws.ptr);
   s.stream = stream;
