@@ -14,7 +14,7 @@ render --preset seed002-compaction --out $out/compact.png
 render --algo histogram-shared --n 64 --bins 8 --block 16 --step 2 --out $out/histogram-shared.png
 render --preset histogram-collisions --step 1 --out $out/histogram-tagged.png
 render --preset lecture-tagged-bytes --step 3 --out $out/histogram-tagged-bytes.png
-render --preset distributed-zipf --step 9 --out $out/distributed-sort.png
+render --preset distributed-uniform --step 6 --out $out/distributed-sort.png
 render --preset seed003-partition --out $out/partition-stable.png
 render --race scan-naive,scan-blelloch --n 8 --step 3 --out $out/race.png
 render --preset float-sort-specials --step 3 --out $out/radix-digits-float.png

@@ -402,6 +402,27 @@ __global__ void __launch_bounds__(THREADS, resident_blocks_bound(THREADS, MIN_BL
 }
 // listing: end
 
+// [SECTION] the tables of a segmented sort
+
+// A batch of spans travels in the launch's parameters (no copy from the host, which would wait
+// for the stream): 1024 of them are 20 KB of the 32 KB a launch takes from Volta on.
+constexpr int kSpanBatch = 1024;
+struct SpanBatch {
+  TileSpan spans[kSpanBatch];
+  int n;
+  std::uint32_t tile_begin, tile_end;  // the tiles the batch's spans cut
+};
+
+// tiles[t] for the batch's tiles, one thread each; where `start` is set (the later passes' table,
+// one span per segment from its start), start[seg] of each span too.
+template <int THREADS>
+__global__ void __launch_bounds__(THREADS)
+    cut_tiles_kernel(SpanBatch b, std::uint32_t tile, SegmentTile* tiles, std::uint32_t* start) {
+  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (b.tile_begin + i < b.tile_end) tiles[b.tile_begin + i] = tile_of(b.spans, b.n, b.tile_begin + i, tile);
+  if (start != nullptr && i < std::uint32_t(b.n)) start[b.spans[i].seg] = b.spans[i].src;
+}
+
 // [SECTION] the digit counts of a segmented sort
 
 // Segment s's count of digit d in pass p goes to counts[(p * segments + s) * 256 + d] (zeroed by

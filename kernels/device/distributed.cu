@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
-#include <cstring>
 #include <limits>
 #include <tuple>
 #include <utility>
@@ -401,15 +400,11 @@ struct Call {
   }
 };
 
-// Which scheme and how many pieces: the options' where they say, else the measured choice for
-// the rank count and the keys per rank (kernels/tuning/distributed.cuh). The same on every rank:
-// it reads only what the ranks agreed on.
+// The pieces of the call's scheme: the options' where they say, else the measured count.
 template <class K, class V, bool PAIRS>
-void choose(Call<K, V, PAIRS>& c) {
+void choose_pieces(Call<K, V, PAIRS>& c) {
   const std::int64_t per_rank = c.total / c.G;
   const DistributedTuning::Choice tuned = DistributedTuning::choice(c.G, PAIRS, per_rank);
-  if (c.local == Local::Partition || c.G > kSortFirstMaxRanks) c.scheme = Scheme::PartitionFirst;
-  else c.scheme = c.options.scheme != Scheme::Auto ? c.options.scheme : tuned.scheme;
   if (c.options.pieces > 0) {
     c.pieces = c.options.pieces;
   } else {
@@ -420,6 +415,17 @@ void choose(Call<K, V, PAIRS>& c) {
   c.growth = DistributedTuning::piece_growth(c.scheme, PAIRS);
   c.t.scheme = c.scheme;
   c.t.pieces = c.pieces;
+}
+
+// Which scheme and how many pieces: the options' where they say, else the measured choice for
+// the rank count and the keys per rank (kernels/tuning/distributed.cuh). The same on every rank:
+// it reads only what the ranks agreed on.
+template <class K, class V, bool PAIRS>
+void choose(Call<K, V, PAIRS>& c) {
+  const DistributedTuning::Choice tuned = DistributedTuning::choice(c.G, PAIRS, c.total / c.G);
+  if (c.local == Local::Partition || c.G > kSortFirstMaxRanks) c.scheme = Scheme::PartitionFirst;
+  else c.scheme = c.options.scheme != Scheme::Auto ? c.options.scheme : tuned.scheme;
+  choose_pieces(c);
 }
 
 // 1. Every rank's status and arguments: all ranks go on, or all stop with the first error. Then
@@ -477,10 +483,10 @@ SplitterSearch make_search(const Call<K, V, PAIRS>& c) {
 // 2^28 keys, 4 x H200, f0a1a4d).
 template <class K, class V, bool PAIRS>
 Status find_cuts(Call<K, V, PAIRS>& c, SplitterSearch& search, const std::vector<const typename Call<K, V, PAIRS>::Bits*>& sorted,
-                 const std::vector<const std::uint32_t*>& sorted_counts) {
+                 const std::vector<const std::uint32_t*>& sorted_counts, int max_rounds = -1) {
   using Bits = typename Call<K, V, PAIRS>::Bits;
   std::vector<std::uint32_t> h_hist;
-  while (!search.done()) {
+  while (!search.done() && search.rounds() != max_rounds) {
     const std::vector<SplitterQuery> queries = search.queries();
     const int d = search.digit_bits();
     const std::size_t slots = queries.size() << d;
@@ -619,7 +625,8 @@ struct Segmented {
 // A sort staged by the top digit sorts each piece top digit by top digit, by the bits below it
 // (onesweep::run_segmented): the partition was the sort's first pass, and 32-bit keys take three
 // passes instead of four (seven of eight for 64-bit ones). Every driven rank's tables, for all its
-// pieces, go to the start of its local workspace, after the partition on its stream; a rank whose
+// pieces, are cut on its GPU (onesweep::cut_tiles, from spans in the launches' parameters) into the
+// start of its local workspace, after the partition on its stream; a rank whose
 // workspace cannot hold them, or whose device cannot run the pass, or a range whose passes below
 // the top digit are even (the passes alternate between the received keys and the result), sorts
 // whole pieces.
@@ -661,54 +668,46 @@ Status segmented_sorts(Call<K, V, PAIRS>& c, const Routes& routes, bool by_top_d
       const int segments = chunks.empty() ? 0 : chunks.back().seg + 1;
       SegmentPlan& p = plans[std::size_t(j)];
       p = segment_plan(chunks, segments, kTile);
-      bytes += aligned(p.first.size() * sizeof(SegmentTile)) + aligned(p.later.size() * sizeof(SegmentTile)) +
+      bytes += aligned(p.first_tiles * sizeof(SegmentTile)) + aligned(p.later_tiles * sizeof(SegmentTile)) +
                aligned(p.start.size() * sizeof(std::uint32_t));
       state = std::max(state, onesweep::segmented_state_bytes(passes, int(p.start.size()),
-                                                              std::uint32_t(std::max(p.first.size(), p.later.size()))));
+                                                              std::max(p.first_tiles, p.later_tiles)));
     }
     Workspace& ws = c.ws[l].local;
     if (!whole || bytes + state > ws.bytes) continue;
-    // Every piece's tables in one upload, queued after the partition that used this workspace.
-    std::vector<unsigned char> host(bytes, 0);
-    std::size_t at = 0;
-    auto put = [&](const void* src, std::size_t n) {
-      if (n > 0) std::memcpy(host.data() + at, src, n);
-      unsigned char* device = static_cast<unsigned char*>(ws.ptr) + at;
+    // Every piece's tables, cut after the partition that used this workspace.
+    PRIMLAB_CUDA_TRY(cudaSetDevice(c.ex.device(l)));
+    unsigned char* at = static_cast<unsigned char*>(ws.ptr);
+    auto take = [&at](std::size_t n) {
+      unsigned char* region = at;
       at += aligned(n);
-      return device;
+      return region;
     };
     Segmented& seg = out[std::size_t(l)];
     for (const SegmentPlan& p : plans) {
-      SegmentedPiece piece;
-      piece.first = reinterpret_cast<const SegmentTile*>(put(p.first.data(), p.first.size() * sizeof(SegmentTile)));
-      piece.later = reinterpret_cast<const SegmentTile*>(put(p.later.data(), p.later.size() * sizeof(SegmentTile)));
-      piece.start = reinterpret_cast<const std::uint32_t*>(put(p.start.data(), p.start.size() * sizeof(std::uint32_t)));
-      piece.first_count = std::uint32_t(p.first.size());
-      piece.later_count = std::uint32_t(p.later.size());
-      piece.segments = int(p.start.size());
-      seg.pieces.push_back(piece);
+      SegmentTile* first = reinterpret_cast<SegmentTile*>(take(p.first_tiles * sizeof(SegmentTile)));
+      SegmentTile* later = reinterpret_cast<SegmentTile*>(take(p.later_tiles * sizeof(SegmentTile)));
+      std::uint32_t* start = reinterpret_cast<std::uint32_t*>(take(p.start.size() * sizeof(std::uint32_t)));
+      PRIMLAB_TRY(onesweep::cut_tiles(p.first, p.first_tiles, kTile, first, nullptr, c.ex.stream(l)));
+      PRIMLAB_TRY(onesweep::cut_tiles(p.later, p.later_tiles, kTile, later, start, c.ex.stream(l)));
+      seg.pieces.push_back({first, later, start, p.first_tiles, p.later_tiles, int(p.start.size())});
     }
-    PRIMLAB_CUDA_TRY(cudaSetDevice(c.ex.device(l)));
-    if (bytes > 0)
-      PRIMLAB_CUDA_TRY(cudaMemcpyAsync(ws.ptr, host.data(), bytes, cudaMemcpyHostToDevice, c.ex.stream(l)));
-    seg.state = static_cast<unsigned char*>(ws.ptr) + bytes;
+    seg.state = at;
     seg.on = true;
   }
   if (c.L > 0 && out[0].on) c.t.local_passes = passes;
   return Status::Success;
 }
 
-// PartitionFirst, steps 3 to 7: the classes and their counts; who sends what; the partition of
-// each shard by class; then piece by piece the runs on their way, and each piece sorted (or
-// partitioned) once its runs are in, while the next travels.
+// PartitionFirst, steps 3 to 7, once the splitters are found: the classes and their counts; who
+// sends what; the partition of each shard by class; then piece by piece the runs on their way, and
+// each piece sorted (or partitioned) once its runs are in, while the next travels.
 template <class K, class V, bool PAIRS>
-Status partition_first(Call<K, V, PAIRS>& c) {
+Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
   using Bits = typename Call<K, V, PAIRS>::Bits;
   using VBits = typename Call<K, V, PAIRS>::VBits;
   const int G = c.G, L = c.L;
   Exchange& ex = c.ex;
-  SplitterSearch search = make_search(c);
-  PRIMLAB_TRY(find_cuts(c, search, {}, {}));
   // [SECTION] 3. The classes (the cuts' and the pieces' bounds), and every class's count and start
   // in the staged shard.
   const Classes classes = make_classes(search, c.num_bits, c.pieces, c.growth);
@@ -1164,7 +1163,27 @@ Status run(Exchange& ex, Shard<K, V>* shards, Local local, SortOrder order, int 
   Call<K, V, PAIRS> c{ex, shards, local, order, begin_bit, num_bits, options, G, L, codec,
                       RangeImage<Bits>{codec.enc0, codec.enc1, begin_bit, num_bits}, Stopwatch(ex, times != nullptr)};
   Status st = agree(c);
-  if (st == Status::Success) st = c.scheme == Scheme::SortFirst ? sort_first(c) : partition_first(c);
+  if (st == Status::Success && c.scheme == Scheme::PartitionFirst) {
+    // A cut that the top digit leaves open means skewed keys, which partition-first stages by a
+    // count, a scan and a scatter and sorts whole (4 x H200, 2^28 keys a rank: 13.77 ms against
+    // sort-first:4's 9.69). A sort whose options leave the scheme to the call, on ranks that
+    // sort-first takes, sorts first then: its first round was the only one spent.
+    SplitterSearch search = make_search(c);
+    const bool may_sort_first =
+        c.local == Local::Sort && c.options.scheme == Scheme::Auto && c.G <= kSortFirstMaxRanks;
+    st = find_cuts(c, search, {}, {}, may_sort_first ? 1 : -1);
+    if (st == Status::Success && !search.done()) {
+      c.scheme = Scheme::SortFirst;
+      choose_pieces(c);
+      for (int l = 0; l < c.L; ++l) {
+        const Shard<K, V>& s = c.shards[l];
+        c.ws[l] = Carved<K, V, PAIRS>(Layout<K, V, PAIRS>(s.n, s.capacity, c.G, c.local, c.num_bits, c.scheme), s.ws);
+      }
+    } else if (st == Status::Success) {
+      st = partition_first(c, search);
+    }
+  }
+  if (st == Status::Success && c.scheme == Scheme::SortFirst) st = sort_first(c);
   // Whatever happened, the work the caller queues next waits for every transfer started.
   const Status joined = c.join_all(c.last_ticket);
   if (st == Status::Success) st = joined;

@@ -290,23 +290,24 @@ SegmentPlan segment_plan(const std::vector<SegmentChunk>& chunks, int segments, 
   for (const SegmentChunk& ch : chunks) size[std::size_t(ch.seg)] += ch.count;
   plan.start.assign(size.size(), 0);
   for (std::size_t s = 1; s < size.size(); ++s) plan.start[s] = std::uint32_t(plan.start[s - 1] + size[s - 1]);
-  // Tiles of `count` keys from `src`, for segment `seg`, whose first tile is `first_of`.
-  auto cut = [tile](std::vector<SegmentTile>& out, std::int64_t src, std::int64_t count, int seg, std::uint32_t first_of) {
-    for (std::int64_t k = 0; k < count; k += tile)
-      out.push_back({std::uint32_t(src + k), std::uint32_t(std::min<std::int64_t>(tile, count - k)), std::uint32_t(seg),
-                     first_of});
+  // A span of `count` keys from `src` of segment `seg`, after the table's tiles so far.
+  auto cut = [tile](std::vector<TileSpan>& spans, std::uint32_t& tiles, std::int64_t src, std::int64_t count, int seg,
+                    std::uint32_t seg_first) {
+    if (count == 0) return;
+    spans.push_back({std::uint32_t(src), std::uint32_t(count), std::uint32_t(seg), tiles, seg_first});
+    tiles += std::uint32_t((count + tile - 1) / tile);
   };
   int seg = -1;
-  std::uint32_t first_of = 0;
+  std::uint32_t seg_first = 0;
   for (const SegmentChunk& ch : chunks) {
     if (ch.seg != seg) {
       seg = ch.seg;
-      first_of = std::uint32_t(plan.first.size());
+      seg_first = plan.first_tiles;
     }
-    cut(plan.first, ch.src, ch.count, ch.seg, first_of);
+    cut(plan.first, plan.first_tiles, ch.src, ch.count, ch.seg, seg_first);
   }
   for (int s = 0; s < segments; ++s)
-    cut(plan.later, plan.start[std::size_t(s)], size[std::size_t(s)], s, std::uint32_t(plan.later.size()));
+    cut(plan.later, plan.later_tiles, plan.start[std::size_t(s)], size[std::size_t(s)], s, plan.later_tiles);
   return plan;
 }
 

@@ -165,12 +165,13 @@ std::vector<SegmentChunk> piece_chunks(int ranks, const std::vector<std::int64_t
                                        const std::vector<std::int64_t>& first, const std::vector<std::int64_t>& count,
                                        const std::vector<std::int64_t>& landing, bool reversed);
 
-// The tables of a segmented sort: pass 0's tiles cut from the chunks (a tile never spans two), the
-// later passes' cut from the segments as pass 0 leaves them (segment s from start[s] on), each
-// with its segment and the segment's first tile.
+// The tables of a segmented sort, as the spans the GPU cuts its tiles from (tile_of): pass 0's
+// from the chunks (a tile never spans two), the later passes' from the segments as pass 0 leaves
+// them (segment s from start[s] on).
 struct SegmentPlan {
-  std::vector<SegmentTile> first, later;
+  std::vector<TileSpan> first, later;
   std::vector<std::uint32_t> start;
+  std::uint32_t first_tiles = 0, later_tiles = 0;
 };
 SegmentPlan segment_plan(const std::vector<SegmentChunk>& chunks, int segments, int tile);
 

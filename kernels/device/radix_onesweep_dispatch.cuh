@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "agent/radix_histogram.cuh"
 #include "agent/radix_onesweep.cuh"
@@ -309,6 +310,25 @@ using SegmentedConfig = Config<Bits, VBits, PAIRS, Shape<>>;
 template <class Bits, class VBits, bool PAIRS>
 bool segmented_runs_on(const DeviceFacts& facts) {
   return SegmentedConfig<Bits, VBits, PAIRS>::kSmem <= std::size_t(facts.max_smem_optin);
+}
+
+// tiles[0, count) cut from spans (and start[seg] of each span where start is set), in launches of
+// kSpanBatch spans.
+inline Status cut_tiles(const std::vector<TileSpan>& spans, std::uint32_t count, int tile, SegmentTile* tiles,
+                        std::uint32_t* start, cudaStream_t stream) {
+  constexpr int kThreads = 256;
+  for (std::size_t b0 = 0; b0 < spans.size(); b0 += kSpanBatch) {
+    SpanBatch b;
+    b.n = int(std::min<std::size_t>(kSpanBatch, spans.size() - b0));
+    std::copy(spans.begin() + std::ptrdiff_t(b0), spans.begin() + std::ptrdiff_t(b0) + b.n, b.spans);
+    b.tile_begin = spans[b0].tile_base;
+    b.tile_end = b0 + b.n < spans.size() ? spans[b0 + b.n].tile_base : count;
+    const std::uint32_t threads = std::max<std::uint32_t>(b.tile_end - b.tile_begin, std::uint32_t(b.n));
+    cut_tiles_kernel<kThreads><<<(threads + kThreads - 1) / kThreads, kThreads, 0, stream>>>(b, std::uint32_t(tile), tiles,
+                                                                                          start);
+    PRIMLAB_LAUNCH_TRY();
+  }
+  return Status::Success;
 }
 
 // A segmented sort's state: [tile counters: 64 words][digit counts: passes x segments x 256]

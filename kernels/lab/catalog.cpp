@@ -555,8 +555,8 @@ static Algorithm partition_stable() {
 }
 
 // [SECTION] Distributed sort: G virtual GPUs on one device (the library's multi-GPU sort in the
-// scheme it takes for G: sort first and merge on 2 and 3, partition first and sort on 4 to 8;
-// rounds of histograms, all-reduce and splitters, then the pieces' all-to-all beside the sorts or
+// scheme it takes: partition first and sort, or on up to 4 GPUs sort first and merge where the
+// first splitter round leaves a cut open; rounds of histograms, all-reduce and splitters, then the pieces' all-to-all beside the sorts or
 // merges of the piece before).
 namespace steppers {
 PlanFn plan_distributed_sort;
@@ -566,8 +566,8 @@ CudaFn cuda_distributed_sort;
 static Algorithm distributed_sort() {
   return Row("distributed-sort", "distributed")
       .title("Distributed radix sort (G virtual GPUs)")
-      .description("The library's scheme for G: on 2-3 GPUs each sorts its shard first, on 4-8 each partitions by "
-                   "class. Rounds of per-GPU digit histograms and their all-reduce until the splitters balance the "
+      .description("The library's scheme: each GPU partitions its shard by class, or on 2-4 GPUs, where the keys "
+                   "are skewed, sorts it first. Rounds of per-GPU digit histograms and their all-reduce until the splitters balance the "
                    "GPUs (equal keys split by position); then each GPU's range travels in up to 4 pieces, piece j's "
                    "all-to-all beside the sort or merge of piece j - 1.")
       .options(kOptBins | kOptDigitBits | kOptU32)

@@ -38,54 +38,55 @@ struct DistributedTuning {
     DistributedScheme scheme;
     int pieces;
   };
-  // The rows: the fastest way on uniform u32 keys (and u32 pairs) of run 3 of issue 26, 4 x NVIDIA
-  // H200 and GPUs 0-1 of the same machine, NCCL 2.28.3, commit b1c58f8
-  // (bench/results/nvidia-h200-x{2,4}-2026-11-27-distributed-b1c58f8.json), ms of the whole sort,
-  // each row's comment with the runner-up of the same run. Run 3 measured partition-first:4 against
-  // sort-first:4 (4 ranks) or sort-first:1 (2 ranks); the pieces and the other ways are run 2's
-  // choice (4 x H100, commit cd199d6, bench/NOTES-distributed.md), taken before partition-first's
-  // pass by the top digit became its local sort's first pass.
+  // The rows: the fastest way on uniform u32 keys (and u32 pairs) of runs 4 and 5 of issue 26, two
+  // 4 x NVIDIA H200 machines (2 ranks: GPUs 0-1 of the same machine), NCCL 2.28.3, commit a402a69
+  // (bench/results/nvidia-h200-x{2,4}-2026-11-27-distributed-{,pieces-}a402a69.json): run 5 swept
+  // partition-first's pieces (2, 3, 4, 6, 8) beside sort-first in one call per rank count; ms of
+  // the whole sort, each row's comment with the runner-up of the same run.
   //
   // Why each scheme wins where it does (the phases, each timed alone, are in the JSON and in
   // bench/NOTES-distributed.md):
   //  - Partition first: one pass by the top digit (the splitters' first histogram its counts,
-  //    1.63 ms at 2^28 keys on 4 ranks), then each piece sorted by the three digits below it
-  //    (4.78 ms), the exchange (2.93) hidden behind those sorts but for the first piece's. Three
+  //    1.64 ms at 2^28 keys on 4 ranks), then each piece sorted by the three digits below it
+  //    (4.65 ms), the exchange (2.90) hidden behind those sorts but for the first piece's. Three
   //    passes and a pass by the top digit are the four passes of one sort: it does a one-GPU sort's
-  //    work, plus the splitters and the first transfer. 4 ranks: 7.24 ms against sort-first's 8.77
-  //    at 2^28, 30.78 against 36.40 at 2^30.
+  //    work, plus the splitters and the first transfer. 4 ranks: 7.11 ms against sort-first's 8.78
+  //    at 2^28 (run 4), 26.81 against 36.30 at 2^30.
   //  - Sort first sorts the whole shard (four passes, 5.37 ms) before anything travels, then
-  //    merges: the exchange can only hide behind the merges. On 2 ranks it is still the table's
-  //    choice although partition-first:4 measured faster on uniform keys from 2^28 (7.05 ms
-  //    against 7.84, pairs 10.44 against 12.16): on skewed keys partition-first takes its class
-  //    path (a count, a scan and a scatter, then whole-piece sorts of four passes) and ran at
-  //    0.57 of its uniform rate on 4 ranks (13.77 ms against 9.69 for sort-first:4), while sort-first
-  //    loses little there. The table picks before it sees the keys; choosing after the first
-  //    splitter round (a cut left open means skew) would give both: not done yet.
-  //  - Pieces: 4 hide the exchange where there is work beside it to hide behind; 8 pay a transfer
-  //    (partition-first: two, bodies then heads) and a sort launch per piece that small pieces do
-  //    not repay (run 2, 2^26 keys on 4 ranks: 3.46 ms against 2.93 with 4).
+  //    merges: the exchange can only hide behind the merges. It loses on uniform keys at every
+  //    size measured, but wherever the keys are skewed: a cut the top digit leaves open sends
+  //    partition-first down its class path (a count, a scan and a scatter, then whole-piece sorts
+  //    of four passes; 4 ranks, 2^28 keys: 13.43 ms against sort-first:4's 9.61), so a call whose
+  //    options leave the scheme to it sorts first after such a first splitter round, whatever its
+  //    row says (distributed.cu, run).
+  //  - Pieces: each piece costs a transfer, a histogram and three pass launches over partial
+  //    tiles; more pieces shrink the first transfer, the one nothing hides. At 2^26 keys a rank 2
+  //    or 3 pieces win; at 2^28 keys 4 (6 for pairs, whose transfers are twice as long).
   //
   //   ranks kind   2^26 keys/rank                2^28                           2^30
-  //   2     keys   sort-first:1 2.29             sort-first:1 7.84              sort-first:1 30.41
-  //                  (pf:4 2.40)                   (pf:4 7.05)                    (pf:4 27.93)
-  //   2     pairs  sort-first:1 3.44             sort-first:1 12.16             sort-first:1 47.65
-  //                  (pf:4 3.15)                   (pf:4 10.44)                   (pf:4 43.85)
-  //   4     keys   partition-first:4 2.76        partition-first:4 7.24         partition-first:4 30.78
-  //                  (sf:4 2.80)                   (sf:4 8.77)                    (sf:4 36.40)
-  //   4     pairs  partition-first:4 3.45        partition-first:4 11.22        partition-first:4 48.59
-  //                  (sf:4 4.09)                   (sf:4 14.14)                   (sf:4 58.36)
-  // The 2-rank rows keep run 2's pieces (keys 4, pairs 1 below 2^30 and 4 from it; each within
-  // 1-4 % of the other count there). 3 ranks take the 2-rank rows (not measured); 5 ranks and more
-  // partition first, as sort-first merges at most 4 runs (not measured past 4 ranks either).
+  //   2     keys   partition-first:2 2.15        partition-first:4 6.82         partition-first:4 26.37
+  //                  (sf:1 2.29, pf:4 2.35)        (pf:6 7.09, sf:1 7.85)         (pf:6 26.71)
+  //   2     pairs  partition-first:2 3.03        partition-first:6 10.17        partition-first:6 40.77
+  //                  (pf:4 3.10, sf:1 3.49)        (pf:4 10.33, sf:1 12.14)       (pf:4 41.64)
+  //   4     keys   partition-first:3 2.87        partition-first:4 7.24         partition-first:4 26.81
+  //                  (sf:4 3.02, pf:4 3.19)        (pf:3 7.37, pf:6 7.50)         (pf:6 26.57, pf:3 27.59)
+  //   4     pairs  partition-first:3 3.48        partition-first:6 10.83        partition-first:6 40.29
+  //                  (pf:4 3.73, sf:4 4.31)        (pf:8 10.99, pf:4 11.03)       (pf:4 43.02)
+  // 4 ranks keep 4 pieces at 2^30 keys (6 measured 0.9 % faster there, within the runs' spread:
+  // pf:4 was 7.11 ms in run 4 and 7.24 in run 5 at 2^28). 3 ranks take the 2-rank rows (not
+  // measured); 5 ranks and more partition first, as sort-first merges at most 4 runs (not
+  // measured past 4 ranks either).
   static constexpr Choice kChoices[] = {
       {1, false, 0, DistributedScheme::PartitionFirst, 1},
       {1, true, 0, DistributedScheme::PartitionFirst, 1},
-      {2, false, 0, DistributedScheme::SortFirst, 4},        // H200: 2^28 sf:1 7.84 ms (pf:4 7.05); H100 sf:4 8.40
-      {2, true, 0, DistributedScheme::SortFirst, 1},         // H200: 2^28 12.16 ms (pf:4 10.44)
-      {2, true, 30, DistributedScheme::SortFirst, 4},        // H100: 2^30 52.27 ms (:1 53.91); H200 sf:1 47.65
-      {4, false, 0, DistributedScheme::PartitionFirst, 4},   // H200: 2^26 2.76 ms, 2^28 7.24, 2^30 30.78
-      {4, true, 0, DistributedScheme::PartitionFirst, 4},    // H200: 2^26 3.45 ms, 2^28 11.22, 2^30 48.59
+      {2, false, 0, DistributedScheme::PartitionFirst, 2},
+      {2, false, 28, DistributedScheme::PartitionFirst, 4},
+      {2, true, 0, DistributedScheme::PartitionFirst, 2},
+      {2, true, 28, DistributedScheme::PartitionFirst, 6},
+      {4, false, 0, DistributedScheme::PartitionFirst, 3},
+      {4, false, 28, DistributedScheme::PartitionFirst, 4},
+      {4, true, 0, DistributedScheme::PartitionFirst, 3},
+      {4, true, 28, DistributedScheme::PartitionFirst, 6},
       {5, false, 0, DistributedScheme::PartitionFirst, 4},
       {5, true, 0, DistributedScheme::PartitionFirst, 4},
   };

@@ -1,6 +1,7 @@
 // The distributed sort's CPU stepper on G virtual GPUs, checked against facts computed here from
 // the trace's own rows: the ranks' sorted keys concatenate to a host sort; the scheme is the
-// library's for G (sort first on 2 and 3 GPUs, partition first on 4 to 8); the splitters balance
+// library's (partition first; on up to 4 GPUs sort first after a first splitter round that leaves
+// a cut open, computed here from the keys' top digit); the splitters balance
 // the ranks (largest <= ceil(n/G) + 2 slack, slack = n / (8 G)) on uniform, Zipf-skewed, all-equal
 // and tiny inputs; each shard is staged (partition first) or sorted (sort first) so that its run
 // for each GPU and piece is one stretch, which lands unchanged in its place in the receiver's
@@ -63,18 +64,44 @@ double balance_of(const std::vector<std::uint32_t>& counts, std::int32_t n) {
 // The pieces every GPU's range is cut into: the bytes row is G x G x pieces.
 int pieces_of(const Trace& t, int G) { return int(t.rows[kDistBytes].length) / (G * G); }
 
+// Whether the first splitter round (the top digit of the span the keys differ in) leaves a cut
+// open: a target, the start of shard s + 1, inside a top-digit bucket farther than the slack
+// from both of its edges, with bits below the digit to refine it.
+bool first_round_leaves_a_cut_open(const std::vector<std::uint32_t>& in, int G, int bits, ElemType type) {
+  const int span = span_of(in), top = std::min(bits, span), rest = span - top;
+  if (rest == 0 || in.empty()) return false;
+  std::vector<std::int32_t> h(std::size_t(1) << top, 0);
+  for (std::uint32_t w : in) {
+    const std::uint32_t x = type == ElemType::I32 ? w ^ 0x80000000u : w;
+    ++h[std::size_t((span >= 32 ? x : x & ((1u << span) - 1u)) >> rest)];
+  }
+  const std::int32_t n = std::int32_t(in.size()), slack = n / (8 * G);
+  for (int s = 1; s < G; ++s) {
+    const std::int32_t target = std::int32_t(std::int64_t(n) * s / G);
+    std::int32_t lo = 0;
+    std::size_t b = 0;
+    while (b + 1 < h.size() && lo + h[b] <= target) lo += h[b++];
+    if (std::min(target - lo, lo + h[b] - target) > slack) return true;
+  }
+  return false;
+}
+
 // Every fact of one trace; returns the balance of the top-digit splitters (before refining).
 double check(const std::vector<std::uint32_t>& in, int G, int bits, ElemType type = ElemType::U32) {
   SCOPED_TRACE("G=" + std::to_string(G) + " digit bits=" + std::to_string(bits) + " n=" + std::to_string(in.size()));
   const Trace t = run(in, G, bits, type);
   const std::int32_t n = std::int32_t(in.size());
   const std::size_t last = t.steps.size() - 1;
-  const bool sort_first = G <= 3;
+  // Partition first; on up to 4 GPUs it tries one splitter round, then sorts first if that round
+  // left a cut open.
+  const bool sort_first = G <= kDistSortFirstMaxGpus && first_round_leaves_a_cut_open(in, G, bits, type);
   auto before = [&](std::uint32_t a, std::uint32_t b) {
     return type == ElemType::I32 ? std::int32_t(a) < std::int32_t(b) : a < b;
   };
-  // The scheme: the library's for G.
-  EXPECT_NE(t.title.find(sort_first ? "sort first" : "partition first"), std::string::npos) << t.title;
+  // The scheme: the library's for G and, on 4 GPUs, for the keys.
+  EXPECT_NE(t.title.find(sort_first ? "(partition first, then sort first" : "(partition first,"),
+            std::string::npos)
+      << t.title;
   EXPECT_EQ(steps_of(t, "presort").size(), sort_first ? 1u : 0u);
   EXPECT_EQ(steps_of(t, "runs").size(), sort_first ? 1u : 0u);
   EXPECT_EQ(steps_of(t, "partition").size(), sort_first ? 0u : 1u);
@@ -101,7 +128,7 @@ double check(const std::vector<std::uint32_t>& in, int G, int bits, ElemType typ
   // Sort first: each shard sorted before anything else.
   const std::vector<std::uint32_t> staged = row(t, last, kDistPart);
   if (sort_first) {
-    EXPECT_EQ(step_of(t, "presort"), 1u);
+    EXPECT_EQ(step_of(t, "presort"), 4u) << "after the tried round's three launches";
     for (int r = 0; r < G; ++r) {
       std::vector<std::uint32_t> shard_keys(in.begin() + shard[std::size_t(r)], in.begin() + shard[std::size_t(r + 1)]);
       std::stable_sort(shard_keys.begin(), shard_keys.end(), before);
@@ -229,7 +256,9 @@ double check(const std::vector<std::uint32_t>& in, int G, int bits, ElemType typ
                                            : "; after the last transfer, nothing beside it";
     EXPECT_NE(x.label.find(x_beside), std::string::npos) << x.label;
     EXPECT_NE(f.label.find(f_beside), std::string::npos) << f.label;
-    if (j > 0) EXPECT_EQ(fin[std::size_t(j - 1)], ex[std::size_t(j)] + 1) << "piece " << j - 1 << " beside piece " << j;
+    if (j > 0) {
+      EXPECT_EQ(fin[std::size_t(j - 1)], ex[std::size_t(j)] + 1) << "piece " << j - 1 << " beside piece " << j;
+    }
     std::int32_t pairs = 0;
     for (int r = 0; r < G; ++r)
       for (int s = 0; s < G; ++s) pairs += sent(r, s, j) > 0;
@@ -276,9 +305,10 @@ double check(const std::vector<std::uint32_t>& in, int G, int bits, ElemType typ
   // Every round is the host loop's three launches: the histograms, the all-reduce, the cuts. Each
   // GPU's histogram counts the cells its keys show; the all-reduced one is their sum; round 1
   // counts every key.
+  // The tried round is a search of its own, which the presort follows.
   const std::size_t cells = t.rows[kDistHist].length;
   std::size_t rounds = 0, s = step_of(t, "histogram");
-  EXPECT_EQ(s, sort_first ? 2u : 1u);
+  EXPECT_EQ(s, 1u);
   for (; s < t.steps.size() && t.steps[s].phase == "histogram"; s += 3, ++rounds) {
     EXPECT_EQ(t.steps[s + 1].phase, "all-reduce");
     EXPECT_EQ(t.steps[s + 2].phase, "splitters");
@@ -297,7 +327,18 @@ double check(const std::vector<std::uint32_t>& in, int G, int bits, ElemType typ
       EXPECT_EQ(global[b], sum);
       total += global[b];
     }
-    if (rounds == 0) EXPECT_EQ(total, std::uint32_t(n));
+    if (rounds == 0) {
+      EXPECT_EQ(total, std::uint32_t(n));
+    }
+    const std::string& placed = t.steps[s + 2].label;
+    EXPECT_NE(placed.find("round " + std::to_string(rounds + 1) + ":"), std::string::npos) << placed;
+    const bool turns = placed.find("turns the sort to sort first") != std::string::npos;
+    EXPECT_EQ(turns, sort_first && s == 1) << placed;
+    if (turns) {
+      EXPECT_EQ(t.steps[s + 3].phase, "presort");
+      s += 1;
+      rounds = std::size_t(-1);  // the search starts again
+    }
   }
   EXPECT_GE(rounds, 1u);
   EXPECT_EQ(t.steps[s].phase, sort_first ? "runs" : "partition");
@@ -338,9 +379,16 @@ TEST(DistributedSort, ZipfSkewNeedsTheNextDigitAndPositions) {
                          97, 1, 7, 3, 7, 12, 255, 5, 3, 3, 7, 3, 1, 3, 3, 3, 0, 3, 3, 3, 14, 3, 1, 1});
   EXPECT_GE(check(in, 4, 4), 3.0);  // the top digit alone puts 45 keys on one GPU
   const Trace t = run(in, 4, 4);
-  EXPECT_EQ(rounds_of(t), 2u) << "the top digit, then the next digit of bucket 0";
+  EXPECT_NE(t.title.find("partition first, then sort first"), std::string::npos) << t.title;
+  EXPECT_EQ(rounds_of(t), 3u) << "partition first's top digit; then sort first's top digit and the next digit of bucket 0";
   EXPECT_NE(t.steps[3].label.find("the next round refines it"), std::string::npos) << t.steps[3].label;
-  EXPECT_NE(t.steps[6].label.find("split by position"), std::string::npos) << t.steps[6].label;
+  EXPECT_NE(t.steps[3].label.find("turns the sort to sort first"), std::string::npos) << t.steps[3].label;
+  EXPECT_EQ(t.steps[4].phase, "presort");
+  EXPECT_NE(t.steps[10].label.find("split by position"), std::string::npos) << t.steps[10].label;
+  const Trace eight = run(in, 8, 4);  // sort first merges at most 4 runs: 8 GPUs partition first
+  EXPECT_NE(eight.title.find("(partition first,"), std::string::npos) << eight.title;
+  EXPECT_NE(eight.steps[3].label.find("the next round refines it"), std::string::npos) << eight.steps[3].label;
+  check(in, 8, 4);
   check(in, 2, 4);  // sort first: the run of threes split between two GPUs
   check(in, 3, 2);
   std::mt19937 rng(5);
@@ -364,33 +412,38 @@ TEST(DistributedSort, EqualKeysAreSplitByPositionInOnePiece) {
 
 // The pieces follow the library's piece_bounds: up to 4 per GPU, at counted edges; partition
 // first, each about 1.5x the one before (the first, whose transfer nothing hides, the smallest);
-// sort first, about equal.
+// sort first (skewed keys: 70 % of them share the top digit 0x42), about equal.
 TEST(DistributedSort, RangesTravelInPiecesThatGrowPartitionFirst) {
   std::mt19937 rng(11);
-  std::vector<std::uint32_t> in(960);
-  for (auto& k : in) k = rng();
-  for (int G : {2, 4, 8}) {
-    SCOPED_TRACE("G=" + std::to_string(G));
-    const Trace t = run(in, G, 8);
-    const int P = pieces_of(t, G);
-    EXPECT_EQ(P, kDistPieces) << "256 buckets of a uniform top digit leave edges inside every range";
-    const std::vector<std::uint32_t> bytes = row(t, t.steps.size() - 1, kDistBytes);
-    for (int s = 0; s < G; ++s) {
-      std::vector<std::int32_t> size(std::size_t(P), 0);
-      for (int r = 0; r < G; ++r)
-        for (int j = 0; j < P; ++j) size[std::size_t(j)] += std::int32_t(bytes[std::size_t((r * G + s) * P + j)] / 4);
-      std::int32_t range = 0;
-      for (std::int32_t x : size) range += x;
-      for (int j = 0; j < P; ++j) EXPECT_GT(size[std::size_t(j)], 0) << "GPU " << s << " piece " << j;
-      if (G <= 3) {
-        for (int j = 0; j < P; ++j) EXPECT_NEAR(size[std::size_t(j)], range / P, range / 8 + 2) << "GPU " << s;
-      } else {
-        EXPECT_LT(size[0], size[std::size_t(P - 1)]) << "GPU " << s;
-        EXPECT_NEAR(double(size[std::size_t(P - 1)]) / size[0], 27.0 / 8, 1.5) << "GPU " << s;
+  std::vector<std::uint32_t> uniform(960), skewed(960);
+  for (auto& k : uniform) k = rng();
+  for (std::size_t i = 0; i < skewed.size(); ++i) skewed[i] = i % 10 < 7 ? 0x42000000u | (rng() & 0xFFFFFFu) : rng();
+  for (int G : {2, 4, 8})
+    for (bool skew : {false, true}) {
+      if (skew && G > kDistSortFirstMaxGpus) continue;
+      SCOPED_TRACE("G=" + std::to_string(G) + (skew ? " skewed" : " uniform"));
+      const std::vector<std::uint32_t>& in = skew ? skewed : uniform;
+      const Trace t = run(in, G, 8);
+      EXPECT_EQ(t.title.find("then sort first") != std::string::npos, skew) << t.title;
+      const int P = pieces_of(t, G);
+      EXPECT_EQ(P, kDistPieces) << "the rounds' buckets leave edges inside every range";
+      const std::vector<std::uint32_t> bytes = row(t, t.steps.size() - 1, kDistBytes);
+      for (int s = 0; s < G; ++s) {
+        std::vector<std::int32_t> size(std::size_t(P), 0);
+        for (int r = 0; r < G; ++r)
+          for (int j = 0; j < P; ++j) size[std::size_t(j)] += std::int32_t(bytes[std::size_t((r * G + s) * P + j)] / 4);
+        std::int32_t range = 0;
+        for (std::int32_t x : size) range += x;
+        for (int j = 0; j < P; ++j) EXPECT_GT(size[std::size_t(j)], 0) << "GPU " << s << " piece " << j;
+        if (skew) {
+          for (int j = 0; j < P; ++j) EXPECT_NEAR(size[std::size_t(j)], range / P, range / 8 + 2) << "GPU " << s;
+        } else {
+          EXPECT_LT(size[0], size[std::size_t(P - 1)]) << "GPU " << s;
+          EXPECT_NEAR(double(size[std::size_t(P - 1)]) / size[0], 27.0 / 8, 1.5) << "GPU " << s;
+        }
       }
+      check(in, G, 8);
     }
-    check(in, G, 8);
-  }
 }
 
 TEST(DistributedSort, FewerKeysThanGpusAndOneKey) {

@@ -3,7 +3,8 @@
 // shared accesses, labels; the lines lit are the lines that ran) on 2 to 8 virtual GPUs, narrow
 // and wide digits, int32 and uint32 keys, and inputs that take each path of the splitter search:
 // cuts on a bucket edge, cuts refined by the next digit, runs of equal keys split by position,
-// fewer keys than GPUs, and shards of more than 1024 keys (a GPU's threads loop).
+// partition first on 4 GPUs turned to sort first by a cut its first round left open, fewer keys
+// than GPUs, and shards of more than 1024 keys (a GPU's threads loop).
 // The catalog-driven test (test_catalog_traced.cu) covers the row's limits and sweep as well.
 #include <gtest/gtest.h>
 
@@ -44,7 +45,7 @@ TEST(DistributedTraced, CudaTraceMatchesCpu) {
   ASSERT_TRUE(backend().cuda) << "no CUDA device: " << backend().reason;
   const Algorithm& a = *find_algorithm("distributed-sort");
   ASSERT_NE(a.run_cuda, nullptr);
-  int refined = 0, compared = 0;
+  int refined = 0, turned = 0, compared = 0;
   constexpr int kBits[] = {2, 4, 8};
   const std::vector<Input> all = inputs();
   for (std::size_t k = 0; k < all.size(); ++k)
@@ -63,11 +64,13 @@ TEST(DistributedTraced, CudaTraceMatchesCpu) {
       int rounds = 0;
       for (const Step& s : t.steps) rounds += s.phase == "splitters";
       refined += rounds > 1;
+      turned += t.title.find("partition first, then sort first") != std::string::npos;
       ++compared;
       if (::testing::Test::HasFailure()) return;  // the first config that differs says enough
     }
   EXPECT_GT(compared, 0);
   EXPECT_GT(refined, 0) << "no config took the refine path";
+  EXPECT_GT(turned, 0) << "no config turned partition first to sort first";
 }
 
 }  // namespace

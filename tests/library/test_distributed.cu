@@ -316,18 +316,68 @@ TEST(Distributed, EverySchemeAndPipelineSortsStably) {
   every_scheme_and_pipeline<std::uint64_t>(20001);
 }
 
-// The default (Auto) takes the scheme of kernels/tuning/distributed.cuh, and the tuned pieces.
+// Whether the first splitter round leaves a cut open, as primlab/distributed.h states the rule: a
+// cut's target, position s N / G of the global order, lies inside a bucket of the top 8 bits
+// farther than N / (128 G) from both of its edges (u64 keys, the whole 64-bit range).
+bool top_digit_leaves_a_cut_open(const std::vector<std::uint64_t>& keys, int G) {
+  const std::int64_t n = std::int64_t(keys.size()), slack = n / (std::int64_t(G) * 128);
+  std::vector<std::int64_t> h(256, 0);
+  for (std::uint64_t k : keys) ++h[k >> 56];
+  for (int s = 1; s < G; ++s) {
+    const std::int64_t target = n * s / G;
+    std::int64_t lo = 0;
+    int b = 0;
+    while (lo + h[b] <= target) lo += h[b++];
+    if (std::min(target - lo, lo + h[b] - target) > slack) return true;
+  }
+  return false;
+}
+
+// The default (Auto) takes the scheme of kernels/tuning/distributed.cuh, and the tuned pieces; on
+// up to 4 ranks, partition-first's choice sorts first where the top digit leaves a cut open (few
+// distinct keys, and here one uniform case whose cut lands 176 keys inside a bucket, 1 past the
+// slack).
 TEST(Distributed, EveryRankCountSortsStablyByDefault) {
+  int turned = 0;
   for (int G = 2; G <= 8; ++G)
     for (Dist d : {Dist::Uniform, Dist::FewDistinct, Dist::Sorted}) {
       SCOPED_TRACE(testing::Message() << dist_name(d) << " G " << G);
-      const auto shards = split(make_keys<std::uint64_t>(d, 90001, 7), G, true);
+      const std::vector<std::uint64_t> keys = make_keys<std::uint64_t>(d, 90001, 7);
+      const auto shards = split(keys, G, true);
       const auto ids = global_positions(shards);
       const auto out = run<std::uint64_t, std::uint32_t>(Op::Sort, shards, ids, SortOrder::Ascending, 0, 64);
       expect_result<std::uint64_t>(Op::Sort, shards, out, SortOrder::Ascending, 0, 64, true);
       const auto tuned = primlab::detail::DistributedTuning::choice(G, true, 90001 / G);
-      EXPECT_EQ(out.times.scheme, G <= 4 ? tuned.scheme : DistributedScheme::PartitionFirst);
+      const bool turns = G <= 4 && tuned.scheme == DistributedScheme::PartitionFirst && top_digit_leaves_a_cut_open(keys, G);
+      turned += turns;
+      EXPECT_EQ(out.times.scheme, G > 4 ? DistributedScheme::PartitionFirst : turns ? DistributedScheme::SortFirst : tuned.scheme);
     }
+  EXPECT_GT(turned, 0) << "no case turned partition first to sort first";
+}
+
+// Where the top digit leaves a cut open (skewed keys), a sort whose options leave the scheme to the
+// call sorts first on up to 4 ranks; keys the top digit splits keep the table's partition-first;
+// a forced scheme stays.
+TEST(Distributed, SkewedKeysSortFirstWhereTheSchemeIsLeftToTheCall) {
+  for (int G : {2, 4, 5}) {
+    SCOPED_TRACE(testing::Message() << "G " << G);
+    const auto uniform = split(make_keys<std::uint32_t>(Dist::Uniform, 200001, 5), G, true);
+    const auto skewed = split(make_keys<std::uint32_t>(Dist::FewDistinct, 200001, 5), G, true);
+    const auto by_table = run<std::uint32_t, std::uint32_t>(Op::Sort, uniform, global_positions(uniform),
+                                                             SortOrder::Ascending, 0, 32);
+    expect_result<std::uint32_t>(Op::Sort, uniform, by_table, SortOrder::Ascending, 0, 32, true);
+    EXPECT_EQ(by_table.times.scheme, primlab::detail::DistributedTuning::choice(G, true, 200001 / G).scheme);
+    const auto by_skew = run<std::uint32_t, std::uint32_t>(Op::Sort, skewed, global_positions(skewed),
+                                                            SortOrder::Ascending, 0, 32);
+    expect_result<std::uint32_t>(Op::Sort, skewed, by_skew, SortOrder::Ascending, 0, 32, true);
+    EXPECT_EQ(by_skew.times.scheme, G <= 4 ? DistributedScheme::SortFirst : DistributedScheme::PartitionFirst);
+    CallSetup forced;
+    forced.options = {DistributedScheme::PartitionFirst, 4};
+    const auto kept = run<std::uint32_t, std::uint32_t>(Op::Sort, skewed, global_positions(skewed),
+                                                         SortOrder::Ascending, 0, 32, forced);
+    expect_result<std::uint32_t>(Op::Sort, skewed, kept, SortOrder::Ascending, 0, 32, true);
+    EXPECT_EQ(kept.times.scheme, DistributedScheme::PartitionFirst);
+  }
 }
 
 // Pieces go one transfer each (partition-first: its bodies, then its heads), and a piece with

@@ -21,7 +21,8 @@
 // exchange of those runs from where they lie, piece by piece; 5. the stable merge of the G sorted
 // runs of each piece a rank holds (ceil(log2 G) rounds of pairwise merges), while the next piece
 // travels. Which scheme runs by default is measured per rank count and size
-// (kernels/tuning/distributed.cuh, bench/NOTES-distributed.md).
+// (kernels/tuning/distributed.cuh, bench/NOTES-distributed.md); on 2 to 4 ranks, a sort with
+// DistributedScheme::Auto whose first splitter round leaves a cut open (skewed keys) sorts first.
 // Either way the result is the stable global order: equal keys keep the order of (rank, position).
 // Every message of 256 bytes or more leaves and lands on a 256-byte boundary, where NCCL copies at
 // full speed.

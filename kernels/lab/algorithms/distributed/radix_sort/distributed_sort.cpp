@@ -1,7 +1,8 @@
 // Distributed radix sort on G virtual GPUs (2 to 8, StepConfig::bins): the plan (one step per
 // launch of distributed_sort.cuh's host code) and the CPU reference, which runs the same launches.
-// The scheme is the library's for G (scheme_for): sort first on 2 and 3 GPUs, partition first on
-// 4 to 8 (kernels/tuning/distributed.cuh, for keys below 2^30 a rank).
+// The scheme is the library's: partition first (kernels/tuning/distributed.cuh, for keys on every
+// rank count); on up to 4 GPUs, a first splitter round that leaves a cut open turns it to sort
+// first, whose search starts again (the model keeps that round: Model::tried).
 // The n keys are split into G contiguous shards (shard g = [g n / G, (g + 1) n / G)). Sort first,
 // every GPU first sorts its shard. Every round of the splitter search is three launches: every
 // GPU counts a digit of its keys in the buckets that hold an open cut (round 0: the top digit of
@@ -76,7 +77,8 @@ struct Model {
   int sort_threads = 0;                  // a GPU's block for its pieces' sorts or merges
   std::vector<std::uint32_t> x;          // the keys' images
   std::vector<std::int32_t> shard;       // G + 1
-  std::vector<RoundRun> search;
+  std::vector<RoundRun> search;          // the rounds in the order they run
+  int tried = 0;                         // the first rounds partition first ran before it turned to sort first
   std::vector<SearchEdge> seen;          // every inner edge of the buckets the rounds counted
   Classes classes;
   std::vector<std::int32_t> edges;       // G + 1, final
@@ -157,7 +159,7 @@ Model model(const StepConfig& cfg, const std::vector<std::uint32_t>& input) {
   Model m;
   m.n = std::int32_t(input.size());
   m.gpus = cfg.bins;
-  m.scheme = scheme_for(m.gpus);
+  m.scheme = DistScheme::PartitionFirst;
   m.digit_bits = cfg.digit_bits;
   m.span = span_of(input);
   m.slack = m.n / (8 * m.gpus);
@@ -176,57 +178,73 @@ Model model(const StepConfig& cfg, const std::vector<std::uint32_t>& input) {
     return g;
   };
 
-  // find_splitters: rounds until every cut is placed.
+  // find_splitters: rounds until every cut is placed, or max_rounds of them.
   std::vector<Cut> cuts(std::size_t(G - 1));
-  for (int level = 0;;) {
-    RoundRun rr;
-    Round& round = rr.round;
-    round.level = level;
-    round.bits = std::min(m.digit_bits, m.span - level);
-    round.rest = m.span - level - round.bits;
-    for (const Cut& c : cuts)
-      if (!c.resolved && (round.queries == 0 || round.prefix[round.queries - 1] != c.prefix)) {
-        rr.below.push_back(c.below);
-        round.prefix[round.queries++] = c.prefix;
+  int level = 0;
+  auto placed = [&cuts] { return std::all_of(cuts.begin(), cuts.end(), [](const Cut& c) { return c.resolved != 0; }); };
+  auto find_splitters = [&](int max_rounds) {
+    for (int k = 0; k != max_rounds && !placed(); ++k) {
+      RoundRun rr;
+      Round& round = rr.round;
+      round.level = level;
+      round.bits = std::min(m.digit_bits, m.span - level);
+      round.rest = m.span - level - round.bits;
+      for (const Cut& c : cuts)
+        if (!c.resolved && (round.queries == 0 || round.prefix[round.queries - 1] != c.prefix)) {
+          rr.below.push_back(c.below);
+          round.prefix[round.queries++] = c.prefix;
+        }
+      rr.cells = round.queries << round.bits;
+      rr.cell.assign(std::size_t(m.n), -1);
+      rr.gpu_hist.assign(std::size_t(G * rr.cells), 0u);
+      rr.hist.assign(std::size_t(rr.cells), 0u);
+      for (std::int32_t i = 0; i < m.n; ++i) {
+        const std::uint32_t x = m.x[std::size_t(i)];
+        const std::uint32_t top = level == 0 ? 0u : x >> (m.span - level);
+        int q = 0;
+        while (q < round.queries && round.prefix[q] != top) ++q;
+        if (q == round.queries) continue;
+        const std::int32_t cell = (q << round.bits) | std::int32_t((x >> round.rest) & ((1u << round.bits) - 1u));
+        rr.cell[std::size_t(i)] = cell;
+        rr.gpu_hist[std::size_t(gpu_of(i) * rr.cells + cell)] += 1;
+        rr.counted += 1;
       }
-    rr.cells = round.queries << round.bits;
-    rr.cell.assign(std::size_t(m.n), -1);
-    rr.gpu_hist.assign(std::size_t(G * rr.cells), 0u);
-    rr.hist.assign(std::size_t(rr.cells), 0u);
-    for (std::int32_t i = 0; i < m.n; ++i) {
-      const std::uint32_t x = m.x[std::size_t(i)];
-      const std::uint32_t top = level == 0 ? 0u : x >> (m.span - level);
-      int q = 0;
-      while (q < round.queries && round.prefix[q] != top) ++q;
-      if (q == round.queries) continue;
-      const std::int32_t cell = (q << round.bits) | std::int32_t((x >> round.rest) & ((1u << round.bits) - 1u));
-      rr.cell[std::size_t(i)] = cell;
-      rr.gpu_hist[std::size_t(gpu_of(i) * rr.cells + cell)] += 1;
-      rr.counted += 1;
-    }
-    for (int g = 0; g < G; ++g)
-      for (std::int32_t c = 0; c < rr.cells; ++c) rr.hist[std::size_t(c)] += rr.gpu_hist[std::size_t(g * rr.cells + c)];
-    for (int q = 0; q < round.queries; ++q) {  // the host code keeps every inner edge of a counted bucket
-      std::int32_t at = rr.below[std::size_t(q)];
-      for (int b = 1; b < (1 << round.bits); ++b) {
-        at += std::int32_t(rr.hist[std::size_t((q << round.bits) + b - 1)]);
-        const std::uint64_t value = ((std::uint64_t(round.prefix[q]) << round.bits) | std::uint64_t(b)) << round.rest;
-        m.seen.push_back({std::uint32_t(value), at});
+      for (int g = 0; g < G; ++g)
+        for (std::int32_t c = 0; c < rr.cells; ++c) rr.hist[std::size_t(c)] += rr.gpu_hist[std::size_t(g * rr.cells + c)];
+      for (int q = 0; q < round.queries; ++q) {  // the host code keeps every inner edge of a counted bucket
+        std::int32_t at = rr.below[std::size_t(q)];
+        for (int b = 1; b < (1 << round.bits); ++b) {
+          at += std::int32_t(rr.hist[std::size_t((q << round.bits) + b - 1)]);
+          const std::uint64_t value = ((std::uint64_t(round.prefix[q]) << round.bits) | std::uint64_t(b)) << round.rest;
+          m.seen.push_back({std::uint32_t(value), at});
+        }
       }
+      rr.landed.assign(std::size_t(G - 1), -1);
+      rr.walked.assign(std::size_t(G - 1), 0);
+      for (int s = 0; s + 1 < G; ++s)
+        if (!cuts[std::size_t(s)].resolved) walk(m, rr, s, cuts[std::size_t(s)]);
+      rr.cuts = cuts;
+      rr.edges = {0};
+      for (const Cut& c : cuts) rr.edges.push_back(c.at);
+      rr.edges.push_back(m.n);
+      m.cells = std::max(m.cells, rr.cells);
+      m.search.push_back(std::move(rr));
+      level += round.bits;
     }
-    rr.landed.assign(std::size_t(G - 1), -1);
-    rr.walked.assign(std::size_t(G - 1), 0);
-    for (int s = 0; s + 1 < G; ++s)
-      if (!cuts[std::size_t(s)].resolved) walk(m, rr, s, cuts[std::size_t(s)]);
-    rr.cuts = cuts;
-    rr.edges = {0};
-    for (const Cut& c : cuts) rr.edges.push_back(c.at);
-    rr.edges.push_back(m.n);
-    m.cells = std::max(m.cells, rr.cells);
-    m.search.push_back(std::move(rr));
-    level += round.bits;
-    if (std::all_of(cuts.begin(), cuts.end(), [](const Cut& c) { return c.resolved != 0; })) break;
+  };
+  // Partition first on up to 4 GPUs: one round, then sort first from a new search if it leaves a
+  // cut open (turn_to_sort_first).
+  if (m.scheme == DistScheme::PartitionFirst && G <= kDistSortFirstMaxGpus) {
+    find_splitters(1);
+    if (!placed()) {
+      m.scheme = DistScheme::SortFirst;
+      m.tried = 1;
+      cuts.assign(cuts.size(), Cut{});
+      level = 0;
+      m.seen.clear();
+    }
   }
+  find_splitters(-1);
   m.edges = m.search.back().edges;
 
   // cut_pieces: each GPU's range cut at counted edges; the classes of the cuts and the pieces.
@@ -303,6 +321,10 @@ std::string digit_text(const Model& m, const Round& r) {
   return bits_text(hi - r.bits, hi);
 }
 
+// The round's number in its search (1 for the first): sort first after partition first's tried
+// round starts a search of its own.
+std::size_t round_number(const Model& m, std::size_t k) { return 1 + (k < std::size_t(m.tried) ? k : k - m.tried); }
+
 std::string splitters_label(const Model& m, std::size_t k) {
   const RoundRun& rr = m.search[k];
   std::string what;
@@ -312,7 +334,7 @@ std::string splitters_label(const Model& m, std::size_t k) {
   part(rr.at_edge, "on a bucket edge within slack = " + std::to_string(m.slack) + " keys of s n/G");
   part(rr.refined, "inside a bucket: the next round refines it");
   part(rr.ties, "inside a run of equal keys: split by position");
-  return "place_cuts, round " + std::to_string(k + 1) + ": keys per GPU " + counts_text(rr.edges) +
+  return "place_cuts, round " + std::to_string(round_number(m, k)) + ": keys per GPU " + counts_text(rr.edges) +
          ", balance (largest / mean) " + fmt_balance(balance(rr.edges)) + "; " + what;
 }
 
@@ -338,7 +360,7 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
   const int G = m.gpus, P = m.pieces;
   const std::int32_t n = m.n, cells = m.cells;
   const bool sort_first = m.scheme == DistScheme::SortFirst;
-  const std::string scheme = sort_first ? "sort first" : "partition first";
+  const std::string scheme = m.tried ? "partition first, then sort first" : sort_first ? "sort first" : "partition first";
   t.title = "Distributed radix sort on " + std::to_string(G) + " virtual GPUs (" + scheme + ", " + std::to_string(P) +
             (P == 1 ? " piece)" : " pieces)");
   t.width = std::max({n, G * cells, G * G * P, G + 1});
@@ -373,12 +395,14 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
                                    "step. "
                                  : "The keys are split into G contiguous shards, one per virtual GPU, as equal as possible. ") +
                "The scheme is the one primlab's library takes on " + std::to_string(G) +
-               " GPUs (kernels/tuning/distributed.cuh, measured on 4 x H100): it sorts each shard first and merges "
-               "what arrives on 2 and 3 GPUs, and on 4 from 2^30 keys a GPU; it partitions first and sorts what "
-               "arrives on 4 GPUs below 2^30 keys a GPU and on 5 to 8 at every size. Either way each GPU's range "
-               "of the result travels in pieces, and a piece is sorted or merged while the next one travels.";
+               " GPUs (kernels/tuning/distributed.cuh, measured on 2 and 4 H200s): it partitions each shard first "
+               "and sorts what arrives, which measured faster than sorting each shard first and merging at every "
+               "size. On up to 4 GPUs, a first splitter round that leaves a cut open (skewed keys) turns it to sort "
+               "first, whose search starts again: partition first would stage such keys by class and sort whole "
+               "pieces. Either way each GPU's range of the result travels in pieces, and a piece is sorted or "
+               "merged while the next one travels.";
   in.bands = m.shard;
-  if (sort_first) {
+  auto add_presort = [&] {
     Step& pre = plan::add_step(t, "sort_shards: every GPU sorts its shard, part[lo + rank] = key (stable)", "presort",
                                code.line("presort"), G, m.threads, n, m.rounds, kDistPart);
     pre.also_lit = {code.line("sort (rank)")};
@@ -389,22 +413,24 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
                   "rounds' counts by binary searches in the sorted shard; the lab counts them with the same kernel "
                   "as partition first.";
     pre.bands = m.shard;
-  }
+  };
   const int reduce_threads = std::min(cells, 1024);
   for (std::size_t k = 0; k < m.search.size(); ++k) {
+    if (sort_first && k == std::size_t(m.tried)) add_presort();
     const RoundRun& rr = m.search[k];
-    const std::string digit = digit_text(m, rr.round), round = std::to_string(k + 1);
+    const bool first = round_number(m, k) == 1;
+    const std::string digit = digit_text(m, rr.round), round = std::to_string(round_number(m, k));
     Step& hist = plan::add_step(
-        t, k == 0 && rr.round.bits == 0
+        t, first && rr.round.bits == 0
                ? std::string("count_buckets, round 1: every GPU clears gpu_hist and counts its keys in cell 0 (the keys "
                              "are all equal: no digit bit)")
-           : k == 0 ? "count_buckets, round 1: every GPU clears gpu_hist and counts the top digit " + digit + " of its shard"
-                    : "count_buckets, round " + round + ": every GPU counts " + digit + " of its keys in the " +
-                        std::to_string(rr.round.queries) + " bucket(s) that hold a cut",
+           : first ? "count_buckets, round 1: every GPU clears gpu_hist and counts the top digit " + digit + " of its shard"
+                   : "count_buckets, round " + round + ": every GPU counts " + digit + " of its keys in the " +
+                         std::to_string(rr.round.queries) + " bucket(s) that hold a cut",
         "histogram", code.line("histogram"), G, m.threads, rr.counted, m.rounds, kDistGpuHist);
     hist.bands = m.shard;
     hist.explain = m.span == 0 ? "All keys are equal: there are no bits they differ in, so every key falls in cell 0."
-                   : k == 0    ? "Each GPU counts its own keys per top digit: a local histogram, no communication yet."
+                   : first     ? "Each GPU counts its own keys per top digit: a local histogram, no communication yet."
                                : "Only the buckets that hold a cut are looked at again, by their next digit: each GPU "
                                  "counts its keys in them (cell = bucket x 2^bits + digit), the others are not counted.";
     Step& reduce = plan::add_step(t, "all_reduce: hist[c] = gpu_hist[0][c] + ... + gpu_hist[" + std::to_string(G - 1) +
@@ -414,15 +440,23 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
     reduce.also_lit = {code.line("all-reduce (sum)")};
     reduce.explain = "An all-reduce sums the G histograms cell by cell, so that every GPU knows how many keys of each "
                      "bucket exist in the whole input and places the same cuts.";
-    plan::add_step(t, splitters_label(m, k), "splitters", code.line("splitters"), 1, G - 1, rr.open, 1, kDistCounts)
-        .explain = std::string(k == 0 ? "Each cut s walks the prefix sum of the histogram to its target, the start of "
+    Step& place = plan::add_step(t, splitters_label(m, k), "splitters", code.line("splitters"), 1, G - 1, rr.open, 1,
+                                 kDistCounts);
+    place.explain = std::string(first ? "Each cut s walks the prefix sum of the histogram to its target, the start of "
                                         "shard s + 1 (s n/G), and takes the nearest bucket edge. A bucket larger than a "
                                         "GPU's fair share (skew) leaves a cut far from its target: the balance shows how "
                                         "uneven the GPUs would be."
                                       : "The refined cuts walk the histogram of their bucket's next digit and move to "
                                         "finer edges; a bucket of equal keys, with no bits left, is split by position "
                                         "instead.") +
-                   " The host keeps every inner edge of the buckets counted: the pieces are cut there.";
+                    " The host keeps every inner edge of the buckets counted: the pieces are cut there.";
+    if (k < std::size_t(m.tried)) {
+      place.label += "; a cut left open turns the sort to sort first";
+      place.explain += " Partition first stops after this round: a cut left open means skewed keys, which it would "
+                       "stage by class and sort in whole pieces. The library turns to sort first instead (a sort "
+                       "whose options leave the scheme to it, on up to 4 GPUs): every GPU sorts its shard, and the "
+                       "splitter search starts again; this round was the only one spent.";
+    }
   }
   std::string bounds_text;
   for (int d = 0; d < G; ++d) bounds_text += (d ? " " : "") + std::to_string(1 + m.classes.bounds[d]);

@@ -1,8 +1,9 @@
 // Distributed radix sort on G virtual GPUs of one device, the kernels and the host code that
 // launches them, written once: the stepped form (distributed_sort.cu) runs them with the lab's
 // recording probe, and the Step tab lists this file. It follows the library's multi-GPU sort
-// (kernels/device/distributed.cu) in the scheme the library takes for G (scheme_for: sort first
-// on 2 and 3 GPUs, partition first on 4 to 8) and in its pipeline of pieces: each GPU's work is
+// (kernels/device/distributed.cu) in the scheme the library takes (partition first, and on up to 4
+// GPUs sort first where the first splitter round leaves a cut open) and in its pipeline of
+// pieces: each GPU's work is
 // one block of a grid of G blocks, block g standing for GPU g, and the collectives (all-reduce,
 // all-to-all) are kernels that read what every GPU holds. The phases are host functions:
 //  0. presort (sort first): every GPU sorts its shard;
@@ -11,7 +12,9 @@
 //     inside a bucket too far from both edges (more than the slack) asks the next round for the
 //     next digit of that bucket, and a cut inside a run of equal keys (no bits left) is placed by
 //     position. The host reads the cuts and the counts back after each round, as the library
-//     gathers its counts, and keeps every inner bucket edge the rounds counted;
+//     gathers its counts, and keeps every inner bucket edge the rounds counted. On up to 4 GPUs one
+//     round runs first: if it leaves a cut open, the sort turns to sort first (0.) and the search
+//     starts again;
 //  2. cut_pieces: each GPU's range of the result is cut into up to 4 pieces by key, at those edges
 //     (the library's piece_bounds), which with the cuts define the key classes;
 //  3. partition_shards (partition first): every GPU groups its shard stably by class, which orders
@@ -30,6 +33,7 @@
 // top digit was that sort's first pass) and its merge path: the same results.
 // Keys are sorted by their radix image (int32: the sign bit flipped) on the bits [0, span).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -467,6 +471,7 @@ struct DistributedSort {
   int threads = 0;                    // of a GPU's block: one a key of the widest shard, at most 1024
   int rounds = 0;                     // keys of the widest shard per thread
   Cut h_cuts[kDistMaxGpus - 1] = {};  // the cuts as the last round left them
+  int level = 0;                      // the span's top bits the rounds so far have counted
   std::vector<SearchEdge> edges;      // every inner edge of the buckets the rounds counted
   Classes cls;                        // the cuts' and the pieces' classes
 };
@@ -481,19 +486,24 @@ Status presort(DistributedSort<T>& s, Probe& probe) {
   return Status::Success;
 }
 
-// 1. Rounds of histograms until every cut is placed. A round counts, in the buckets that hold an
-// open cut, the next digit: round 0 the top digit of every key.
+template <class T>
+bool cuts_placed(const DistributedSort<T>& s) {
+  return std::all_of(s.h_cuts, s.h_cuts + s.gpus - 1, [](const Cut& c) { return c.resolved != 0; });
+}
+
+// 1. Rounds of histograms until every cut is placed, or `max_rounds` of them. A round counts, in
+// the buckets that hold an open cut, the next digit: round 0 the top digit of every key.
 template <class T, class Probe>
-Status find_splitters(DistributedSort<T>& s, Probe& probe) {
+Status find_splitters(DistributedSort<T>& s, Probe& probe, int max_rounds = -1) {
   const int G = s.gpus;
   const std::int32_t slack = s.n / (8 * G);  // a cut this close to a bucket edge takes the edge
   std::vector<std::uint32_t> hist(std::size_t(s.a.cells));
   PRIMLAB_CUDA_TRY(cudaMemcpyAsync(s.d_cuts, s.h_cuts, (G - 1) * sizeof(Cut), cudaMemcpyHostToDevice, s.stream));
-  for (int level = 0;;) {
+  for (int k = 0; k != max_rounds && !cuts_placed(s); ++k) {
     Round round;
-    round.level = level;
-    round.bits = std::min(s.digit_bits, s.span - level);
-    round.rest = s.span - level - round.bits;
+    round.level = s.level;
+    round.bits = std::min(s.digit_bits, s.span - s.level);
+    round.rest = s.span - s.level - round.bits;
     std::int32_t below[kDistMaxGpus - 1] = {};  // per queried bucket: the keys before it
     for (int c = 0; c + 1 < G; ++c)  // open cuts are in order: equal buckets are neighbours
       if (!s.h_cuts[c].resolved && (round.queries == 0 || round.prefix[round.queries - 1] != s.h_cuts[c].prefix)) {
@@ -529,9 +539,19 @@ Status find_splitters(DistributedSort<T>& s, Probe& probe) {
         s.edges.push_back({std::uint32_t(value), at});
       }
     }
-    level += round.bits;
-    if (std::all_of(s.h_cuts, s.h_cuts + G - 1, [](const Cut& c) { return c.resolved != 0; })) return Status::Success;
+    s.level += round.bits;
   }
+  return Status::Success;
+}
+
+// 1a. Partition first on up to kDistSortFirstMaxGpus GPUs: after a first round that leaves a cut
+// open (skewed keys), the sort turns to sort first and its splitter search starts again.
+template <class T>
+void turn_to_sort_first(DistributedSort<T>& s) {
+  s.scheme = DistScheme::SortFirst;
+  for (Cut& c : s.h_cuts) c = Cut{};
+  s.level = 0;
+  s.edges.clear();
 }
 
 // 2. Each GPU's range of the result in pieces, cut at counted edges; the classes of the cuts and
@@ -598,7 +618,7 @@ Status finish_piece(DistributedSort<T>& s, int j, Probe& probe) {
 // Sorts n keys of d_keys into d_out by bits [0, span) of their radix images (int32: the sign bit
 // flipped) on `gpus` virtual GPUs (2 to 8), digits of digit_bits (1 to 8) bits, with the arrays
 // `a` and a workspace of distributed_sort_workspace_bytes, in the scheme the library takes for
-// `gpus` (scheme_for).
+// `gpus` (partition first, or turn_to_sort_first where the keys are skewed).
 template <class T, class Probe = NoProbe>
 Status distributed_sort(const T* d_keys, T* d_out, std::int32_t n, int gpus, int span, int digit_bits,
                         const DistributedArrays<T>& a, Workspace ws, cudaStream_t stream, Probe probe = {}) {
@@ -614,7 +634,7 @@ Status distributed_sort(const T* d_keys, T* d_out, std::int32_t n, int gpus, int
   s.gpus = gpus;
   s.span = span;
   s.digit_bits = digit_bits;
-  s.scheme = scheme_for(gpus);
+  s.scheme = DistScheme::PartitionFirst;
   s.a = a;
   s.d_cuts = static_cast<Cut*>(ws.ptr);
   s.stream = stream;
@@ -626,6 +646,10 @@ Status distributed_sort(const T* d_keys, T* d_out, std::int32_t n, int gpus, int
   s.threads = gpu_threads(widest);
   s.rounds = (widest + s.threads - 1) / s.threads;
   // listing: distributed-sort
+  if (s.scheme == DistScheme::PartitionFirst && gpus <= kDistSortFirstMaxGpus) {
+    PRIMLAB_TRY(find_splitters(s, probe, 1));
+    if (!cuts_placed(s)) turn_to_sort_first(s);
+  }
   const bool sort_first = s.scheme == DistScheme::SortFirst;
   if (sort_first) PRIMLAB_TRY(presort(s, probe));
   PRIMLAB_TRY(find_splitters(s, probe));

@@ -15,9 +15,9 @@
 namespace primlab::lab {
 
 constexpr int kDistMaxGpus = 8;
-// The pieces every GPU's range is cut into, at most: the library's tuned count for keys below
-// 2^30 a rank on 2 to 8 ranks (kernels/tuning/distributed.cuh). The library cuts no piece below
-// 2^20 keys; the lab keeps the count, so that its small inputs show the pipeline.
+// The pieces every GPU's range is cut into, at most: the library's tuned count for keys from 2^28
+// a rank on 2 to 8 ranks (kernels/tuning/distributed.cuh; 2 or 3 below). The library cuts no
+// piece below 2^20 keys; the lab keeps the count, so that its small inputs show the pipeline.
 constexpr int kDistPieces = 4;
 // Classes of keys a partition sorts into: each cut adds at most two boundaries, each bound between
 // two pieces of a GPU's range one.
@@ -29,9 +29,12 @@ constexpr int kDistMaxClasses = 2 * kDistMaxGpus - 1 + kDistMaxGpus * (kDistPiec
 // pieces travel, every GPU merges the sorted runs of each piece.
 enum class DistScheme { PartitionFirst, SortFirst };
 
-// The library's choice for keys (kernels/tuning/distributed.cuh) below 2^30 a rank, where every
-// lab input is: sort first on 2 ranks (3 take the 2-rank rows), partition first on 4 and more.
-inline DistScheme scheme_for(int gpus) { return gpus <= 3 ? DistScheme::SortFirst : DistScheme::PartitionFirst; }
+// The library's choice for keys (kernels/tuning/distributed.cuh) is partition first on every rank
+// count and size. The most GPUs sort first runs on (its merge joins at most 4 runs): partition
+// first on up to this many GPUs turns to sort first where its first splitter round leaves a cut
+// open (skewed keys), as the library's sort does when its options leave the scheme to it:
+// partition first would stage such keys by class and sort whole pieces.
+constexpr int kDistSortFirstMaxGpus = 4;
 
 // The rows the probe names.
 enum DistributedRow : int {
