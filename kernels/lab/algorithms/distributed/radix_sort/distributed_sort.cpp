@@ -159,7 +159,6 @@ Model model(const StepConfig& cfg, const std::vector<std::uint32_t>& input) {
   Model m;
   m.n = std::int32_t(input.size());
   m.gpus = cfg.bins;
-  m.scheme = DistScheme::PartitionFirst;
   m.digit_bits = cfg.digit_bits;
   m.span = span_of(input);
   m.slack = m.n / (8 * m.gpus);
@@ -234,7 +233,7 @@ Model model(const StepConfig& cfg, const std::vector<std::uint32_t>& input) {
   };
   // Partition first on up to 4 GPUs: one round, then sort first from a new search if it leaves a
   // cut open (turn_to_sort_first).
-  if (m.scheme == DistScheme::PartitionFirst && G <= kDistSortFirstMaxGpus) {
+  if (G <= kDistSortFirstMaxGpus) {
     find_splitters(1);
     if (!placed()) {
       m.scheme = DistScheme::SortFirst;

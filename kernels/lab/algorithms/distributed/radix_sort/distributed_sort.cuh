@@ -3,9 +3,8 @@
 // recording probe, and the Step tab lists this file. It follows the library's multi-GPU sort
 // (kernels/device/distributed.cu) in the scheme the library takes (partition first, and on up to 4
 // GPUs sort first where the first splitter round leaves a cut open) and in its pipeline of
-// pieces: each GPU's work is
-// one block of a grid of G blocks, block g standing for GPU g, and the collectives (all-reduce,
-// all-to-all) are kernels that read what every GPU holds. The phases are host functions:
+// pieces: each GPU's work is one block of a grid of G blocks, block g standing for GPU g, and the
+// collectives (all-reduce, all-to-all) are kernels that read what every GPU holds. The phases are host functions:
 //  0. presort (sort first): every GPU sorts its shard;
 //  1. find_splitters: every GPU counts a digit of its keys (round 0: the top digit of the span),
 //     the counts are all-reduced, and G - 1 cuts walk the sum to a fair share each; a cut that lands
@@ -634,7 +633,6 @@ Status distributed_sort(const T* d_keys, T* d_out, std::int32_t n, int gpus, int
   s.gpus = gpus;
   s.span = span;
   s.digit_bits = digit_bits;
-  s.scheme = DistScheme::PartitionFirst;
   s.a = a;
   s.d_cuts = static_cast<Cut*>(ws.ptr);
   s.stream = stream;
@@ -646,7 +644,7 @@ Status distributed_sort(const T* d_keys, T* d_out, std::int32_t n, int gpus, int
   s.threads = gpu_threads(widest);
   s.rounds = (widest + s.threads - 1) / s.threads;
   // listing: distributed-sort
-  if (s.scheme == DistScheme::PartitionFirst && gpus <= kDistSortFirstMaxGpus) {
+  if (gpus <= kDistSortFirstMaxGpus) {
     PRIMLAB_TRY(find_splitters(s, probe, 1));
     if (!cuts_placed(s)) turn_to_sort_first(s);
   }
