@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstddef>
 #include <limits>
+#include <numeric>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -725,7 +726,7 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
   const int top_shift = c.num_bits - kRadixBits;
   const int top_begin = c.begin_bit + top_shift;
   const bool reversed = c.order == SortOrder::Descending;
-  std::vector<std::int64_t> h_start(std::size_t(L) * C, 0), h_class(std::size_t(L) * C, 0);
+  std::vector<std::int64_t> h_start(std::size_t(L) * C, 0);
   // By the top digit: where each of the ascending image's top digits starts in driven rank l's
   // staged shard, without the stage's gaps (the first round counted the order's image).
   std::vector<std::vector<std::int64_t>> digit_start(by_top_digit ? L : 0, std::vector<std::int64_t>(kRadix + 1, 0));
@@ -733,20 +734,29 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
     const std::int64_t* counts = &c.top_counts[std::size_t(ex.rank(int(l))) * kRadix];
     for (int d = 0; d < kRadix; ++d) digit_start[l][d + 1] = digit_start[l][d] + counts[reversed ? kRadix - 1 - d : d];
   }
+  std::vector<std::int64_t> h_class_all(std::size_t(G) * C);
   if (by_top_digit) {
-    for (int l = 0; l < L; ++l) {
-      const std::vector<std::int64_t>& off = digit_start[l];
+    // Class cls holds the top digits [lo, hi) of the order's image; reversed, the ascending
+    // image's digits [256 - hi, 256 - lo). Every rank's class counts are sums of its first-round
+    // counts, which every rank holds: no exchange of them.
+    auto digits_of = [&](int cls) {
+      return std::make_pair(int(lower[cls] >> top_shift), cls + 1 < C ? int(lower[cls + 1] >> top_shift) : kRadix);
+    };
+    for (int l = 0; l < L; ++l)
       for (int cls = 0; cls < C; ++cls) {
-        // Class cls holds the top digits [lo, hi) of the order's image; reversed, the ascending
-        // image's digits [256 - hi, 256 - lo).
-        int lo = int(lower[cls] >> top_shift), hi = cls + 1 < C ? int(lower[cls + 1] >> top_shift) : kRadix;
+        auto [lo, hi] = digits_of(cls);
         if (reversed) std::tie(lo, hi) = std::make_pair(kRadix - hi, kRadix - lo);
-        h_start[std::size_t(l) * C + cls] = off[lo];
-        h_class[std::size_t(l) * C + cls] = off[hi] - off[lo];
+        h_start[std::size_t(l) * C + cls] = digit_start[l][lo];
       }
-    }
+    for (int r = 0; r < G; ++r)
+      for (int cls = 0; cls < C; ++cls) {
+        const auto [lo, hi] = digits_of(cls);
+        const std::int64_t* counts = &c.top_counts[std::size_t(r) * kRadix];
+        h_class_all[std::size_t(r) * C + cls] = std::accumulate(counts + lo, counts + hi, std::int64_t(0));
+      }
   } else {
     std::vector<std::uint32_t> h_first(std::size_t(L) * C, 0);
+    std::vector<std::int64_t> h_class(std::size_t(L) * C, 0);
     for (int l = 0; l < L; ++l) {
       const Shard<K, V>& s = c.shards[l];
       if (s.n == 0) continue;
@@ -774,9 +784,8 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
         h_class[std::size_t(l) * C + cls] = (cls + 1 < C ? h_first[std::size_t(l) * C + cls + 1] : n) - from;
       }
     }
+    PRIMLAB_TRY(ex.all_gather(h_class.data(), C, h_class_all.data()));
   }
-  std::vector<std::int64_t> h_class_all(std::size_t(G) * C);
-  PRIMLAB_TRY(ex.all_gather(h_class.data(), C, h_class_all.data()));
   PRIMLAB_TRY(c.clock.lap(&c.t.partition));
 
   // [SECTION] 4. Who sends what, piece by piece, and every driven rank's runs in its staged shard.
