@@ -429,6 +429,16 @@ void choose(Call<K, V, PAIRS>& c) {
   choose_pieces(c);
 }
 
+// Each driven rank's workspace carved for the call's scheme.
+template <class K, class V, bool PAIRS>
+void carve(Call<K, V, PAIRS>& c) {
+  c.ws.clear();
+  for (int l = 0; l < c.L; ++l) {
+    const Shard<K, V>& s = c.shards[l];
+    c.ws.emplace_back(Layout<K, V, PAIRS>(s.n, s.capacity, c.G, c.local, c.num_bits, c.scheme), s.ws);
+  }
+}
+
 // 1. Every rank's status and arguments: all ranks go on, or all stop with the first error. Then
 // the scheme, and each driven rank's workspace carved for it.
 template <class K, class V, bool PAIRS>
@@ -462,10 +472,7 @@ Status agree(Call<K, V, PAIRS>& c) {
     c.total += h[kCount];
   }
   choose(c);
-  for (int l = 0; l < c.L; ++l) {
-    const Shard<K, V>& s = c.shards[l];
-    c.ws.emplace_back(Layout<K, V, PAIRS>(s.n, s.capacity, c.G, c.local, c.num_bits, c.scheme), s.ws);
-  }
+  carve(c);
   return c.clock.lap(&c.t.agree);
 }
 
@@ -1179,15 +1186,12 @@ Status run(Exchange& ex, Shard<K, V>* shards, Local local, SortOrder order, int 
     // sort-first takes, sorts first then: its first round was the only one spent.
     SplitterSearch search = make_search(c);
     const bool may_sort_first =
-        c.local == Local::Sort && c.options.scheme == Scheme::Auto && c.G <= kSortFirstMaxRanks;
+        c.options.scheme == Scheme::Auto && may_run(Scheme::SortFirst, c.local, c.G, c.options.scheme);
     st = find_cuts(c, search, {}, {}, may_sort_first ? 1 : -1);
     if (st == Status::Success && !search.done()) {
       c.scheme = Scheme::SortFirst;
       choose_pieces(c);
-      for (int l = 0; l < c.L; ++l) {
-        const Shard<K, V>& s = c.shards[l];
-        c.ws[l] = Carved<K, V, PAIRS>(Layout<K, V, PAIRS>(s.n, s.capacity, c.G, c.local, c.num_bits, c.scheme), s.ws);
-      }
+      carve(c);
     } else if (st == Status::Success) {
       st = partition_first(c, search);
     }

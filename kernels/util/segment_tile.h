@@ -4,11 +4,7 @@
 #pragma once
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define PRIMLAB_HOST_DEVICE __host__ __device__
-#else
-#define PRIMLAB_HOST_DEVICE
-#endif
+#include "primlab/ops.h"  // PRIMLAB_HD
 
 namespace primlab::detail {
 
@@ -26,7 +22,7 @@ struct TileSpan {
 
 // Tile t of a table cut from spans[0, n) (tile_base ascending; t at or past spans[0].tile_base and
 // before the last span's end), tiles of `tile` keys: a binary search for its span.
-PRIMLAB_HOST_DEVICE inline SegmentTile tile_of(const TileSpan* spans, int n, std::uint32_t t, std::uint32_t tile) {
+PRIMLAB_HD SegmentTile tile_of(const TileSpan* spans, int n, std::uint32_t t, std::uint32_t tile) {
   int lo = 0, hi = n - 1;
   while (lo < hi) {
     const int mid = (lo + hi + 1) / 2;

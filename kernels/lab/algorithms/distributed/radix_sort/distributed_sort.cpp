@@ -2,7 +2,7 @@
 // launch of distributed_sort.cuh's host code) and the CPU reference, which runs the same launches.
 // The scheme is the library's: partition first (kernels/tuning/distributed.cuh, for keys on every
 // rank count); on up to 4 GPUs, a first splitter round that leaves a cut open turns it to sort
-// first, whose search starts again (the model keeps that round: Model::tried).
+// first, whose search starts again (the model keeps that round, the first of Model::search).
 // The n keys are split into G contiguous shards (shard g = [g n / G, (g + 1) n / G)). Sort first,
 // every GPU first sorts its shard. Every round of the splitter search is three launches: every
 // GPU counts a digit of its keys in the buckets that hold an open cut (round 0: the top digit of
@@ -77,8 +77,7 @@ struct Model {
   int sort_threads = 0;                  // a GPU's block for its pieces' sorts or merges
   std::vector<std::uint32_t> x;          // the keys' images
   std::vector<std::int32_t> shard;       // G + 1
-  std::vector<RoundRun> search;          // the rounds in the order they run
-  int tried = 0;                         // the first rounds partition first ran before it turned to sort first
+  std::vector<RoundRun> search;          // the rounds in the order they run (sort first: partition first's, then its own)
   std::vector<SearchEdge> seen;          // every inner edge of the buckets the rounds counted
   Classes classes;
   std::vector<std::int32_t> edges;       // G + 1, final
@@ -237,7 +236,6 @@ Model model(const StepConfig& cfg, const std::vector<std::uint32_t>& input) {
     find_splitters(1);
     if (!placed()) {
       m.scheme = DistScheme::SortFirst;
-      m.tried = 1;
       cuts.assign(cuts.size(), Cut{});
       level = 0;
       m.seen.clear();
@@ -320,9 +318,11 @@ std::string digit_text(const Model& m, const Round& r) {
   return bits_text(hi - r.bits, hi);
 }
 
-// The round's number in its search (1 for the first): sort first after partition first's tried
-// round starts a search of its own.
-std::size_t round_number(const Model& m, std::size_t k) { return 1 + (k < std::size_t(m.tried) ? k : k - m.tried); }
+// The rounds partition first ran before it turned to sort first: one, or none.
+std::size_t tried_rounds(const Model& m) { return m.scheme == DistScheme::SortFirst ? 1 : 0; }
+
+// The round's number in its search (1 for the first).
+std::size_t round_number(const Model& m, std::size_t k) { return 1 + (k < tried_rounds(m) ? k : k - tried_rounds(m)); }
 
 std::string splitters_label(const Model& m, std::size_t k) {
   const RoundRun& rr = m.search[k];
@@ -359,7 +359,7 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
   const int G = m.gpus, P = m.pieces;
   const std::int32_t n = m.n, cells = m.cells;
   const bool sort_first = m.scheme == DistScheme::SortFirst;
-  const std::string scheme = m.tried ? "partition first, then sort first" : sort_first ? "sort first" : "partition first";
+  const std::string scheme = sort_first ? "partition first, then sort first" : "partition first";
   t.title = "Distributed radix sort on " + std::to_string(G) + " virtual GPUs (" + scheme + ", " + std::to_string(P) +
             (P == 1 ? " piece)" : " pieces)");
   t.width = std::max({n, G * cells, G * G * P, G + 1});
@@ -415,7 +415,7 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
   };
   const int reduce_threads = std::min(cells, 1024);
   for (std::size_t k = 0; k < m.search.size(); ++k) {
-    if (sort_first && k == std::size_t(m.tried)) add_presort();
+    if (sort_first && k == tried_rounds(m)) add_presort();
     const RoundRun& rr = m.search[k];
     const bool first = round_number(m, k) == 1;
     const std::string digit = digit_text(m, rr.round), round = std::to_string(round_number(m, k));
@@ -449,7 +449,7 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
                                         "finer edges; a bucket of equal keys, with no bits left, is split by position "
                                         "instead.") +
                     " The host keeps every inner edge of the buckets counted: the pieces are cut there.";
-    if (k < std::size_t(m.tried)) {
+    if (k < tried_rounds(m)) {
       place.label += "; a cut left open turns the sort to sort first";
       place.explain += " Partition first stops after this round: a cut left open means skewed keys, which it would "
                        "stage by class and sort in whole pieces. The library turns to sort first instead (a sort "
