@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "agent/radix_histogram.cuh"
@@ -426,17 +427,19 @@ __global__ void __launch_bounds__(THREADS)
 // [SECTION] the digit counts of a segmented sort
 
 // Segment s's count of digit d in pass p goes to counts[(p * segments + s) * 256 + d] (zeroed by
-// the caller). Block b counts tiles [b * TILES, (b + 1) * TILES) of the table, in shared memory, and
-// adds its counts to a segment's when the segment changes: a segment's tiles are consecutive.
-template <class Bits, int THREADS, int TILES>
+// the caller). Block b counts tiles [b * per_block, (b + 1) * per_block) of the table, in shared
+// memory, and adds its counts to a segment's when the segment changes: a segment's tiles are
+// consecutive. A tile's keys are read in 16-byte loads from its first 16-byte boundary, ITEMS of
+// them in flight per thread (scalar loads, one in flight, read at half the rate).
+template <class Bits, int THREADS, int ITEMS>
 __global__ void __launch_bounds__(THREADS)
     segment_histogram_kernel(const Bits* __restrict__ keys, const SegmentTile* __restrict__ tiles,
-                             std::uint32_t tile_count, int segments, int begin_bit, int passes,
-                             std::uint32_t last_mask, Bits enc0, Bits enc1, std::uint32_t* counts) {
+                             std::uint32_t tile_count, std::uint32_t per_block, int segments, int begin_bit,
+                             int passes, std::uint32_t last_mask, Bits enc0, Bits enc1, std::uint32_t* counts) {
   constexpr int kMaxPasses = sizeof(Bits);
-  constexpr int kLoads = 4;
+  constexpr int kVec = 16 / sizeof(Bits);
   __shared__ std::uint32_t s_hist[kMaxPasses * kRadix];
-  const std::uint32_t t0 = blockIdx.x * TILES, t1 = min(tile_count, t0 + TILES);
+  const std::uint32_t t0 = blockIdx.x * per_block, t1 = min(tile_count, t0 + per_block);
   for (int i = threadIdx.x; i < passes * kRadix; i += THREADS) s_hist[i] = 0;
   __syncthreads();
   auto flush = [&](std::uint32_t seg) {
@@ -446,6 +449,7 @@ __global__ void __launch_bounds__(THREADS)
       s_hist[i] = 0;
     }
   };
+  auto count = [&](Bits k) { count_key(xor_by_top(k, enc0, enc1), begin_bit, passes, last_mask, s_hist); };
   std::uint32_t seg = t0 < t1 ? tiles[t0].seg : 0u;
   for (std::uint32_t t = t0; t < t1; ++t) {
     const SegmentTile tile = tiles[t];
@@ -455,18 +459,31 @@ __global__ void __launch_bounds__(THREADS)
       __syncthreads();
       seg = tile.seg;
     }
-    for (std::uint32_t base = 0; base < tile.count; base += kLoads * THREADS) {
-      Bits k[kLoads];
+    const Bits* p = keys + tile.src;
+    const std::uint32_t head =
+        min(tile.count, std::uint32_t(((16 - (reinterpret_cast<std::uintptr_t>(p) & 15)) & 15) / sizeof(Bits)));
+    const std::uint32_t vecs = (tile.count - head) / kVec;
+    const uint4* v = reinterpret_cast<const uint4*>(p + head);
+    for (std::uint32_t base = 0; base < vecs; base += ITEMS * THREADS) {
+      uint4 x[ITEMS];
 #pragma unroll
-      for (int u = 0; u < kLoads; ++u) {
-        const std::uint32_t i = base + u * THREADS + threadIdx.x;
-        k[u] = i < tile.count ? keys[tile.src + i] : Bits(0);
+      for (int i = 0; i < ITEMS; ++i) {
+        const std::uint32_t idx = base + i * THREADS + threadIdx.x;
+        x[i] = idx < vecs ? __ldg(v + idx) : make_uint4(0, 0, 0, 0);
       }
 #pragma unroll
-      for (int u = 0; u < kLoads; ++u)
-        if (base + u * THREADS + threadIdx.x < tile.count)
-          count_key(xor_by_top(k[u], enc0, enc1), begin_bit, passes, last_mask, s_hist);
+      for (int i = 0; i < ITEMS; ++i) {
+        if (base + i * THREADS + threadIdx.x < vecs) {
+          Bits kk[kVec];
+          memcpy(kk, &x[i], 16);
+#pragma unroll
+          for (int e = 0; e < kVec; ++e) count(kk[e]);
+        }
+      }
     }
+    const std::uint32_t tail = head + vecs * kVec;  // head and tail: fewer than kVec keys each
+    if (threadIdx.x < head) count(p[threadIdx.x]);
+    if (tail + threadIdx.x < tile.count) count(p[tail + threadIdx.x]);
   }
   __syncthreads();
   if (t0 < t1) flush(seg);

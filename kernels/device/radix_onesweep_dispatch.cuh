@@ -358,9 +358,16 @@ Status run_segmented(const Bits* keys_in, Bits* keys_out, Bits* keys_alt, const 
   std::uint32_t* counts = counters + 64;
   std::uint32_t* status = counts + std::size_t(passes) * segments * kRadix;
   PRIMLAB_CUDA_TRY(cudaMemsetAsync(state, 0, segmented_state_bytes(passes, segments, tiles), stream));
-  constexpr int kHistThreads = 256, kHistTiles = 8;
-  segment_histogram_kernel<Bits, kHistThreads, kHistTiles><<<(first_count + kHistTiles - 1) / kHistTiles, kHistThreads, 0, stream>>>(
-      keys_in, first_tiles, first_count, segments, begin_bit, passes, digits.last_mask, codec.enc0, codec.enc1, counts);
+  // The digit counts: tiles shared out so that the launch is at least four waves of blocks (eight
+  // of 256 threads fit an SM), each block counting a few tiles so that it adds few counts.
+  constexpr int kHistThreads = 256, kHistItems = 4, kHistBlocksPerSm = 8, kHistWaves = 4;
+  DeviceFacts facts;
+  PRIMLAB_TRY(device_facts(facts));
+  const std::uint32_t per_block = std::max<std::uint32_t>(
+      1, first_count / std::uint32_t(std::max(1, facts.sm_count * kHistBlocksPerSm * kHistWaves)));
+  segment_histogram_kernel<Bits, kHistThreads, kHistItems><<<(first_count + per_block - 1) / per_block, kHistThreads, 0, stream>>>(
+      keys_in, first_tiles, first_count, per_block, segments, begin_bit, passes, digits.last_mask, codec.enc0, codec.enc1,
+      counts);
   PRIMLAB_LAUNCH_TRY();
   auto kernel = pass_kernel<Bits, VBits, PAIRS, C::kThreads, C::kItems, C::kMinBlocks, C::kWindow, C::kFewDigits,
                             NoProbe, false, true>;
