@@ -7,9 +7,9 @@ Each phase is predicted from what one GPU and the links do alone, measured in th
   - one GPU's radix sort of a shard, T_sort(n), and its radix partition by one 8-bit digit,
     T_part(n), on uniform keys; another distribution sorts at the rate one GPU sorted the case's
     total of it (single_gpu_ms of that distribution against uniform's);
-  - NCCL's rate for the bytes each case moved (its grouped send/recv of the same bytes, measured
-    beside the case), or NCCL's all-to-all of a shard where a case has none, plus a fixed cost per
-    transfer;
+  - NCCL's rate for each case's own transfers (NCCL's send/recv of the same messages in the same
+    groups, each waited for, measured beside the case; else of the same bytes in one group), or
+    NCCL's all-to-all of a shard where a case has neither, plus a fixed cost per transfer;
   - the merge's rate, bound by the SMs: a round over 2^28 keys 0.99 ms, pairs 1.48 ms (4 x H200,
     f0a1a4d: two rounds 1.97 and 2.97 ms).
 Constants fitted to the first 4 x H200 run (f0a1a4d, bench/NOTES-distributed.md) are named below.
@@ -187,10 +187,12 @@ def has_refs(run):
 
 
 def case_phases(m, G, c, commit=""):
-    """The prediction for a measured case, at the rate NCCL reached for the same bytes beside it."""
+    """The prediction for a measured case, at the rate NCCL reached for the same transfers beside it
+    (pieces of a few MB to a peer move faster in their own groups than all of them in one)."""
     rate = None
-    if c.get("nccl_same_bytes_ms"):
-        rate = c["moved_bytes_per_gpu"] / c["nccl_same_bytes_ms"] / 1e6
+    nccl_ms = c.get("nccl_same_transfers_ms") or c.get("nccl_same_bytes_ms")
+    if nccl_ms:
+        rate = c["moved_bytes_per_gpu"] / nccl_ms / 1e6
     return phases(m, G, c["keys_per_gpu_log2"], c["pairs"], c["scheme_run"], c["pieces_run"], c["keys"],
                   c["moved_bytes_per_gpu"], c["splitter_rounds"], rate, c.get("transfers"), "realigned" in c,
                   commit not in WHOLE_PIECE_SORTS)
