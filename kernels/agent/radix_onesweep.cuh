@@ -430,7 +430,7 @@ __global__ void __launch_bounds__(THREADS)
 // the caller). Block b counts tiles [b * per_block, (b + 1) * per_block) of the table, in shared
 // memory, and adds its counts to a segment's when the segment changes: a segment's tiles are
 // consecutive. A tile's keys are read in 16-byte loads from its first 16-byte boundary, ITEMS of
-// them in flight per thread (scalar loads, one in flight, read at half the rate).
+// them in flight per thread.
 template <class Bits, int THREADS, int ITEMS>
 __global__ void __launch_bounds__(THREADS)
     segment_histogram_kernel(const Bits* __restrict__ keys, const SegmentTile* __restrict__ tiles,
