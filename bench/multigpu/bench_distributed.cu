@@ -1,6 +1,7 @@
 // bench-multigpu: the multi-GPU sort over NCCL, one process driving the first G GPUs
 // (ncclCommInitAll), or one process per GPU (each started with --rank, the communicator from the
-// unique id rank 0 writes to --id-file). For each size (keys per GPU), keys or u32 pairs, key
+// unique id rank 0 writes to --id-file); or, one process driving the GPUs, over CUDA peer copies
+// (--transport peer: PeerExchange). For each size (keys per GPU), keys or u32 pairs, key
 // distribution and way of running it (scheme and pieces): the time, the aggregate rate, each
 // step's time, the balance, the exchange's rate against NCCL's own all-to-all of the same bytes
 // (in one group, and in the call's own groups), whether the result is sorted and holds the input's
@@ -9,7 +10,7 @@
 // bandwidth, one GPU's sort and radix partition of a shard, and NCCL's all-to-all of a shard.
 //   bench-multigpu [--gpus G] [--log2 26,28,30] [--kinds keys,pairs] [--dists uniform,skewed,all-equal]
 //                  [--ways sort-first:1,partition-first:4] [--reps 5] [--no-single] [--json FILE]
-//                  [--commit SHA] [--rank R --ranks G --id-file FILE]
+//                  [--commit SHA] [--transport nccl|peer] [--rank R --ranks G --id-file FILE]
 // The JSON is rewritten after every case, so that a run cut short keeps what it measured.
 #include <cuda_runtime.h>
 #include <nccl.h>
@@ -159,7 +160,7 @@ struct Group {
   std::vector<Gpu> gpus;
   int size = 0;        // ranks in the group
   bool one_process = true;
-  std::unique_ptr<primlab::NcclExchange> nccl;
+  std::unique_ptr<primlab::Exchange> transport;  // the calls' (NCCL's all-to-all is timed beside it)
   std::unique_ptr<RecordingExchange> ex;
 
   bool leader() const { return gpus.front().rank == 0; }
@@ -578,7 +579,7 @@ int run(int argc, char** argv) {
   std::vector<Way> ways = {{DistributedScheme::SortFirst, 4}, {DistributedScheme::PartitionFirst, 4}};
   int reps = 5, gpus_asked = 0, rank = -1, ranks = 0;
   bool single = true;
-  std::string json_path, id_file, commit = std::getenv("PRIMLAB_COMMIT") ? std::getenv("PRIMLAB_COMMIT") : "unknown";
+  std::string json_path, id_file, transport = "nccl", commit = std::getenv("PRIMLAB_COMMIT") ? std::getenv("PRIMLAB_COMMIT") : "unknown";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--no-single") { single = false; continue; }
@@ -607,6 +608,10 @@ int run(int argc, char** argv) {
     else if (a == "--rank") rank = std::atoi(v.c_str());
     else if (a == "--ranks") ranks = std::atoi(v.c_str());
     else if (a == "--id-file") id_file = v;
+    else if (a == "--transport") {
+      if (v != "nccl" && v != "peer") die("--transport takes nccl or peer");
+      transport = v;
+    }
     else die("unknown option " + a);
   }
   int devices = 0;
@@ -614,6 +619,7 @@ int run(int argc, char** argv) {
   Group grp;
   if (rank >= 0) {  // one process per GPU
     if (ranks < 1 || rank >= ranks || ranks > devices || id_file.empty()) die("--rank R takes --ranks G (up to the GPUs) and --id-file");
+    if (transport == "peer") die("--transport peer drives every GPU from one process: it takes no --rank");
     grp.one_process = false;
     grp.size = ranks;
     Gpu g;
@@ -639,11 +645,21 @@ int run(int argc, char** argv) {
       grp.gpus.push_back(gpu);
     }
   }
-  std::vector<primlab::NcclRank> nccl_ranks;
-  for (const Gpu& g : grp.gpus) nccl_ranks.push_back({g.comm, g.stream});
   std::string error;
-  check(primlab::NcclExchange::create(nccl_ranks, grp.nccl, &error), error.c_str());
-  grp.ex = std::make_unique<RecordingExchange>(*grp.nccl);
+  if (transport == "peer") {
+    std::vector<primlab::PeerRank> peer_ranks;
+    for (const Gpu& g : grp.gpus) peer_ranks.push_back({g.device, g.stream});
+    std::unique_ptr<primlab::PeerExchange> peer;
+    check(primlab::PeerExchange::create(peer_ranks, peer, &error), error.c_str());
+    grp.transport = std::move(peer);
+  } else {
+    std::vector<primlab::NcclRank> nccl_ranks;
+    for (const Gpu& g : grp.gpus) nccl_ranks.push_back({g.comm, g.stream});
+    std::unique_ptr<primlab::NcclExchange> nccl;
+    check(primlab::NcclExchange::create(nccl_ranks, nccl, &error), error.c_str());
+    grp.transport = std::move(nccl);
+  }
+  grp.ex = std::make_unique<RecordingExchange>(*grp.transport);
 
   cudaDeviceProp prop{};
   check(cudaGetDeviceProperties(&prop, grp.gpus.front().device), "cudaGetDeviceProperties");
@@ -656,7 +672,7 @@ int run(int argc, char** argv) {
   std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
   nlohmann::json out = {
       {"gpu", prop.name}, {"gpu_count", grp.size}, {"gpus_on_machine", devices},
-      {"processes", grp.one_process ? 1 : grp.size}, {"date", date}, {"commit", commit}, {"primlab", PRIMLAB_VERSION_STRING},
+      {"processes", grp.one_process ? 1 : grp.size}, {"transport", transport}, {"date", date}, {"commit", commit}, {"primlab", PRIMLAB_VERSION_STRING},
       {"cuda_runtime", version(runtime, 1000, 10, 100)}, {"cuda_driver", version(driver, 1000, 10, 100)},
       {"nccl_version", version(nccl_version, 10000, 100, 100) + "." + std::to_string(nccl_version % 100)},
       {"cub_version", std::to_string(CUB_VERSION / 100000) + "." + std::to_string(CUB_VERSION / 100 % 1000) + "." + std::to_string(CUB_VERSION % 100)},
@@ -681,8 +697,9 @@ int run(int argc, char** argv) {
     f << out.dump(2) << "\n";
   };
   if (grp.leader())
-    std::printf("%d x %s (%d on the machine, %s), NCCL %s, CUDA %s, driver %s\n", grp.size, prop.name, devices,
-                grp.one_process ? "one process" : "one process per GPU", out["nccl_version"].get<std::string>().c_str(),
+    std::printf("%d x %s (%d on the machine, %s, %s), NCCL %s, CUDA %s, driver %s\n", grp.size, prop.name, devices,
+                grp.one_process ? "one process" : "one process per GPU",
+                transport == "peer" ? "CUDA peer copies" : "over NCCL", out["nccl_version"].get<std::string>().c_str(),
                 out["cuda_runtime"].get<std::string>().c_str(), out["cuda_driver"].get<std::string>().c_str());
 
   // The cost model's inputs: the copy rate, one GPU's sort and partition of a shard, NCCL's
@@ -734,7 +751,7 @@ int run(int argc, char** argv) {
           save();
         }
   grp.ex.reset();
-  grp.nccl.reset();
+  grp.transport.reset();
   for (const Gpu& g : grp.gpus) ncclCommDestroy(g.comm);
   return 0;
 }

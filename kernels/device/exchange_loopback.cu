@@ -1,5 +1,5 @@
 // LoopbackExchange: G virtual ranks on one device (see primlab/exchange.h), and the events that
-// order a transfer's stream against a rank's, which NcclExchange shares.
+// order a transfer's stream against a rank's, which PeerExchange and NcclExchange share.
 #include <cstring>
 
 #include "primlab/exchange.h"
@@ -37,6 +37,10 @@ cudaError_t TransferEvents::finish(int ticket, cudaStream_t transfer) {
 
 cudaError_t TransferEvents::join(int ticket, cudaStream_t rank_stream) const {
   return cudaStreamWaitEvent(rank_stream, done_[ticket % kSlots], 0);
+}
+
+cudaError_t TransferEvents::wait_ready(int ticket, cudaStream_t stream) const {
+  return cudaStreamWaitEvent(stream, ready_[ticket % kSlots], 0);
 }
 
 }  // namespace detail

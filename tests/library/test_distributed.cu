@@ -477,6 +477,53 @@ TEST(Distributed, ATransportFailureMidPipelineIsCommError) {
       }
 }
 
+// PeerExchange with every rank on this GPU (the copies stay on one device; the NCCL tests' binary
+// runs it across GPUs): both schemes in one piece and several, keys and pairs, uniform and Zipf
+// keys, and a partition, against the host; a rank on a device that does not exist is refused.
+TEST(Distributed, PeerExchangeSortsAndPartitions) {
+  int device = 0;
+  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
+  for (int G : {2, 3, 4}) {
+    std::unique_ptr<primlab::PeerExchange> peer;
+    std::string error;
+    ASSERT_EQ(primlab::PeerExchange::create(std::vector<primlab::PeerRank>(std::size_t(G), {device, nullptr}), peer, &error),
+              Status::Success)
+        << error;
+    EXPECT_EQ(peer->size(), G);
+    CallSetup setup;
+    setup.transport = [&](primlab::LoopbackExchange&) -> primlab::Exchange& { return *peer; };
+    for (DistributedScheme scheme : {DistributedScheme::PartitionFirst, DistributedScheme::SortFirst})
+      for (int pieces : {1, 4})
+        for (Dist d : {Dist::Uniform, Dist::Zipf}) {
+          SCOPED_TRACE(testing::Message() << "G " << G << " " << dist_name(d)
+                                          << (scheme == DistributedScheme::SortFirst ? " sort-first" : " partition-first")
+                                          << " pieces " << pieces);
+          const auto shards = split(make_keys<std::uint32_t>(d, 50001, 3), G, true);
+          const auto ids = global_positions(shards);
+          setup.options = {scheme, pieces};
+          const auto out = run<std::uint32_t, std::uint32_t>(Op::Sort, shards, ids, SortOrder::Ascending, 0, 32, setup);
+          expect_result<std::uint32_t>(Op::Sort, shards, out, SortOrder::Ascending, 0, 32, true);
+          EXPECT_GT(out.times.transfers, 0);
+          expect_result<std::uint32_t>(Op::Sort, shards,
+                                       run<std::uint32_t, std::uint32_t>(Op::Sort, shards, {}, SortOrder::Ascending, 0, 32, setup),
+                                       SortOrder::Ascending, 0, 32, false);
+        }
+    const auto shards = split(make_keys<std::uint32_t>(Dist::Uniform, 30001, 5), G, true);
+    setup.options = {};
+    expect_result<std::uint32_t>(Op::Partition, shards,
+                                 run<std::uint32_t, std::uint32_t>(Op::Partition, shards, global_positions(shards),
+                                                                   SortOrder::Ascending, 4, 8, setup),
+                                 SortOrder::Ascending, 4, 8, true);
+  }
+  int devices = 0;
+  ASSERT_EQ(cudaGetDeviceCount(&devices), cudaSuccess);
+  std::unique_ptr<primlab::PeerExchange> none;
+  std::string error;
+  EXPECT_EQ(primlab::PeerExchange::create({{device, nullptr}, {devices, nullptr}}, none, &error), Status::InvalidArgument);
+  EXPECT_EQ(none, nullptr);
+  EXPECT_NE(error, "");
+}
+
 TEST(Distributed, SortBitRanges) {
   const auto shards = split(make_keys<std::uint32_t>(Dist::Uniform, 40000, 5), 4, false);
   const auto ids = global_positions(shards);

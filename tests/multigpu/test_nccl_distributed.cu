@@ -1,7 +1,8 @@
 // The multi-GPU sort and partition over real NCCL communicators: one process driving 2 and then
 // every GPU it sees (ncclCommInitAll), one thread per GPU with its own communicator, one process
 // per GPU (the test starts itself once per rank, the communicator from ncclGetUniqueId passed
-// through a file), both schemes with one piece and with several; and an NCCL failure mid-pipeline. The
+// through a file), both schemes with one piece and with several; and an NCCL failure mid-pipeline.
+// One process driving the GPUs over CUDA peer copies (PeerExchange) takes the same checks. The
 // same checks as the loopback tests: the ranks' results, concatenated, are the host's stable
 // order, and the shares are balanced.
 #include <gtest/gtest.h>
@@ -16,6 +17,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
+#include <memory>
 #include <numeric>
 #include <string>
 #include <thread>
@@ -158,39 +161,62 @@ TEST(MultiGpu, EachDeviceSortsInTurn) {
   ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
 }
 
+// Every way, sort and partition, a few distributions and sizes, on G ranks that one process drives
+// through the exchange that `transport` makes for them.
+using Transport = std::function<std::unique_ptr<primlab::Exchange>(int G, std::vector<Rank>& ranks)>;
+void every_way_on(int G, const Transport& transport) {
+  for (bool partition : {false, true})
+    for (const DistributedOptions& way : every_way())
+      for (Dist d : {Dist::Uniform, Dist::AllEqual, Dist::Zipf})
+        for (std::int64_t per_rank : {std::int64_t(0), std::int64_t(1), std::int64_t(100003)}) {
+          if (partition && way.scheme == DistributedScheme::SortFirst) continue;
+          SCOPED_TRACE(testing::Message() << "G " << G << " " << dist_name(d) << " n/rank " << per_rank
+                                          << (partition ? " partition " : " sort ") << way_name(way));
+          const auto all = make_keys<std::uint32_t>(d, per_rank * G, 17);
+          const std::int64_t cap = primlab::distributed_capacity(std::int64_t(all.size()), G);
+          std::vector<Rank> ranks(G);
+          for (int g = 0; g < G; ++g)
+            setup(ranks[g], g, G, std::vector<std::uint32_t>(all.begin() + g * per_rank, all.begin() + (g + 1) * per_rank),
+                  std::uint32_t(g * per_rank), cap, partition, way);
+          const std::unique_ptr<primlab::Exchange> ex = transport(G, ranks);
+          ASSERT_NE(ex, nullptr);
+          std::vector<primlab::Shard<std::uint32_t, std::uint32_t>> shards;
+          for (Rank& r : ranks) shards.push_back(r.shard);
+          const Status st = partition ? primlab::distributed_partition_pairs(*ex, shards.data(), 0, 8, nullptr, way)
+                                      : primlab::distributed_sort_pairs(*ex, shards.data(), primlab::SortOrder::Ascending,
+                                                                        0, 32, nullptr, way);
+          ASSERT_EQ(st, Status::Success) << primlab::status_string(st) << " " << ex->last_error();
+          for (int g = 0; g < G; ++g) ranks[g].shard.count = shards[g].count;
+          expect_global_order(all, ranks, partition);
+        }
+}
+
 TEST(NcclDistributed, OneProcessDrivesTheGpus) {
   for (int G : rank_counts()) {
     std::vector<ncclComm_t> comms = init_all(G);
-    for (bool partition : {false, true})
-      for (const DistributedOptions& way : every_way())
-        for (Dist d : {Dist::Uniform, Dist::AllEqual, Dist::Zipf})
-          for (std::int64_t per_rank : {std::int64_t(0), std::int64_t(1), std::int64_t(100003)}) {
-            if (partition && way.scheme == DistributedScheme::SortFirst) continue;
-            SCOPED_TRACE(testing::Message() << "G " << G << " " << dist_name(d) << " n/rank " << per_rank
-                                            << (partition ? " partition " : " sort ") << way_name(way));
-            const auto all = make_keys<std::uint32_t>(d, per_rank * G, 17);
-            const std::int64_t cap = primlab::distributed_capacity(std::int64_t(all.size()), G);
-            std::vector<Rank> ranks(G);
-            std::vector<primlab::NcclRank> nccl_ranks;
-            for (int g = 0; g < G; ++g) {
-              setup(ranks[g], g, G, std::vector<std::uint32_t>(all.begin() + g * per_rank, all.begin() + (g + 1) * per_rank),
-                    std::uint32_t(g * per_rank), cap, partition, way);
-              nccl_ranks.push_back({comms[g], ranks[g].stream});
-            }
-            std::unique_ptr<primlab::NcclExchange> ex;
-            std::string error;
-            ASSERT_EQ(primlab::NcclExchange::create(nccl_ranks, ex, &error), Status::Success) << error;
-            std::vector<primlab::Shard<std::uint32_t, std::uint32_t>> shards;
-            for (Rank& r : ranks) shards.push_back(r.shard);
-            const Status st = partition ? primlab::distributed_partition_pairs(*ex, shards.data(), 0, 8, nullptr, way)
-                                        : primlab::distributed_sort_pairs(*ex, shards.data(), primlab::SortOrder::Ascending,
-                                                                          0, 32, nullptr, way);
-            ASSERT_EQ(st, Status::Success) << primlab::status_string(st) << " " << ex->last_error();
-            for (int g = 0; g < G; ++g) ranks[g].shard.count = shards[g].count;
-            expect_global_order(all, ranks, partition);
-          }
+    every_way_on(G, [&](int, std::vector<Rank>& ranks) -> std::unique_ptr<primlab::Exchange> {
+      std::vector<primlab::NcclRank> nccl_ranks;
+      for (std::size_t g = 0; g < ranks.size(); ++g) nccl_ranks.push_back({comms[g], ranks[g].stream});
+      std::unique_ptr<primlab::NcclExchange> ex;
+      std::string error;
+      EXPECT_EQ(primlab::NcclExchange::create(nccl_ranks, ex, &error), Status::Success) << error;
+      return ex;
+    });
     for (ncclComm_t c : comms) ncclCommDestroy(c);
   }
+}
+
+// The same over CUDA peer copies (PeerExchange), GPU to GPU.
+TEST(PeerDistributed, OneProcessDrivesTheGpus) {
+  for (int G : rank_counts())
+    every_way_on(G, [&](int, std::vector<Rank>& ranks) -> std::unique_ptr<primlab::Exchange> {
+      std::vector<primlab::PeerRank> peer_ranks;
+      for (const Rank& r : ranks) peer_ranks.push_back({r.device, r.stream});
+      std::unique_ptr<primlab::PeerExchange> ex;
+      std::string error;
+      EXPECT_EQ(primlab::PeerExchange::create(peer_ranks, ex, &error), Status::Success) << error;
+      return ex;
+    });
 }
 
 TEST(NcclDistributed, OneThreadPerGpuAsOneProcessPerGpu) {

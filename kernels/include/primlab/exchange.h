@@ -3,9 +3,10 @@
 // NCCL, or all G virtual ranks of the loopback); every call takes one entry per rank this process
 // drives, in local order. all_gather returns when done; all_to_all_v returns when the transfer is
 // queued, on the exchange's own stream beside each rank's, so that the rank's stream computes while
-// the bytes travel, and join() orders the rank's stream after it. Two implementations:
-// LoopbackExchange below (G virtual ranks on one GPU, for tests and teaching) and NcclExchange
-// (primlab/exchange_nccl.h, when the build has NCCL).
+// the bytes travel, and join() orders the rank's stream after it. Three implementations:
+// LoopbackExchange below (G virtual ranks on one GPU, for tests and teaching), PeerExchange below
+// (the GPUs one process drives, over CUDA peer copies) and NcclExchange (primlab/exchange_nccl.h,
+// when the build has NCCL: any group, one process per GPU and several nodes included).
 #pragma once
 #include <cuda_runtime_api.h>
 
@@ -13,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "primlab/status.h"
 
@@ -45,6 +47,9 @@ class TransferEvents {
   cudaError_t start(int ticket, cudaStream_t rank_stream, cudaStream_t transfer);
   cudaError_t finish(int ticket, cudaStream_t transfer);
   cudaError_t join(int ticket, cudaStream_t rank_stream) const;
+  // Makes another stream (another rank's transfer, maybe on another device) wait for what was
+  // queued on this rank's stream before transfer `ticket`.
+  cudaError_t wait_ready(int ticket, cudaStream_t stream) const;
 
  private:
   cudaEvent_t ready_[kSlots] = {};
@@ -104,6 +109,54 @@ class LoopbackExchange final : public Exchange {
   cudaStream_t transfer_ = nullptr;  // the copies' stream; null if it could not be made
   detail::TransferEvents events_;
   int next_ticket_ = 0;
+};
+
+// The GPUs this process drives, one rank each (rank i on ranks[i].device, in the order given),
+// over CUDA peer copies: each message of all_to_all_v is a cudaMemcpyPeerAsync on the sender's
+// transfer stream, which the copy engines carry over NVLink (or PCIe) without taking SMs from the
+// work on the ranks' streams, as NCCL's kernel does. A transfer starts once the work queued so far
+// on every rank's stream is done (each receives into its own buffers); join() orders a rank's
+// stream after every sender's copies of the transfer. create() enables peer access between every
+// two devices that allow it (where one does not, CUDA stages the copy through the host). A device
+// may hold several ranks. For one process per GPU, or past one node, use NcclExchange.
+struct PeerRank {
+  int device = 0;
+  cudaStream_t stream = nullptr;  // the rank's stream, on `device`
+};
+
+class PeerExchange final : public Exchange {
+ public:
+  // Makes per rank the transfer stream and events. On failure returns a status, leaves `out`
+  // empty and puts CUDA's message in *error when given.
+  static Status create(const std::vector<PeerRank>& ranks, std::unique_ptr<PeerExchange>& out,
+                       std::string* error = nullptr);
+  ~PeerExchange() override;
+  PeerExchange(const PeerExchange&) = delete;
+  PeerExchange& operator=(const PeerExchange&) = delete;
+
+  int size() const override { return int(local_.size()); }
+  int local_count() const override { return int(local_.size()); }
+  int rank(int local) const override { return local; }
+  int device(int local) const override { return local_[std::size_t(local)].peer.device; }
+  cudaStream_t stream(int local) const override { return local_[std::size_t(local)].peer.stream; }
+  Status all_gather(const std::int64_t* h_local, std::size_t count, std::int64_t* h_all) override;
+  std::size_t max_gather_count() const override { return ~std::size_t(0); }
+  Status all_to_all_v(const ExchangePlan* plans, int parts, int* ticket) override;
+  Status join(int local, int ticket) override;
+  std::string last_error() const override { return last_error_; }
+
+ private:
+  struct Local {
+    PeerRank peer;
+    cudaStream_t transfer = nullptr;  // its copies' stream
+    detail::TransferEvents events;
+  };
+  PeerExchange() = default;
+  Status fail(cudaError_t e);
+
+  std::vector<Local> local_;
+  int next_ticket_ = 0;
+  std::string last_error_;
 };
 
 }  // namespace primlab
