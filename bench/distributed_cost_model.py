@@ -210,6 +210,10 @@ def check(paths):
         if not has_refs(run):
             print(f"{path}: {G} x {run['gpu']}: no one-GPU references (one process per GPU), not checked")
             continue
+        if run.get("transport", "nccl") != "nccl":
+            print(f"{path}: {G} x {run['gpu']}: over {run['transport']} copies, which the model (NCCL's rates) "
+                  "does not take, not checked")
+            continue
         m = Machine(run)
         print(f"{path}: {G} x {run['gpu']}, NCCL {run['nccl_version']}, copy {run['hbm_copy_gb_per_s']:.0f} GB/s")
         print(f"  {'case':44s} {'measured':>9s} {'predicted':>9s} {'error':>7s}   phases measured / predicted (split part exch local)")
