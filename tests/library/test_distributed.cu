@@ -479,7 +479,8 @@ TEST(Distributed, ATransportFailureMidPipelineIsCommError) {
 
 // PeerExchange with every rank on this GPU (the copies stay on one device; the NCCL tests' binary
 // runs it across GPUs): both schemes in one piece and several, keys and pairs, uniform and Zipf
-// keys, and a partition, against the host; a rank on a device that does not exist is refused.
+// keys, and a partition, against the host; plans whose sides disagree, and a rank on a device that
+// does not exist, are refused.
 TEST(Distributed, PeerExchangeSortsAndPartitions) {
   int device = 0;
   ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
@@ -515,6 +516,16 @@ TEST(Distributed, PeerExchangeSortsAndPartitions) {
                                                                    SortOrder::Ascending, 4, 8, setup),
                                  SortOrder::Ascending, 4, 8, true);
   }
+  // Two sides that disagree on a message's size move nothing.
+  std::unique_ptr<primlab::PeerExchange> two;
+  ASSERT_EQ(primlab::PeerExchange::create({{device, nullptr}, {device, nullptr}}, two), Status::Success);
+  primlab::DeviceBuffer<unsigned char> buf(4096);
+  const std::size_t sends[2] = {0, 256}, nothing[2] = {0, 0}, at[2] = {0, 0};
+  const primlab::ExchangePlan plans[2] = {{buf.get(), sends, at, buf.get(), nothing, at},
+                                          {buf.get(), nothing, at, buf.get() + 2048, nothing, at}};
+  int ticket = -1;
+  EXPECT_EQ(two->all_to_all_v(plans, 1, &ticket), Status::InvalidArgument);
+  EXPECT_EQ(ticket, -1);
   int devices = 0;
   ASSERT_EQ(cudaGetDeviceCount(&devices), cudaSuccess);
   std::unique_ptr<primlab::PeerExchange> none;

@@ -163,7 +163,7 @@ TEST(MultiGpu, EachDeviceSortsInTurn) {
 
 // Every way, sort and partition, a few distributions and sizes, on G ranks that one process drives
 // through the exchange that `transport` makes for them.
-using Transport = std::function<std::unique_ptr<primlab::Exchange>(int G, std::vector<Rank>& ranks)>;
+using Transport = std::function<std::unique_ptr<primlab::Exchange>(std::vector<Rank>& ranks)>;
 void every_way_on(int G, const Transport& transport) {
   for (bool partition : {false, true})
     for (const DistributedOptions& way : every_way())
@@ -178,7 +178,7 @@ void every_way_on(int G, const Transport& transport) {
           for (int g = 0; g < G; ++g)
             setup(ranks[g], g, G, std::vector<std::uint32_t>(all.begin() + g * per_rank, all.begin() + (g + 1) * per_rank),
                   std::uint32_t(g * per_rank), cap, partition, way);
-          const std::unique_ptr<primlab::Exchange> ex = transport(G, ranks);
+          const std::unique_ptr<primlab::Exchange> ex = transport(ranks);
           ASSERT_NE(ex, nullptr);
           std::vector<primlab::Shard<std::uint32_t, std::uint32_t>> shards;
           for (Rank& r : ranks) shards.push_back(r.shard);
@@ -194,7 +194,7 @@ void every_way_on(int G, const Transport& transport) {
 TEST(NcclDistributed, OneProcessDrivesTheGpus) {
   for (int G : rank_counts()) {
     std::vector<ncclComm_t> comms = init_all(G);
-    every_way_on(G, [&](int, std::vector<Rank>& ranks) -> std::unique_ptr<primlab::Exchange> {
+    every_way_on(G, [&](std::vector<Rank>& ranks) -> std::unique_ptr<primlab::Exchange> {
       std::vector<primlab::NcclRank> nccl_ranks;
       for (std::size_t g = 0; g < ranks.size(); ++g) nccl_ranks.push_back({comms[g], ranks[g].stream});
       std::unique_ptr<primlab::NcclExchange> ex;
@@ -209,7 +209,7 @@ TEST(NcclDistributed, OneProcessDrivesTheGpus) {
 // The same over CUDA peer copies (PeerExchange), GPU to GPU.
 TEST(PeerDistributed, OneProcessDrivesTheGpus) {
   for (int G : rank_counts())
-    every_way_on(G, [&](int, std::vector<Rank>& ranks) -> std::unique_ptr<primlab::Exchange> {
+    every_way_on(G, [&](std::vector<Rank>& ranks) -> std::unique_ptr<primlab::Exchange> {
       std::vector<primlab::PeerRank> peer_ranks;
       for (const Rank& r : ranks) peer_ranks.push_back({r.device, r.stream});
       std::unique_ptr<primlab::PeerExchange> ex;
