@@ -1,9 +1,10 @@
 // NcclExchange: the Exchange of primlab/exchange.h over NCCL communicators the caller made, one
 // per GPU this process drives (one for one process per GPU; all of a node's for one process that
 // drives them, as from ncclCommInitAll; any NCCL group, multi-node included). Collectives are
-// grouped over the driven ranks (ncclGroupStart/End); the all-to-all is grouped ncclSend/ncclRecv
-// on a stream the exchange makes per GPU at the device's highest priority, so that NCCL's kernel
-// gets its SMs as soon as a block of a long kernel on the rank's stream ends.
+// grouped over the driven ranks (ncclGroupStart/End); where this process drives every rank of the
+// group, the all-gather of host values is a copy on the host. The all-to-all is grouped
+// ncclSend/ncclRecv on a stream the exchange makes per GPU at the device's highest priority, so
+// that NCCL's kernel gets its SMs as soon as a block of a long kernel on the rank's stream ends.
 // Link primlab::nccl (built when CMake finds NCCL). Keep NVLink SHARP multicast off
 // (NCCL_NVLS_ENABLE=0) where the platform asks for it.
 #pragma once
