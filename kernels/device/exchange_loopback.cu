@@ -43,6 +43,19 @@ cudaError_t TransferEvents::wait_ready(int ticket, cudaStream_t stream) const {
   return cudaStreamWaitEvent(stream, ready_[ticket % kSlots], 0);
 }
 
+bool plans_agree(const ExchangePlan* plans, int parts, int ranks) {
+  auto plan = [&](int r, int part) -> const ExchangePlan& { return plans[std::size_t(r) * parts + part]; };
+  for (int part = 0; part < parts; ++part)
+    for (int r = 0; r < ranks; ++r)
+      for (int s = 0; s < ranks; ++s)
+        if (plan(r, part).send_bytes[s] != plan(s, part).recv_bytes[r]) return false;
+  return true;
+}
+
+void gather_local(const std::int64_t* h_local, std::size_t count, int ranks, std::int64_t* h_all) {
+  if (count > 0) std::memmove(h_all, h_local, count * std::size_t(ranks) * sizeof(std::int64_t));
+}
+
 }  // namespace detail
 
 LoopbackExchange::LoopbackExchange(int ranks, cudaStream_t stream) : ranks_(ranks), stream_(stream) {
@@ -63,18 +76,14 @@ LoopbackExchange::~LoopbackExchange() {
 }
 
 Status LoopbackExchange::all_gather(const std::int64_t* h_local, std::size_t count, std::int64_t* h_all) {
-  // Every rank is local, in rank order: the gathered values are the local ones.
-  if (count > 0) std::memmove(h_all, h_local, count * std::size_t(ranks_) * sizeof(std::int64_t));
+  detail::gather_local(h_local, count, ranks_, h_all);
   return Status::Success;
 }
 
 Status LoopbackExchange::all_to_all_v(const ExchangePlan* plans, int parts, int* ticket) {
   if (transfer_ == nullptr) return Status::CudaError;
   auto plan = [&](int r, int part) -> const ExchangePlan& { return plans[std::size_t(r) * parts + part]; };
-  for (int part = 0; part < parts; ++part)
-    for (int r = 0; r < ranks_; ++r)
-      for (int s = 0; s < ranks_; ++s)
-        if (plan(r, part).send_bytes[s] != plan(s, part).recv_bytes[r]) return Status::InvalidArgument;  // the sides disagree
+  if (!detail::plans_agree(plans, parts, ranks_)) return Status::InvalidArgument;
   const int t = next_ticket_++;
   PRIMLAB_CUDA_TRY(events_.start(t, stream_, transfer_));
   for (int part = 0; part < parts; ++part) {

@@ -1,8 +1,8 @@
 // PeerExchange: the GPUs of one process over CUDA peer copies (see primlab/exchange.h).
-#include <cstring>
 #include <string>
 
 #include "primlab/exchange.h"
+#include "util/cuda_check.cuh"
 #include "util/device_guard.h"
 
 namespace primlab {
@@ -55,9 +55,8 @@ Status PeerExchange::create(const std::vector<PeerRank>& ranks, std::unique_ptr<
     }
   }
   if (e != cudaSuccess) {
-    cudaGetLastError();
     if (error) *error = cudaGetErrorString(e);
-    return e == cudaErrorMemoryAllocation ? Status::OutOfMemory : Status::CudaError;
+    return detail::to_status(e, __FILE__, __LINE__, "PeerExchange::create");
   }
   out = std::move(ex);
   return Status::Success;
@@ -74,18 +73,14 @@ PeerExchange::~PeerExchange() {
 }
 
 Status PeerExchange::all_gather(const std::int64_t* h_local, std::size_t count, std::int64_t* h_all) {
-  // Every rank is local, in rank order: the gathered values are the local ones.
-  if (count > 0) std::memmove(h_all, h_local, count * local_.size() * sizeof(std::int64_t));
+  detail::gather_local(h_local, count, size(), h_all);
   return Status::Success;
 }
 
 Status PeerExchange::all_to_all_v(const ExchangePlan* plans, int parts, int* ticket) {
   const int G = size();
   auto plan = [&](int r, int part) -> const ExchangePlan& { return plans[std::size_t(r) * parts + part]; };
-  for (int part = 0; part < parts; ++part)
-    for (int r = 0; r < G; ++r)
-      for (int s = 0; s < G; ++s)
-        if (plan(r, part).send_bytes[s] != plan(s, part).recv_bytes[r]) return Status::InvalidArgument;  // the sides disagree
+  if (!detail::plans_agree(plans, parts, G)) return Status::InvalidArgument;
   detail::DeviceGuard restore_device;
   const int t = next_ticket_++;
   // Every rank's queued work first: the senders' data, and the receivers' buffers free.

@@ -56,6 +56,12 @@ class TransferEvents {
   cudaEvent_t done_[kSlots] = {};
 };
 
+// For transports whose every rank is this process's, in rank order (the loopback, peer copies):
+// whether every plan's send sizes are its receivers' receive sizes (plans[rank * parts + part]),
+// and the all-gather, which is the local values themselves.
+bool plans_agree(const ExchangePlan* plans, int parts, int ranks);
+void gather_local(const std::int64_t* h_local, std::size_t count, int ranks, std::int64_t* h_all);
+
 }  // namespace detail
 
 class Exchange {
