@@ -58,12 +58,13 @@ bool may_run(Scheme scheme, Local local, int ranks, Scheme asked) {
   return asked == Scheme::Auto || asked == scheme;
 }
 
-// One rank's workspace, carved in this order; a scheme leaves the other's regions empty.
+// One rank's workspace (Carved's order); a scheme leaves the other's regions empty.
 //  PartitionFirst: `stage` holds the shard partitioned by destination and piece until the last
-//  transfer has sent it; `local` the workspace of that partition, then of the local sort or
-//  partition (apart from the stage, since a piece is sorted while the next is sent); `recv` what
-//  arrives; `aux` runs moved to their receiver's alignment; the class counts of the shard's tiles
-//  and their scan; the pieces' partition offsets.
+//  transfer has sent it; `recv` what arrives (and the rank's own runs, which a partition by the top
+//  digit writes there); `aux` runs moved to their receiver's alignment, or the staged runs past the
+//  own ones; `local` the workspace of that partition, then of the local sort or partition (apart
+//  from the stage, since a piece is sorted while the next is sent); the class counts of the
+//  shard's tiles and their scan; the pieces' partition offsets.
 //  SortFirst: `sorted` holds the shard sorted, whose runs the exchange sends from where they lie;
 //  `recv` the runs of the other ranks, each at its sender's offset from a kRunAlign boundary;
 //  `spare` the local sort's workspace, then the merge rounds' second buffer.
@@ -94,18 +95,23 @@ struct Layout {
       splits = aligned((cap / DistributedTuning::kMinMergeTile + 2) * sizeof(std::int64_t));
       starts = aligned(kMaxClasses * sizeof(std::int64_t));
     } else {
-      // The aux copies of a call: at most the shard, plus under kExchangeAlign bytes of padding per run.
-      const std::size_t pad = kExchangeAlign * messages;
-      // The stage leaves a gap of under kRunGap elements before each run (stage_gaps).
+      // The stage leaves a gap of under kRunGap elements before each run (stage_gaps). `aux` holds
+      // either the aux copies of a call (at most the shard, plus under kExchangeAlign bytes of
+      // padding per run) or the staged digits past the own runs (place_digits: the shard with its
+      // gaps, moved by under 256 elements). Keys' and values' regions hold the same number of
+      // elements each, a multiple of 64 (256 bytes of the smallest element), so that an element
+      // lies as many elements past the keys' stage as past the values'.
       const std::size_t gaps = std::size_t(kRunGap) * messages;
-      stage_keys = aligned((un + gaps) * sizeof(K));
-      stage_values = PAIRS ? aligned((un + gaps) * sizeof(V)) : 0;
+      auto elements = [](std::size_t n) { return (n + 63) / 64 * 64; };
+      const std::size_t stage_n = elements(un + gaps), recv_n = elements(cap), aux_n = elements(un + gaps + 256);
+      stage_keys = stage_n * sizeof(K);
+      stage_values = PAIRS ? stage_n * sizeof(V) : 0;
       // `local` is also the workspace of the partition by the top digit, which is done before any
       // piece is sorted.
       local = PAIRS ? radix_partition_pairs_workspace_bytes<K, V>(n, kRadixBits)
                     : radix_partition_keys_workspace_bytes<K>(n, kRadixBits);
-      recv_keys = aligned(cap * sizeof(K));
-      recv_values = PAIRS ? aligned(cap * sizeof(V)) : 0;
+      recv_keys = recv_n * sizeof(K);
+      recv_values = PAIRS ? recv_n * sizeof(V) : 0;
       if (local_step == Local::Sort) {
         local = aligned(std::max({local, sort_ws(capacity), segmented_ws(capacity, ranks)}));
       } else {
@@ -113,8 +119,8 @@ struct Layout {
                                               : radix_partition_keys_workspace_bytes<K>(capacity, num_bits)));
         piece_offsets = aligned(std::size_t(kDistributedMaxPieces) * ((std::size_t(1) << num_bits) + 1) * sizeof(std::uint32_t));
       }
-      aux_keys = aligned(un * sizeof(K) + pad);
-      aux_values = PAIRS ? aligned(un * sizeof(V) + pad) : 0;
+      aux_keys = aux_n * sizeof(K);
+      aux_values = PAIRS ? aux_n * sizeof(V) : 0;
       const std::size_t counts = std::size_t(max_classes(ranks)) * std::size_t(tiles_of(n));
       tile_counts = aligned(counts * sizeof(std::uint32_t));
       scan = aligned(scan_workspace_bytes<std::uint32_t>(std::int64_t(counts)));
@@ -168,6 +174,7 @@ struct Carved {
   unsigned char* recv_values;
   unsigned char* aux_keys;
   unsigned char* aux_values;
+  std::int64_t aux_elements;    // of either part
   Workspace spare;              // SortFirst: the local sort's workspace, then the merges' buffer
   K* spare_keys;
   V* spare_values;
@@ -182,15 +189,17 @@ struct Carved {
   Carved(const Layout<K, V, PAIRS>& l, Workspace ws) {
     unsigned char* p = static_cast<unsigned char*>(ws.ptr);
     auto take = [&p](std::size_t bytes) { unsigned char* at = p; p += bytes; return at; };
+    // Keys' stage, receive buffer and aux, then the values' in the same order (Layout).
     stage = take(l.stage_keys);
+    recv_keys = take(l.recv_keys);
+    aux_keys = take(l.aux_keys);
     stage_values = take(l.stage_values);
+    recv_values = take(l.recv_values);
+    aux_values = take(l.aux_values);
+    aux_elements = std::int64_t(l.aux_keys / sizeof(K));
     local = {take(l.local), l.local};
     sorted_keys = reinterpret_cast<K*>(take(l.sorted_keys));
     sorted_values = reinterpret_cast<V*>(take(l.sorted_values));
-    recv_keys = take(l.recv_keys);
-    recv_values = take(l.recv_values);
-    aux_keys = take(l.aux_keys);
-    aux_values = take(l.aux_values);
     spare = {p, l.spare};
     spare_keys = reinterpret_cast<K*>(p);
     spare_values = reinterpret_cast<V*>(p + l.spare_keys);
@@ -816,6 +825,7 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
   auto stage_of = [&](int l, int part) { return part == 0 ? c.ws[l].stage : c.ws[l].stage_values; };
   // Where rank r's receive buffers start past a boundary: where its workspace does.
   auto recv_at = [&](int r) { return std::size_t(c.ws_at[r]); };
+  std::vector<bool> own_in_place(std::size_t(L), false);  // the partition put the own runs where they land
   for (int l = 0; l < L; ++l) {
     const Shard<K, V>& s = c.shards[l];
     if (s.n == 0) continue;
@@ -843,18 +853,41 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
           staged.push_back(staged_run);
         }
       const std::vector<std::int64_t> gap = stage_gaps(start, staged, layout);
-      for (Run& run : runs[l]) run.offset = with_gaps(start, gap, run.offset);
-      // The pass's counts: each digit's keys and the gap after them.
+      // The own runs go straight to where they land in the receive buffer (place_digits), where
+      // every run to another rank keeps its receiver's alignment there; otherwise `plan` copies them.
+      const Carved<K, V, PAIRS>& w = c.ws[l];
+      std::vector<OwnRun> own;
+      for (int j = 0; j < P; ++j) {
+        const Run& run = runs[l][std::size_t(me) * P + j];
+        own.push_back({run.offset, run.count, routes.landing[routes.at(me, me, j)]});
+      }
+      const std::int64_t recv_e = (w.recv_keys - w.stage) / std::int64_t(sizeof(Bits));
+      const std::int64_t aux_e = (w.aux_keys - w.stage) / std::int64_t(sizeof(Bits));
+      const DigitPlacement place = place_digits(start, gap, own, recv_e, aux_e, w.aux_elements);
+      bool in_place = !place.at.empty();
+      if (PAIRS)
+        in_place = in_place && w.recv_values - w.stage_values == recv_e * std::int64_t(sizeof(VBits)) &&
+                   w.aux_values - w.stage_values == aux_e * std::int64_t(sizeof(VBits));
+      for (const StagedRun& run : staged)
+        for (int p = 0; p < parts && in_place; ++p)
+          in_place = (layout.stage_at[p] + std::size_t(place.place(start, gap, run.offset)) * elems[p]) % kExchangeAlign ==
+                     run.want[p] % kExchangeAlign;
+      own_in_place[std::size_t(l)] = in_place;
+      for (Run& run : runs[l]) run.offset = in_place ? place.place(start, gap, run.offset) : with_gaps(start, gap, run.offset);
+      // The pass's counts: each digit's keys and the space after them, from the first digit's place.
       std::vector<std::uint32_t> counts(kRadix);
-      for (int d = 0; d < kRadix; ++d) counts[d] = std::uint32_t(start[d + 1] - start[d] + (d + 1 < kRadix ? gap[d + 1] : 0));
+      const std::int64_t first = in_place ? place.at[0] : gap[0];
+      for (int d = 0; d < kRadix; ++d)
+        counts[d] = std::uint32_t(in_place ? place.at[d + 1] - place.at[d]
+                                           : start[d + 1] - start[d] + (d + 1 < kRadix ? gap[d + 1] : 0));
       using PV = std::conditional_t<PAIRS, V, std::uint32_t>;  // a keys-only partition's workspace
       const PV* values_in = nullptr;
       PV* values_out = nullptr;
       if constexpr (PAIRS) {
         values_in = s.d_values_in;
-        values_out = stage_values + gap[0];
+        values_out = stage_values + first;
       }
-      PRIMLAB_TRY((onesweep::run_tuned<K, PV, PAIRS>(s.d_keys_in, stage_keys + gap[0], values_in, values_out, s.n,
+      PRIMLAB_TRY((onesweep::run_tuned<K, PV, PAIRS>(s.d_keys_in, stage_keys + first, values_in, values_out, s.n,
                                                      top_begin, top_begin + kRadixBits, make_codec<K>(false),
                                                      c.ws[l].local.ptr, nullptr, stream, counts.data())));
       continue;
@@ -922,7 +955,7 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
       const unsigned char* from = staged + std::size_t(run.offset) * elem;
       head[s] = body[s] = head[G + s] = body[G + s] = 0;
       if (s == me) {
-        PRIMLAB_TRY(copy_run(from, recv + out_at, run.count, elem, stream));
+        if (!own_in_place[std::size_t(l)]) PRIMLAB_TRY(copy_run(from, recv + out_at, run.count, elem, stream));
         continue;
       }
       if (out == 0) continue;

@@ -253,6 +253,50 @@ std::int64_t with_gaps(const std::vector<std::int64_t>& digit_start, const std::
   return at;
 }
 
+DigitPlacement place_digits(const std::vector<std::int64_t>& digit_start, const std::vector<std::int64_t>& gap,
+                            const std::vector<OwnRun>& own, std::int64_t recv_at, std::int64_t aux_at,
+                            std::int64_t aux_size) {
+  constexpr std::int64_t kKeep = 256;  // the after digits move by a multiple of this many elements
+  const int digits = int(digit_start.size()) - 1;
+  DigitPlacement p;
+  p.own_begin = digit_start.back();
+  for (const OwnRun& r : own)
+    if (r.count > 0) {
+      p.own_begin = std::min(p.own_begin, r.offset);
+      p.own_end = std::max(p.own_end, r.offset + r.count);
+    }
+  if (p.own_end == 0) return p;  // no own keys: nothing to place
+  const std::int64_t first_after = with_gaps(digit_start, gap, p.own_end);
+  if (aux_at < first_after) return p;
+  p.shift = (aux_at - first_after + kKeep - 1) / kKeep * kKeep;
+  if (with_gaps(digit_start, gap, digit_start.back()) + p.shift > aux_at + aux_size) return p;
+  std::vector<std::int64_t> at(std::size_t(digits) + 1, -1);
+  std::int64_t end = 0;
+  for (int d = 0; d < digits; ++d) {
+    const std::int64_t s = digit_start[std::size_t(d)], keys = digit_start[std::size_t(d) + 1] - s;
+    if (keys == 0) continue;
+    if (s + keys <= p.own_begin || s >= p.own_end) {
+      at[std::size_t(d)] = p.place(digit_start, gap, s);
+    } else {
+      const auto run = std::find_if(own.begin(), own.end(), [&](const OwnRun& r) {
+        return r.count > 0 && r.offset <= s && s + keys <= r.offset + r.count;
+      });
+      if (run == own.end()) return p;
+      at[std::size_t(d)] = recv_at + run->landing + (s - run->offset);
+    }
+    end = at[std::size_t(d)] + keys;
+  }
+  // An empty digit starts where the next digit with keys does.
+  at[std::size_t(digits)] = end;
+  for (int d = digits - 1; d >= 0; --d)
+    if (at[std::size_t(d)] < 0) at[std::size_t(d)] = at[std::size_t(d) + 1];
+  for (int d = 0; d < digits; ++d)
+    if (at[std::size_t(d) + 1] - at[std::size_t(d)] < digit_start[std::size_t(d) + 1] - digit_start[std::size_t(d)]) return p;
+  if (at.back() - at.front() > std::int64_t(UINT32_MAX)) return p;
+  p.at = std::move(at);
+  return p;
+}
+
 std::vector<SegmentChunk> piece_chunks(int ranks, const std::vector<std::int64_t>& digit_counts,
                                        const std::vector<std::int64_t>& first, const std::vector<std::int64_t>& count,
                                        const std::vector<std::int64_t>& landing, bool reversed) {

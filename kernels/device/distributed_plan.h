@@ -148,6 +148,32 @@ std::vector<std::int64_t> stage_gaps(const std::vector<std::int64_t>& digit_star
 std::int64_t with_gaps(const std::vector<std::int64_t>& digit_start, const std::vector<std::int64_t>& gap,
                        std::int64_t offset);
 
+// The same partition with the rank's own runs written straight to where they land in its receive
+// buffer, so that nothing copies them there: the digits before the own runs lie in the stage with
+// their gaps, the own runs' digits at recv_at plus their landing, and the digits after them from
+// aux_at on, each at its staged position modulo 256 elements (which keeps every part's alignment).
+// Positions are in elements past the stage's start (the receive buffer and aux lie past the
+// stage, at the same element distance for keys and values). `at` is empty where this cannot be:
+// the own runs' landings do not rise with their digits (a descending sort of several pieces), a
+// digit straddles an own run's end, the digits after them do not fit aux_size, or the partition's
+// positions span 2^32 elements.
+struct OwnRun {
+  std::int64_t offset = 0, count = 0;  // in the stage, without gaps
+  std::int64_t landing = 0;            // in the receive buffer
+};
+struct DigitPlacement {
+  std::vector<std::int64_t> at;  // at[d]: where digit d's first key goes; at[256]: past the last key
+  std::int64_t own_begin = 0, own_end = 0, shift = 0;
+  // Where a run to another rank, staged at `offset` without gaps, lies.
+  std::int64_t place(const std::vector<std::int64_t>& digit_start, const std::vector<std::int64_t>& gap,
+                     std::int64_t offset) const {
+    return with_gaps(digit_start, gap, offset) + (offset >= own_end ? shift : 0);
+  }
+};
+DigitPlacement place_digits(const std::vector<std::int64_t>& digit_start, const std::vector<std::int64_t>& gap,
+                            const std::vector<OwnRun>& own, std::int64_t recv_at, std::int64_t aux_at,
+                            std::int64_t aux_size);
+
 // A segmented sort of a piece (onesweep::run_segmented), where every top digit of the order's image
 // is a segment sorted by the bits below it: partition-first's pass by the top digit is then the
 // sort's first pass. A chunk is the keys of one segment that lie side by side in the piece as it

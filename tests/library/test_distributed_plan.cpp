@@ -317,6 +317,64 @@ TEST(DistributedPlan, StageGapsGiveEveryRunItsReceiversAlignment) {
       }
 }
 
+// A partition by the top digit writes the rank's own runs where they land in its receive buffer:
+// the digits before them stay where the gaps put them, the own runs' digits lie at their landing,
+// the digits after them in aux, each at its gapped position modulo 256 elements; every digit has
+// room for its keys, in digit order. Where the landings do not rise with the digits, or aux is too
+// small, nothing is placed.
+TEST(DistributedPlan, OwnRunsLandStraightFromThePartition) {
+  using primlab::detail::OwnRun;
+  constexpr int kDigits = 256;
+  std::uint32_t x = 7;
+  std::vector<std::int64_t> start(kDigits + 1, 0);
+  for (int d = 0; d < kDigits; ++d) {
+    x = x * 1664525u + 1013904223u;
+    start[std::size_t(d) + 1] = start[std::size_t(d)] + ((x >> 28) % 4 == 0 ? 0 : std::int64_t(x >> 25));
+  }
+  // Runs to rank 0: digits [0, 80); the own runs (pieces 0 and 1): [80, 120) and [120, 170); to rank 2: [170, 256).
+  primlab::detail::StageLayout layout;
+  std::vector<primlab::detail::StagedRun> runs;
+  for (int d : {0, 40, 170, 200}) {
+    primlab::detail::StagedRun r;
+    r.offset = start[std::size_t(d)];
+    r.want[0] = std::size_t(12 * d) % primlab::detail::kExchangeAlign;
+    runs.push_back(r);
+  }
+  const std::vector<std::int64_t> gap = primlab::detail::stage_gaps(start, runs, layout);
+  const std::int64_t stage = primlab::detail::with_gaps(start, gap, start.back());
+  const std::int64_t recv_at = stage + 1000, aux_at = recv_at + 3 * stage;
+  const std::vector<OwnRun> own = {{start[80], start[120] - start[80], 500},
+                                   {start[120], start[170] - start[120], 500 + (start[120] - start[80]) + 777}};
+  const primlab::detail::DigitPlacement p = primlab::detail::place_digits(start, gap, own, recv_at, aux_at, stage + 256);
+  ASSERT_EQ(p.at.size(), start.size());
+  for (int d = 0; d < kDigits; ++d) {
+    const std::int64_t keys = start[std::size_t(d) + 1] - start[std::size_t(d)];
+    EXPECT_GE(p.at[std::size_t(d) + 1] - p.at[std::size_t(d)], keys) << "digit " << d;
+    if (keys == 0) continue;
+    const std::int64_t gapped = primlab::detail::with_gaps(start, gap, start[std::size_t(d)]);
+    if (d < 80) {
+      EXPECT_EQ(p.at[std::size_t(d)], gapped) << "digit " << d;
+    } else if (d < 170) {
+      const OwnRun& run = d < 120 ? own[0] : own[1];
+      EXPECT_EQ(p.at[std::size_t(d)], recv_at + run.landing + start[std::size_t(d)] - run.offset) << "digit " << d;
+    } else {
+      EXPECT_GE(p.at[std::size_t(d)], aux_at) << "digit " << d;
+      EXPECT_EQ((p.at[std::size_t(d)] - gapped) % 256, 0) << "digit " << d;
+      EXPECT_EQ(p.place(start, gap, start[std::size_t(d)]), p.at[std::size_t(d)]) << "digit " << d;
+    }
+  }
+  EXPECT_LE(p.at.back(), aux_at + stage + 256);
+  EXPECT_EQ(p.place(start, gap, start[40]), primlab::detail::with_gaps(start, gap, start[40]));
+  // The second piece landing before the first (a descending sort's order), or aux too small: none.
+  const std::vector<OwnRun> falling = {{own[0].offset, own[0].count, own[1].landing}, {own[1].offset, own[1].count, 0}};
+  EXPECT_TRUE(primlab::detail::place_digits(start, gap, falling, recv_at, aux_at, stage + 256).at.empty());
+  const std::int64_t after = stage - primlab::detail::with_gaps(start, gap, start[170]);
+  EXPECT_FALSE(primlab::detail::place_digits(start, gap, own, recv_at, aux_at, after + 255).at.empty());
+  EXPECT_TRUE(primlab::detail::place_digits(start, gap, own, recv_at, aux_at, after - 1).at.empty());
+  // No own keys: nothing to place.
+  EXPECT_TRUE(primlab::detail::place_digits(start, gap, {{start[80], 0, 0}}, recv_at, aux_at, stage + 256).at.empty());
+}
+
 // A piece's chunks read its landed runs top digit by top digit, each digit's keys in rank order and,
 // within a rank, in the order they were staged; the tables cut tiles inside chunks and segments, a
 // segment's tiles side by side with its first named.

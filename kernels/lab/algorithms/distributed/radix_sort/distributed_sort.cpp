@@ -518,7 +518,9 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
                                       "other.") +
                  (sort_first ? " A GPU's own run does not move in the library: the merge reads it where it lies in "
                                "the sorted shard (the lab copies it beside the others)."
-                             : " A GPU's own run is a copy on the GPU, not a transfer.") +
+                             : " A GPU's own run does not move in the library: the partition pass wrote it "
+                               "straight to its place among the received keys (the lab copies it beside the "
+                               "others; a descending sort of several pieces copies it on the GPU too).") +
                  (across == 0 ? " No key crosses between GPUs in this piece: the library makes no transfer for it." : "");
     ex.bands = m.edges;
   };
