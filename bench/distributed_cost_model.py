@@ -24,7 +24,8 @@ Where the cuts are top-digit edges (one splitter round), a case measured with th
 (its JSON has `realigned`) stages its runs at their receivers' alignment (no copies but the own
 run's), its partition takes the splitters' counts (no histogram read), and each piece's sort is
 segmented by the top digit: the histogram and three of four passes (seven of eight for 64-bit
-keys; the model takes 32-bit keys).
+keys; the model takes 32-bit keys). A case whose JSON has `copied` (197333f on) copied that many
+of its own keys and values; the partition wrote the rest of its own runs in place.
 
   distributed_cost_model.py check RUN.json...     predicted against measured, per case and phase
   distributed_cost_model.py predict RUN.json       8 GPUs on NVLink, 16 to 64 over InfiniBand
@@ -134,10 +135,11 @@ def piece_fractions(scheme, pairs, pieces):
 
 
 def phases(m, G, log2n, pairs, scheme, pieces, dist="uniform", moved_per_gpu=None, rounds=1, rate=None,
-           transfers=None, gaps=True, segmented=True):
+           transfers=None, gaps=True, segmented=True, copied=None):
     """Predicted phase times (ms) and the total with the overlap, for one rank count and shard size.
     rate: the exchange's GB/s per GPU (default NCCL's all-to-all of a shard at this size).
-    gaps, segmented: the code of run 3 (the stage's gaps; segmented local sorts), where the cuts allow it."""
+    gaps, segmented: the code of run 3 (the stage's gaps; segmented local sorts), where the cuts allow it.
+    copied: the elements of own runs copied over all ranks (None: every own run)."""
     n = 2.0 ** log2n
     elem = 8 if pairs else 4
     moved = moved_per_gpu if moved_per_gpu is not None else n * elem * (G - 1) / G
@@ -172,6 +174,8 @@ def phases(m, G, log2n, pairs, scheme, pieces, dist="uniform", moved_per_gpu=Non
     sorts = [m.sort_ms(n * fj, pairs, dist) for fj in f]
     if gaps and by_top_digit:
         t_part -= read_ms  # the partition takes the splitters' counts
+        if copied is not None:
+            own = copied * 4 / G  # keys and values of 4 bytes
         copies = 2 * own / (m.hbm * 1e6)  # only the own run's copy
     if gaps and segmented and by_top_digit:
         sorts = [fj * read_ms + 0.75 * (s - fj * read_ms) for s, fj in zip(sorts, f)]  # three passes of four
@@ -195,7 +199,7 @@ def case_phases(m, G, c, commit=""):
         rate = c["moved_bytes_per_gpu"] / nccl_ms / 1e6
     return phases(m, G, c["keys_per_gpu_log2"], c["pairs"], c["scheme_run"], c["pieces_run"], c["keys"],
                   c["moved_bytes_per_gpu"], c["splitter_rounds"], rate, c.get("transfers"), "realigned" in c,
-                  commit not in WHOLE_PIECE_SORTS)
+                  commit not in WHOLE_PIECE_SORTS, c.get("copied"))
 
 
 def results(run):

@@ -484,6 +484,7 @@ nlohmann::json run_case(Group& grp, const Case& k, int reps, const std::map<std:
             {"phases_sum_ms", agree + splitters + partition + exchange + local},
             {"splitter_rounds", t.splitter_rounds}, {"balance", double(t.largest) / (double(total) / G)},
             {"moved_bytes_per_gpu", moved_per_gpu}, {"realigned", grp.sum_over_ranks(std::uint64_t(t.realigned))},
+            {"copied", grp.sum_over_ranks(std::uint64_t(t.copied))},
             {"exchange_gb_per_s_per_gpu", moved_per_gpu / exchange / 1e6},
             {"nccl_same_bytes_ms", moves ? nlohmann::json(same_bytes_ms) : nlohmann::json(nullptr)},
             {"exchange_vs_nccl_same_bytes", ratio(same_bytes_ms)},

@@ -955,7 +955,10 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
       const unsigned char* from = staged + std::size_t(run.offset) * elem;
       head[s] = body[s] = head[G + s] = body[G + s] = 0;
       if (s == me) {
-        if (!own_in_place[std::size_t(l)]) PRIMLAB_TRY(copy_run(from, recv + out_at, run.count, elem, stream));
+        if (!own_in_place[std::size_t(l)]) {
+          PRIMLAB_TRY(copy_run(from, recv + out_at, run.count, elem, stream));
+          c.t.copied += run.count;
+        }
         continue;
       }
       if (out == 0) continue;

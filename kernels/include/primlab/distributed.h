@@ -105,6 +105,9 @@ struct DistributedTimes {
   std::int64_t moved = 0;      // keys sent to another rank, over all ranks
   std::int64_t realigned = 0;  // keys and values this process copied before sending, so that a
                                // run leaves on its receiver's alignment
+  std::int64_t copied = 0;     // keys and values this process copied from a rank's stage into its
+                               // received keys: its own runs, where the partition could not write
+                               // them there (partition-first)
   int local_passes = 0;        // digit passes of a piece's sort on this process's first rank
                                // (partition-first; below the top digit where the partition by it
                                // was the sort's first pass)
