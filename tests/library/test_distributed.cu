@@ -400,6 +400,26 @@ TEST(Distributed, APieceWithNothingToMoveMakesNoTransfer) {
   }
 }
 
+// The pass by the top digit writes each rank's own runs where they land in its received keys
+// (nothing copied); a descending sort of several pieces, whose own pieces land in the reverse of
+// the stage's digit order, copies them instead, and sorts alike.
+TEST(Distributed, OwnRunsLandInPlaceOrAreCopied) {
+  for (int G : {2, 4})
+    for (SortOrder order : {SortOrder::Ascending, SortOrder::Descending}) {
+      SCOPED_TRACE(testing::Message() << "G " << G << (order == SortOrder::Ascending ? " ascending" : " descending"));
+      const auto shards = split(make_keys<std::uint32_t>(Dist::Uniform, 200001, 5), G, false);
+      const auto ids = global_positions(shards);
+      CallSetup setup;
+      setup.options = {DistributedScheme::PartitionFirst, 3};
+      const auto out = run<std::uint32_t, std::uint32_t>(Op::Sort, shards, ids, order, 0, 32, setup);
+      expect_result<std::uint32_t>(Op::Sort, shards, out, order, 0, 32, true);
+      ASSERT_EQ(out.times.splitter_rounds, 1);
+      ASSERT_EQ(out.times.pieces, 3);
+      if (order == SortOrder::Ascending) EXPECT_EQ(out.times.copied, 0);
+      else EXPECT_GT(out.times.copied, 0);
+    }
+}
+
 // Every message of 256 bytes or more leaves and lands on a 256-byte boundary, whatever the outputs'
 // alignment (they start 0, 1 or 3 elements into their buffers), for both schemes. Partition-first
 // by the top digit stages every run at its receiver's alignment (nothing is copied to give it one),
@@ -442,6 +462,7 @@ TEST(Distributed, EveryMessageLeavesAndLandsOnA256ByteBoundary) {
               continue;
             }
             EXPECT_EQ(t.realigned, 0);
+            EXPECT_EQ(t.copied, 0) << "the own runs written where they land";
             EXPECT_EQ(t.local_passes, passes);
             ++staged_by_top_digit;
           }
