@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace primlab::detail {
@@ -292,7 +293,7 @@ DigitPlacement place_digits(const std::vector<std::int64_t>& digit_start, const 
     if (at[std::size_t(d)] < 0) at[std::size_t(d)] = at[std::size_t(d) + 1];
   for (int d = 0; d < digits; ++d)
     if (at[std::size_t(d) + 1] - at[std::size_t(d)] < digit_start[std::size_t(d) + 1] - digit_start[std::size_t(d)]) return p;
-  if (at.back() - at.front() > std::int64_t(UINT32_MAX)) return p;
+  if (at.back() - at.front() > std::int64_t(std::numeric_limits<std::uint32_t>::max())) return p;
   p.at = std::move(at);
   return p;
 }
