@@ -1,9 +1,11 @@
 // primlab.distributed's C++ side: sort and radix partition over shards that one process drives,
 // through the library's distributed.h. All shards on one GPU run over the loopback (virtual ranks
 // on that GPU); shards on distinct GPUs over NCCL, whose group the Python layer gets from
-// primlab._nccl and passes in as a capsule holding the Exchange.
+// primlab._nccl, or over CUDA peer copies (peer_group below): either reaches `run` as a capsule
+// holding the Exchange.
 #include <nanobind/stl/vector.h>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -29,6 +31,33 @@ void order_after(cudaStream_t from, cudaStream_t to, const char* fn) {
   cudaEventDestroy(e);  // released once the wait is done
 }
 
+// The GPUs' group over CUDA peer copies (PeerExchange), one stream per GPU, made once per set of
+// devices and kept for the life of the process, as primlab._nccl keeps its groups.
+nb::capsule peer_group(const std::vector<int>& devices) {
+  const char* fn = "primlab.distributed";
+  static auto* groups = new std::map<std::vector<int>, std::unique_ptr<PeerExchange>>();  // never freed
+  auto it = groups->find(devices);
+  if (it == groups->end()) {
+    require_device(fn);
+    int current = 0;
+    check_cuda(cudaGetDevice(&current), fn, "cudaGetDevice");
+    std::vector<PeerRank> ranks(devices.size());
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+      ranks[i].device = devices[i];
+      check_cuda(cudaSetDevice(devices[i]), fn, "cudaSetDevice");
+      check_cuda(cudaStreamCreateWithFlags(&ranks[i].stream, cudaStreamNonBlocking), fn, "cudaStreamCreate");
+    }
+    check_cuda(cudaSetDevice(current), fn, "cudaSetDevice");
+    std::unique_ptr<PeerExchange> exchange;
+    std::string error;
+    if (PeerExchange::create(ranks, exchange, &error) != Status::Success) {
+      raise(PyExc_RuntimeError, std::string(fn) + ": PeerExchange: " + error);
+    }
+    it = groups->emplace(devices, std::move(exchange)).first;
+  }
+  return nb::capsule(static_cast<Exchange*>(it->second.get()), kExchangeCapsule);
+}
+
 // The value type of a keys-only call: the key type, whose Shard<K, K> is Shard<K>.
 template <class K>
 struct KeysOnly {
@@ -43,7 +72,8 @@ struct Job {
 };
 
 // Runs one distributed call. shards, values: lists of arrays (values may be None); streams: the
-// callers' stream per shard; exchange: None for the loopback, else a capsule from primlab._nccl.
+// callers' stream per shard; exchange: None for the loopback, else a capsule from primlab._nccl
+// or peer_group.
 nb::tuple run(const Job& job, nb::list shards, nb::handle values, nb::handle alloc, std::vector<std::intptr_t> streams,
               nb::handle exchange) {
   const char* fn = job.fn;
@@ -72,7 +102,7 @@ nb::tuple run(const Job& job, nb::list shards, nb::handle values, nb::handle all
     DeviceScope check_devices(fn, {&k[r], pairs ? &v[r] : nullptr});
     if (k[r].device < 0) check_cuda(cudaGetDevice(&k[r].device), fn, "cudaGetDevice");
   }
-  // The exchange: the caller's NCCL group, or G virtual ranks on the first shard's stream.
+  // The exchange: the caller's group of GPUs, or G virtual ranks on the first shard's stream.
   std::unique_ptr<LoopbackExchange> loopback;
   Exchange* ex = nullptr;
   if (exchange.is_none()) {
@@ -84,7 +114,7 @@ nb::tuple run(const Job& job, nb::list shards, nb::handle values, nb::handle all
     if (!ex) throw nb::python_error();
     for (std::size_t r = 0; r < G; ++r) {
       if (ex->local_count() != int(G) || ex->device(int(r)) != k[r].device) {
-        raise(PyExc_ValueError, std::string(fn) + ": the NCCL group does not match the shards' devices");
+        raise(PyExc_ValueError, std::string(fn) + ": the exchange's GPUs do not match the shards' devices");
       }
     }
   }
@@ -170,6 +200,7 @@ nb::tuple run(const Job& job, nb::list shards, nb::handle values, nb::handle all
 }  // namespace
 
 void bind_distributed(nb::module_& m) {
+  m.def("peer_group", &peer_group);
   m.def("device_of", [](nb::handle array) {
     ArrayRef a = take_array(array, "primlab.distributed", "a shard", 1);
     require_device("primlab.distributed");

@@ -141,6 +141,11 @@ def test_distributed_no_shards():
         primlab.distributed.sort([])
 
 
+def test_distributed_bad_transport():
+    with pytest.raises(ValueError, match="transport is 'nccl', 'peer' or None, not 'mpi'"):
+        primlab.distributed.sort([], transport="mpi")
+
+
 def test_lab_unknown_algorithm():
     with pytest.raises(ValueError, match="unknown algorithm 'scan-fast'"):
         primlab.lab.trace("scan-fast", [1, 2])

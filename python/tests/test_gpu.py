@@ -515,6 +515,40 @@ def test_distributed_partition_on_one_gpu(lib):
         assert o[0] == 0 and o[-1] == len(part) and (numpy.diff(o.astype(numpy.int64)) >= 0).all()
 
 
+@pytest.mark.parametrize("transport", ["peer", "nccl", None])
+def test_distributed_across_gpus(transport):
+    """One shard on each of two GPUs (CuPy arrays made under each device), uneven, over CUDA peer
+    copies, NCCL and the default: sort (pairs, stable) and partition, each shard on its own GPU."""
+    import cupy
+
+    if cupy.cuda.runtime.getDeviceCount() < 2:
+        pytest.skip("needs two GPUs")
+    if transport == "nccl" and not primlab.build_info()["nccl"]:
+        pytest.skip("this build has no NCCL")
+
+    def on(device, a):
+        with cupy.cuda.Device(device):
+            return cupy.asarray(a)
+
+    chunks = [random(n, "uint32", seed=n) for n in (2**20 + 3, 77777)]
+    keys = numpy.concatenate(chunks)
+    values = [numpy.arange(len(c), dtype=numpy.int64) + 10_000_000 * i for i, c in enumerate(chunks)]
+    k, v = primlab.distributed.sort([on(i, c) for i, c in enumerate(chunks)], [on(i, a) for i, a in enumerate(values)],
+                                    transport=transport)
+    assert [a.device.id for a in k] == [0, 1] and [a.device.id for a in v] == [0, 1]
+    order = sort_order(keys)
+    same_bits(numpy.concatenate([cupy.asnumpy(a) for a in k]), keys[order])
+    same_bits(numpy.concatenate([cupy.asnumpy(a) for a in v]), numpy.concatenate(values)[order])
+    k, offsets = primlab.distributed.partition([on(i, c) for i, c in enumerate(chunks)], begin_bit=28, num_bits=4,
+                                               transport=transport)
+    digits = (keys >> numpy.uint32(28)).astype(numpy.int64)
+    same_bits(numpy.concatenate([cupy.asnumpy(a) for a in k]), keys[numpy.argsort(digits, kind="stable")])
+    assert abs(len(k[0]) - len(k[1])) <= 1
+    for part, off in zip(k, offsets):
+        o = cupy.asnumpy(off)
+        assert o[0] == 0 and o[-1] == len(part)
+
+
 def test_nccl_loads():
     """The NCCL module loads here (PyTorch's NCCL); groups across GPUs need two GPUs."""
     if not primlab.build_info()["nccl"]:

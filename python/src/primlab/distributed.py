@@ -3,10 +3,13 @@
     parts = [cupy.asarray(chunk) for chunk in chunks]        # one per GPU, made under each device
     sorted_parts = primlab.distributed.sort(parts)           # shard r: the r-th range of the order
 
-Shards on distinct GPUs exchange keys over NCCL: the communicators (one per GPU, with
-NCCL_NVLS_ENABLE=0 unless set) are made on the first call for that set of GPUs and kept for the
-life of the process. Shards that all lie on one GPU run as virtual ranks over the library's
-loopback, the same algorithm on one device. The order is stable over (shard, position). Each
+Shards on distinct GPUs exchange keys over NCCL (transport="nccl": the communicators, one per
+GPU with NCCL_NVLS_ENABLE=0 unless set) or over CUDA peer copies that the copy engines carry
+(transport="peer": no NCCL needed). The default is NCCL where this build has it and it loads,
+else peer copies; on 2 x H200 peer copies were the faster (keys 2^28 per GPU: 5.87 against 6.18
+ms), on 4 NCCL (kernels/README-multigpu.md). A group is made on the first call for that set of
+GPUs and kept for the life of the process. Shards that all lie on one GPU run as virtual ranks
+over the library's loopback, the same algorithm on one device. The order is stable over (shard, position). Each
 output is a view of an array with room for the largest share (distributed.h); the call waits
 for the exchange's agreement steps, and the outputs are ready in the input library's current
 stream of each GPU.
@@ -23,21 +26,21 @@ from ._kinds import kind_of as _kind
 __all__ = ["sort", "partition"]
 
 
-def sort(shards, values=None, *, descending=False, begin_bit=0, end_bit=None):
+def sort(shards, values=None, *, descending=False, begin_bit=0, end_bit=None, transport=None):
     """Sorts keys (or pairs) spread over shards; returns the list of sorted shards, or
-    (keys, values). Types and bit range as primlab.sort."""
-    kind, streams, exchange = _setup(shards)
+    (keys, values). Types and bit range as primlab.sort; transport: "nccl", "peer" or None."""
+    kind, streams, exchange = _setup(shards, transport)
     keys, vals, _, counts = _ext.distributed_sort(list(shards), _listed(values), kind.empty, streams, exchange,
                                                   descending, begin_bit, end_bit)
     keys = _trimmed(kind, keys, counts)
     return keys if values is None else (keys, _trimmed(kind, vals, counts))
 
 
-def partition(shards, values=None, *, begin_bit=0, num_bits=8):
+def partition(shards, values=None, *, begin_bit=0, num_bits=8, transport=None):
     """Stable radix partition by bits [begin_bit, begin_bit + num_bits) over the shards, the ranks
     balanced to within a key; returns (keys, offsets) or (keys, values, offsets), lists with one
     entry per shard; a shard's offsets are those of the partitions in its own result."""
-    kind, streams, exchange = _setup(shards)
+    kind, streams, exchange = _setup(shards, transport)
     keys, vals, offsets, counts = _ext.distributed_partition(list(shards), _listed(values), kind.empty, streams,
                                                              exchange, begin_bit, num_bits)
     offsets = [kind.result(o) for o in offsets]
@@ -53,9 +56,11 @@ def _trimmed(kind, outputs, counts):
     return [kind.result(o[:c]) for o, c in zip(outputs, counts)]
 
 
-def _setup(shards):
+def _setup(shards, transport):
     """The shards' library, each one's current stream, and the exchange: None (the loopback) for
-    one GPU, else the NCCL group of their GPUs."""
+    one GPU, else the group of their GPUs over the transport."""
+    if transport not in (None, "nccl", "peer"):
+        raise ValueError(f"primlab.distributed: transport is 'nccl', 'peer' or None, not {transport!r}")
     shards = list(shards)
     if not shards:
         raise ValueError("primlab.distributed: no shards")
@@ -66,7 +71,13 @@ def _setup(shards):
         return kind, streams, None
     if len(set(devices)) != len(devices):
         raise ValueError(f"primlab.distributed: shards on several GPUs go one to a GPU; they are on devices {devices}")
-    return kind, streams, _nccl().group(devices)
+    if transport is None:
+        try:
+            nccl = _nccl()
+        except RuntimeError:  # no NCCL in this build, or none that loads
+            return kind, streams, _ext.peer_group(devices)
+        return kind, streams, nccl.group(devices)
+    return kind, streams, _nccl().group(devices) if transport == "nccl" else _ext.peer_group(devices)
 
 
 def _nccl():
