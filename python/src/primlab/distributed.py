@@ -7,12 +7,12 @@ Shards on distinct GPUs exchange keys over NCCL (transport="nccl": the communica
 GPU with NCCL_NVLS_ENABLE=0 unless set) or over CUDA peer copies that the copy engines carry
 (transport="peer": no NCCL needed). The default is NCCL where this build has it and it loads,
 else peer copies; on 2 x H200 peer copies were the faster (keys 2^28 per GPU: 5.87 against 6.18
-ms), on 4 NCCL (kernels/README-multigpu.md). A group is made on the first call for that set of
-GPUs and kept for the life of the process. Shards that all lie on one GPU run as virtual ranks
-over the library's loopback, the same algorithm on one device. The order is stable over (shard, position). Each
-output is a view of an array with room for the largest share (distributed.h); the call waits
-for the exchange's agreement steps, and the outputs are ready in the input library's current
-stream of each GPU.
+ms), on 4 NCCL at 2^28 keys per GPU (kernels/README-multigpu.md). A group is made on the first
+call for that set of GPUs and kept for the life of the process. Shards that all lie on one GPU
+run as virtual ranks over the library's loopback, the same algorithm on one device. The order is
+stable over (shard, position). Each output is a view of an array with room for the largest share
+(distributed.h); the call waits for the exchange's agreement steps, and the outputs are ready in
+the input library's current stream of each GPU.
 """
 
 import glob
