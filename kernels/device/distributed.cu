@@ -874,12 +874,16 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
                      run.want[p] % kExchangeAlign;
       own_in_place[std::size_t(l)] = in_place;
       for (Run& run : runs[l]) run.offset = in_place ? place.place(start, gap, run.offset) : with_gaps(start, gap, run.offset);
-      // The pass's counts: each digit's keys and the space after them, from the first digit's place.
+      // Where each digit's keys go (in the stage with its gaps, unless placed), and the pass's counts:
+      // each digit's keys and the space after them.
+      std::vector<std::int64_t> at = place.at;
+      if (!in_place) {
+        at.assign(kRadix + 1, gap[0]);
+        for (int d = 0; d < kRadix; ++d) at[d + 1] = at[d] + start[d + 1] - start[d] + (d + 1 < kRadix ? gap[d + 1] : 0);
+      }
       std::vector<std::uint32_t> counts(kRadix);
-      const std::int64_t first = in_place ? place.at[0] : gap[0];
-      for (int d = 0; d < kRadix; ++d)
-        counts[d] = std::uint32_t(in_place ? place.at[d + 1] - place.at[d]
-                                           : start[d + 1] - start[d] + (d + 1 < kRadix ? gap[d + 1] : 0));
+      for (int d = 0; d < kRadix; ++d) counts[d] = std::uint32_t(at[d + 1] - at[d]);
+      const std::int64_t first = at[0];
       using PV = std::conditional_t<PAIRS, V, std::uint32_t>;  // a keys-only partition's workspace
       const PV* values_in = nullptr;
       PV* values_out = nullptr;

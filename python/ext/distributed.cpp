@@ -39,15 +39,15 @@ nb::capsule peer_group(const std::vector<int>& devices) {
   auto it = groups->find(devices);
   if (it == groups->end()) {
     require_device(fn);
-    int current = 0;
-    check_cuda(cudaGetDevice(&current), fn, "cudaGetDevice");
     std::vector<PeerRank> ranks(devices.size());
-    for (std::size_t i = 0; i < devices.size(); ++i) {
-      ranks[i].device = devices[i];
-      check_cuda(cudaSetDevice(devices[i]), fn, "cudaSetDevice");
-      check_cuda(cudaStreamCreateWithFlags(&ranks[i].stream, cudaStreamNonBlocking), fn, "cudaStreamCreate");
+    {
+      DeviceSwitch on;
+      for (std::size_t i = 0; i < devices.size(); ++i) {
+        ranks[i].device = devices[i];
+        on.to(devices[i], fn);
+        check_cuda(cudaStreamCreateWithFlags(&ranks[i].stream, cudaStreamNonBlocking), fn, "cudaStreamCreate");
+      }
     }
-    check_cuda(cudaSetDevice(current), fn, "cudaSetDevice");
     std::unique_ptr<PeerExchange> exchange;
     std::string error;
     if (PeerExchange::create(ranks, exchange, &error) != Status::Success) {
