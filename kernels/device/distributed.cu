@@ -98,7 +98,8 @@ struct Layout {
       // The stage leaves a gap of under kRunGap elements before each run (stage_gaps). `aux` holds
       // either the aux copies of a call (at most the shard, plus under kExchangeAlign bytes of
       // padding per run) or the staged digits past the own runs (place_digits: the shard with its
-      // gaps, moved by under 256 elements). Keys' and values' regions hold the same number of
+      // gaps, moved by under 256 elements); the stage or aux also hold the hot digit's keys between
+      // the two passes that stage skewed keys (hot_scratch). Keys' and values' regions hold the same number of
       // elements each, a multiple of 64 (256 bytes of the smallest element), so that an element
       // lies as many elements past the keys' stage as past the values'.
       const std::size_t gaps = std::size_t(kRunGap) * messages;
@@ -134,19 +135,22 @@ struct Layout {
   }
 
   // Each piece's segmented sort (segmented_sorts): its tables, at most one tile per kTile keys plus
-  // one per chunk (a rank's keys of one top digit, at least one key) for pass 0, one per segment
-  // for the later passes, 256 segments in all; and its state, for the widest key's passes.
+  // one per chunk (a rank's keys of one segment, at least one key) for pass 0, one per segment for
+  // the later passes, a segment per bin (StageBins: at most 511) in all; its state, for the widest
+  // key's passes; and the middle pass's output of the pieces sorted by two digits.
   static std::size_t segmented_ws(std::int64_t capacity, int ranks) {
     using Bits = typename RadixKey<K>::Bits;
     using VBits = typename ValueBits<V>::type;
     constexpr int kTile = onesweep::SegmentedConfig<Bits, VBits, PAIRS>::kTile;
     const std::size_t cap = std::size_t(std::max<std::int64_t>(capacity, 0));
-    const std::size_t chunks = std::min<std::size_t>(std::size_t(ranks) * kRadix, cap);
-    const std::size_t segments = kRadix + kDistributedMaxPieces;
+    const std::size_t segments = 2 * kRadix + kDistributedMaxPieces;
+    const std::size_t chunks = std::min<std::size_t>(std::size_t(ranks) * segments, cap);
     const std::size_t first = cap / kTile + chunks + kDistributedMaxPieces, later = cap / kTile + segments;
     const std::size_t tables = (first + later) * sizeof(SegmentTile) + segments * sizeof(std::uint32_t) +
                                3 * kAlign * kDistributedMaxPieces;
-    return tables + onesweep::segmented_state_bytes(int(sizeof(K)) - 1, int(segments), std::uint32_t(first));
+    const std::size_t alt = aligned(cap * sizeof(K)) + (PAIRS ? aligned(cap * sizeof(V)) : 0);
+    return tables + aligned(onesweep::segmented_state_bytes(int(sizeof(K)) - 1, int(segments), std::uint32_t(first))) +
+           alt;
   }
   static std::size_t sort_ws(std::int64_t count) {
     return PAIRS ? radix_sort_pairs_workspace_bytes<K, V>(count) : radix_sort_keys_workspace_bytes<K>(count);
@@ -390,6 +394,10 @@ struct Call {
   std::vector<Carved<K, V, PAIRS>> ws;
   std::vector<std::int64_t> counts, capacities, ws_at;  // per rank
   std::vector<std::int64_t> top_counts;  // every rank's first splitter histogram, rank r's at [r * slots]
+  // Where the second round refined one top digit alone (skewed keys): that digit, and every rank's
+  // histogram of its sub-digit, rank r's at [r * kRadix].
+  int hot = -1;
+  std::vector<std::int64_t> hot_counts;
   std::int64_t total = 0;
   int last_ticket = -1;  // the last transfer started
   DistributedTimes t;
@@ -560,6 +568,10 @@ Status find_cuts(Call<K, V, PAIRS>& c, SplitterSearch& search, const std::vector
     std::vector<std::int64_t> h_counts(h_hist.begin(), h_hist.end()), h_gathered(slots * c.G);
     PRIMLAB_TRY(c.ex.all_gather(h_counts.data(), slots, h_gathered.data()));
     if (first_round) c.top_counts = h_gathered;
+    if (search.rounds() == 1 && queries.size() == 1 && d == kRadixBits) {
+      c.hot = int(queries[0].prefix);
+      c.hot_counts = h_gathered;
+    }
     search.answer(h_gathered);
   }
   c.t.splitter_rounds = search.rounds();
@@ -632,26 +644,32 @@ struct SegmentedPiece {
   const std::uint32_t* start = nullptr;
   std::uint32_t first_count = 0, later_count = 0;
   int segments = 0;
+  int digits = 1;  // the digits the partition sorted it by: 2 where its segments are sub-digits
 };
 struct Segmented {
   bool on = false;
   std::vector<SegmentedPiece> pieces;
   void* state = nullptr;
+  void* alt_keys = nullptr;  // the middle pass's output of a piece sorted by two digits
+  void* alt_values = nullptr;
 };
 
 // A sort staged by the top digit sorts each piece top digit by top digit, by the bits below it
 // (onesweep::run_segmented): the partition was the sort's first pass, and 32-bit keys take three
-// passes instead of four (seven of eight for 64-bit ones). Every driven rank's tables, for all its
+// passes instead of four (seven of eight for 64-bit ones). A piece whose keys all lie in the hot
+// digit (StageBins), staged by its sub-digit too, is sorted sub-digit by sub-digit by the bits below
+// both: two passes (six), through `alt` in the workspace. Every driven rank's tables, for all its
 // pieces, are cut on its GPU (onesweep::cut_tiles, from spans in the launches' parameters) into the
-// start of its local workspace, after the partition on its stream; a rank whose
-// workspace cannot hold them, or whose device cannot run the pass, or a range whose passes below
-// the top digit are even (the passes alternate between the received keys and the result), sorts
-// whole pieces.
+// start of its local workspace, after the partition on its stream; a rank whose workspace cannot
+// hold them (with `alt`, else by top digits only), or whose device cannot run the pass, or a range
+// whose passes below the top digit are even (the passes alternate between the received keys and
+// the result), sorts whole pieces.
 template <class K, class V, bool PAIRS>
-Status segmented_sorts(Call<K, V, PAIRS>& c, const Routes& routes, bool by_top_digit, std::vector<Segmented>& out) {
+Status segmented_sorts(Call<K, V, PAIRS>& c, const Routes& routes, bool by_top_digit, const StageBins& bins,
+                       const std::vector<std::int64_t>& bin_counts, std::vector<Segmented>& out) {
   using Bits = typename Call<K, V, PAIRS>::Bits;
   using VBits = typename Call<K, V, PAIRS>::VBits;
-  const int G = c.G, P = routes.P;
+  const int G = c.G, P = routes.P, B = bins.size();
   const int passes = (c.num_bits - 1) / kRadixBits;  // below the top digit
   out.assign(std::size_t(c.L), {});
   c.t.local_passes = c.local == Local::Sort ? (c.num_bits + kRadixBits - 1) / kRadixBits : 0;
@@ -660,38 +678,59 @@ Status segmented_sorts(Call<K, V, PAIRS>& c, const Routes& routes, bool by_top_d
   if (c.local != Local::Sort || !by_top_digit || passes % 2 == 0 || !onesweep::segmented_runs_on<Bits, VBits, PAIRS>(facts))
     return Status::Success;
   constexpr int kTile = onesweep::SegmentedConfig<Bits, VBits, PAIRS>::kTile;
+  // Segments by top digit (a bin's top digit) or by bin (the hot digit's sub-digits).
+  std::vector<int> by_top(std::size_t(B), 0), by_bin(std::size_t(B), 0);
+  for (int f = 0; f < B; ++f) {
+    by_top[std::size_t(f)] = bins.top_of(f);
+    by_bin[std::size_t(f)] = f;
+  }
+  const bool reversed = c.order == SortOrder::Descending;
   for (int l = 0; l < c.L; ++l) {
     const int me = c.ex.rank(l);
+    // Every piece's plan, by sub-digit where `fine` lets a piece in the hot digit be; false where
+    // some piece's chunks miss some of its keys.
     std::vector<SegmentPlan> plans(static_cast<std::size_t>(P));
-    std::size_t bytes = 0, state = 0;
-    bool whole = true;  // every piece's chunks hold its keys
-    // Rank q's run of piece j holds its keys after those it sends to earlier (rank, piece)s.
-    std::vector<std::int64_t> first(G, 0);
-    for (int q = 0; q < G; ++q)
-      for (int s = 0; s < me; ++s)
-        for (int k = 0; k < P; ++k) first[q] += routes.send[routes.at(q, s, k)];
-    for (int j = 0; j < P; ++j) {
-      std::vector<std::int64_t> count(G, 0), landing(G, 0);
-      for (int q = 0; q < G; ++q) {
-        count[q] = routes.send[routes.at(q, me, j)];
-        landing[q] = routes.landing[routes.at(q, me, j)] - routes.piece_start(me, j);
+    std::vector<int> digits(static_cast<std::size_t>(P), 1);
+    std::size_t bytes = 0, state = 0, alt = 0;
+    auto plan_pieces = [&](bool fine) {
+      bytes = state = alt = 0;
+      // Rank q's run of piece j holds its keys after those it sends to earlier (rank, piece)s.
+      std::vector<std::int64_t> first(G, 0);
+      for (int q = 0; q < G; ++q)
+        for (int s = 0; s < me; ++s)
+          for (int k = 0; k < P; ++k) first[q] += routes.send[routes.at(q, s, k)];
+      for (int j = 0; j < P; ++j) {
+        std::vector<std::int64_t> count(G, 0), landing(G, 0);
+        for (int q = 0; q < G; ++q) {
+          count[q] = routes.send[routes.at(q, me, j)];
+          landing[q] = routes.landing[routes.at(q, me, j)] - routes.piece_start(me, j);
+        }
+        int lowest = 0;
+        std::vector<SegmentChunk> chunks = piece_chunks(G, bin_counts, first, count, landing, reversed, by_top, &lowest);
+        const bool in_hot = !chunks.empty() && chunks.back().seg == 0 && lowest == bins.hot;
+        digits[std::size_t(j)] = fine && in_hot ? 2 : 1;
+        if (digits[std::size_t(j)] == 2) chunks = piece_chunks(G, bin_counts, first, count, landing, reversed, by_bin);
+        for (int q = 0; q < G; ++q) first[q] += count[q];
+        std::int64_t keys = 0;
+        for (const SegmentChunk& ch : chunks) keys += ch.count;
+        if (keys != routes.piece_count(me, j)) return false;
+        const int segments = chunks.empty() ? 0 : chunks.back().seg + 1;
+        SegmentPlan& p = plans[std::size_t(j)];
+        p = segment_plan(chunks, segments, kTile);
+        bytes += aligned(p.first_tiles * sizeof(SegmentTile)) + aligned(p.later_tiles * sizeof(SegmentTile)) +
+                 aligned(p.start.size() * sizeof(std::uint32_t));
+        state = std::max(state, onesweep::segmented_state_bytes(passes + 1 - digits[std::size_t(j)], int(p.start.size()),
+                                                                std::max(p.first_tiles, p.later_tiles)));
+        if (digits[std::size_t(j)] == 2) alt = std::max(alt, std::size_t(keys));
       }
-      const std::vector<SegmentChunk> chunks =
-          piece_chunks(G, c.top_counts, first, count, landing, c.order == SortOrder::Descending);
-      for (int q = 0; q < G; ++q) first[q] += count[q];
-      std::int64_t keys = 0;
-      for (const SegmentChunk& ch : chunks) keys += ch.count;
-      whole = whole && keys == routes.piece_count(me, j);
-      const int segments = chunks.empty() ? 0 : chunks.back().seg + 1;
-      SegmentPlan& p = plans[std::size_t(j)];
-      p = segment_plan(chunks, segments, kTile);
-      bytes += aligned(p.first_tiles * sizeof(SegmentTile)) + aligned(p.later_tiles * sizeof(SegmentTile)) +
-               aligned(p.start.size() * sizeof(std::uint32_t));
-      state = std::max(state, onesweep::segmented_state_bytes(passes, int(p.start.size()),
-                                                              std::max(p.first_tiles, p.later_tiles)));
-    }
+      return true;
+    };
     Workspace& ws = c.ws[l].local;
-    if (!whole || bytes + state > ws.bytes) continue;
+    auto alt_bytes = [&] { return aligned(alt * sizeof(Bits)) + (PAIRS ? aligned(alt * sizeof(VBits)) : 0); };
+    const bool fine = bins.hot >= 0 && passes > 1;
+    if (!plan_pieces(fine)) continue;
+    if (bytes + aligned(state) + alt_bytes() > ws.bytes && fine && !plan_pieces(false)) continue;
+    if (bytes + aligned(state) + alt_bytes() > ws.bytes) continue;
     // Every piece's tables, cut after the partition that used this workspace.
     PRIMLAB_CUDA_TRY(cudaSetDevice(c.ex.device(l)));
     unsigned char* at = static_cast<unsigned char*>(ws.ptr);
@@ -701,19 +740,40 @@ Status segmented_sorts(Call<K, V, PAIRS>& c, const Routes& routes, bool by_top_d
       return region;
     };
     Segmented& seg = out[std::size_t(l)];
-    for (const SegmentPlan& p : plans) {
+    for (std::size_t j = 0; j < plans.size(); ++j) {
+      const SegmentPlan& p = plans[j];
       SegmentTile* first = reinterpret_cast<SegmentTile*>(take(p.first_tiles * sizeof(SegmentTile)));
       SegmentTile* later = reinterpret_cast<SegmentTile*>(take(p.later_tiles * sizeof(SegmentTile)));
       std::uint32_t* start = reinterpret_cast<std::uint32_t*>(take(p.start.size() * sizeof(std::uint32_t)));
       PRIMLAB_TRY(onesweep::cut_tiles(p.first, p.first_tiles, kTile, first, nullptr, c.ex.stream(l)));
       PRIMLAB_TRY(onesweep::cut_tiles(p.later, p.later_tiles, kTile, later, start, c.ex.stream(l)));
-      seg.pieces.push_back({first, later, start, p.first_tiles, p.later_tiles, int(p.start.size())});
+      seg.pieces.push_back({first, later, start, p.first_tiles, p.later_tiles, int(p.start.size()), digits[j]});
     }
-    seg.state = at;
+    seg.state = take(state);
+    seg.alt_keys = take(alt * sizeof(Bits));
+    seg.alt_values = take(PAIRS ? alt * sizeof(VBits) : 0);
     seg.on = true;
   }
   if (c.L > 0 && out[0].on) c.t.local_passes = passes;
   return Status::Success;
+}
+
+// Whether a search leaves every cut and piece bound on a bin edge of StageBins that a partition can
+// stage by: after one round (the top digits), or after a second that refined one top digit alone,
+// where every rank's stage, receive buffer and aux lie within 2^32 elements (the passes reach them
+// all from one base, given_counts). Ties (a cut inside a run of equal keys) are no bin edge.
+template <class K, class V, bool PAIRS>
+bool stages_by_bins(const Call<K, V, PAIRS>& c, const SplitterSearch& search) {
+  if (c.num_bits < kRadixBits || !search.done() ||
+      std::any_of(search.cuts().begin(), search.cuts().end(), [](const SplitterSearch::Cut& cut) { return cut.tie; }))
+    return false;
+  if (search.rounds() == 1) return true;
+  if (search.rounds() != 2 || c.hot < 0 || c.num_bits < 2 * kRadixBits) return false;
+  for (int r = 0; r < c.G; ++r) {
+    const Layout<K, V, PAIRS> l(c.counts[r], c.capacities[r], c.G, c.local, c.num_bits, Scheme::PartitionFirst);
+    if ((l.stage_keys + l.recv_keys + l.aux_keys) / sizeof(K) > std::numeric_limits<std::uint32_t>::max()) return false;
+  }
+  return true;
 }
 
 // PartitionFirst, steps 3 to 7, once the splitters are found: the classes and their counts; who
@@ -731,45 +791,53 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
   const int P = classes.pieces;
   const std::vector<Bits> lower(classes.lower.begin(), classes.lower.end());
   const int C = int(lower.size());
-  // Where every cut is a top-digit edge (the usual case, one round), the classes are runs of top
-  // digits (the pieces' bounds are then top-digit edges too): a radix partition by that digit (one
-  // Onesweep pass) stages the shard, in digit order of the ascending image (for a descending
-  // order, its reverse), and the first round's counts give where each class lands. Otherwise a
-  // count kernel and a scan.
-  const bool by_top_digit =
-      c.num_bits >= kRadixBits && search.rounds() == 1 &&
-      std::none_of(search.cuts().begin(), search.cuts().end(), [](const SplitterSearch::Cut& cut) { return cut.tie; });
+  // Where every cut and piece bound is a bin edge (StageBins: the top digits, the usual case of one
+  // round; and the hot digit's sub-digits where a second round refined one top digit alone, as
+  // skewed keys give), the classes are runs of bins: a radix partition by the top digit (one
+  // Onesweep pass, and a second by the sub-digit of the hot digit's keys) stages the shard, in bin
+  // order of the ascending image (for a descending order, its reverse), and the rounds' counts give
+  // where each class lands. Otherwise a count kernel and a scan.
+  bool by_top_digit = stages_by_bins(c, search);
+  StageBins bins;
+  if (by_top_digit && search.rounds() == 2) bins.hot = c.hot;
+  const int B = bins.size();
+  std::vector<int> class_bin(std::size_t(C) + 1, B);  // class cls holds bins [class_bin[cls], class_bin[cls + 1])
+  for (int cls = 0; cls < C && by_top_digit; ++cls) {
+    class_bin[std::size_t(cls)] = bins.bin_at(classes.lower[std::size_t(cls)], false, c.num_bits);
+    by_top_digit = class_bin[std::size_t(cls)] >= 0;
+  }
   const int top_shift = c.num_bits - kRadixBits;
   const int top_begin = c.begin_bit + top_shift;
   const bool reversed = c.order == SortOrder::Descending;
+  c.t.stage_passes = by_top_digit ? (bins.hot >= 0 ? 2 : 1) : 0;
   std::vector<std::int64_t> h_start(std::size_t(L) * C, 0);
-  // By the top digit: where each of the ascending image's top digits starts in driven rank l's
-  // staged shard, without the stage's gaps (the first round counted the order's image).
-  std::vector<std::vector<std::int64_t>> digit_start(by_top_digit ? L : 0, std::vector<std::int64_t>(kRadix + 1, 0));
+  // By the bins: every rank's keys per bin of the order's image (rank r's at [r * B]), and where
+  // each bin of the ascending image starts in driven rank l's staged shard, without the stage's gaps.
+  std::vector<std::int64_t> bin_counts;
+  std::vector<std::vector<std::int64_t>> digit_start(by_top_digit ? L : 0, std::vector<std::int64_t>(std::size_t(B) + 1, 0));
+  if (by_top_digit)
+    for (int r = 0; r < G; ++r) {
+      const std::vector<std::int64_t> n = bins.counts(&c.top_counts[std::size_t(r) * kRadix],
+                                                      bins.hot >= 0 ? &c.hot_counts[std::size_t(r) * kRadix] : nullptr);
+      bin_counts.insert(bin_counts.end(), n.begin(), n.end());
+    }
   for (std::size_t l = 0; l < digit_start.size(); ++l) {
-    const std::int64_t* counts = &c.top_counts[std::size_t(ex.rank(int(l))) * kRadix];
-    for (int d = 0; d < kRadix; ++d) digit_start[l][d + 1] = digit_start[l][d] + counts[reversed ? kRadix - 1 - d : d];
+    const std::int64_t* counts = &bin_counts[std::size_t(ex.rank(int(l))) * B];
+    for (int f = 0; f < B; ++f) digit_start[l][f + 1] = digit_start[l][f] + counts[reversed ? B - 1 - f : f];
   }
   std::vector<std::int64_t> h_class_all(std::size_t(G) * C);
   if (by_top_digit) {
-    // Class cls holds the top digits [lo, hi) of the order's image; reversed, the ascending
-    // image's digits [256 - hi, 256 - lo). Every rank's class counts are sums of its first-round
-    // counts, which every rank holds: no exchange of them.
-    auto digits_of = [&](int cls) {
-      return std::make_pair(int(lower[cls] >> top_shift), cls + 1 < C ? int(lower[cls + 1] >> top_shift) : kRadix);
-    };
-    for (int l = 0; l < L; ++l)
-      for (int cls = 0; cls < C; ++cls) {
-        auto [lo, hi] = digits_of(cls);
-        if (reversed) std::tie(lo, hi) = std::make_pair(kRadix - hi, kRadix - lo);
-        h_start[std::size_t(l) * C + cls] = digit_start[l][lo];
-      }
-    for (int r = 0; r < G; ++r)
-      for (int cls = 0; cls < C; ++cls) {
-        const auto [lo, hi] = digits_of(cls);
-        const std::int64_t* counts = &c.top_counts[std::size_t(r) * kRadix];
+    // Class cls holds the bins [lo, hi) of the order's image; reversed, the ascending image's bins
+    // [B - hi, B - lo). Every rank's class counts are sums of its bin counts, which every rank
+    // holds: no exchange of them.
+    for (int cls = 0; cls < C; ++cls) {
+      const int lo = class_bin[std::size_t(cls)], hi = class_bin[std::size_t(cls) + 1];
+      for (int l = 0; l < L; ++l) h_start[std::size_t(l) * C + cls] = digit_start[l][std::size_t(reversed ? B - hi : lo)];
+      for (int r = 0; r < G; ++r) {
+        const std::int64_t* counts = &bin_counts[std::size_t(r) * B];
         h_class_all[std::size_t(r) * C + cls] = std::accumulate(counts + lo, counts + hi, std::int64_t(0));
       }
+    }
   } else {
     std::vector<std::uint32_t> h_first(std::size_t(L) * C, 0);
     std::vector<std::int64_t> h_class(std::size_t(L) * C, 0);
@@ -816,10 +884,11 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
     runs[l] = send_runs(G, classes, h_class_all, positions, ex.rank(l), class_start);
   }
 
-  // [SECTION] 5. The partition of each shard by class, into the stage. By the top digit it is one
-  // Onesweep pass that takes the first splitter round's counts (no histogram kernel), with a gap
-  // before each run to another rank that gives the run its receiver's alignment (stage_gaps), so
-  // that it leaves from where it lies.
+  // [SECTION] 5. The partition of each shard by class, into the stage. By the bins it is one
+  // Onesweep pass by the top digit (and one by the hot digit's sub-digit over that digit's keys)
+  // that takes the splitter rounds' counts (no histogram kernel), with a gap before each run to
+  // another rank that gives the run its receiver's alignment (stage_gaps), so that it leaves from
+  // where it lies.
   const int parts = PAIRS ? 2 : 1;
   const std::size_t elems[2] = {sizeof(Bits), sizeof(VBits)};
   auto stage_of = [&](int l, int part) { return part == 0 ? c.ws[l].stage : c.ws[l].stage_values; };
@@ -872,28 +941,76 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
         for (int p = 0; p < parts && in_place; ++p)
           in_place = (layout.stage_at[p] + std::size_t(place.place(start, gap, run.offset)) * elems[p]) % kExchangeAlign ==
                      run.want[p] % kExchangeAlign;
+      // Where each bin's keys go: placed, or in the stage with its gaps.
+      auto places = [&](bool placed) {
+        if (placed) return place.at;
+        std::vector<std::int64_t> at(std::size_t(B) + 1, gap[0]);
+        for (int f = 0; f < B; ++f) at[f + 1] = at[f] + start[f + 1] - start[f] + (f + 1 < B ? gap[f + 1] : 0);
+        return at;
+      };
+      std::vector<std::int64_t> at = places(in_place);
+      // The hot digit's keys (ascending image's top digit hot_raw, bins [hot_raw, hot_raw + 256)) go
+      // aside first, where neither pass writes (hot_scratch); where no stretch is free with the own
+      // runs placed, the own runs are copied instead. Where the hot digit is the pass's first, its
+      // keys must lie below every other place (given_counts): at the stage's start, with every bin
+      // moved to aux by a multiple of 256 elements (which keeps every part's alignment).
+      const int hot_raw = bins.hot < 0 ? -1 : reversed ? kRadix - 1 - bins.hot : bins.hot;
+      const std::int64_t hot_keys = hot_raw < 0 ? 0 : start[std::size_t(hot_raw) + kRadix] - start[std::size_t(hot_raw)];
+      std::int64_t scratch = -1, moved = 0;
+      if (hot_raw == 0) {
+        in_place = false;
+        at = places(false);
+        moved = (aux_e - at[0] + 255) / 256 * 256;
+        for (std::int64_t& a : at) a += moved;
+        scratch = 0;
+      } else if (hot_raw > 0) {
+        scratch = hot_scratch(at, start, hot_keys, recv_e, aux_e, w.aux_elements);
+        if (scratch < 0 && in_place) {
+          in_place = false;
+          at = places(false);
+          scratch = hot_scratch(at, start, hot_keys, recv_e, aux_e, w.aux_elements);
+        }
+        if (scratch < 0) return Status::Unsupported;  // aux holds a shard: not reached
+      }
       own_in_place[std::size_t(l)] = in_place;
-      for (Run& run : runs[l]) run.offset = in_place ? place.place(start, gap, run.offset) : with_gaps(start, gap, run.offset);
-      // Where each digit's keys go (in the stage with its gaps, unless placed), and the pass's counts:
-      // each digit's keys and the space after them.
-      std::vector<std::int64_t> at = place.at;
-      if (!in_place) {
-        at.assign(kRadix + 1, gap[0]);
-        for (int d = 0; d < kRadix; ++d) at[d + 1] = at[d] + start[d + 1] - start[d] + (d + 1 < kRadix ? gap[d + 1] : 0);
-      }
-      std::vector<std::uint32_t> counts(kRadix);
-      for (int d = 0; d < kRadix; ++d) counts[d] = std::uint32_t(at[d + 1] - at[d]);
-      const std::int64_t first = at[0];
+      for (Run& run : runs[l])
+        run.offset = in_place ? place.place(start, gap, run.offset) : with_gaps(start, gap, run.offset) + moved;
+      // A pass by the digit at bits [begin, begin + 8) of the ascending image that puts digit t's
+      // keys place[t] elements past the stage.
       using PV = std::conditional_t<PAIRS, V, std::uint32_t>;  // a keys-only partition's workspace
-      const PV* values_in = nullptr;
-      PV* values_out = nullptr;
-      if constexpr (PAIRS) {
-        values_in = s.d_values_in;
-        values_out = stage_values + first;
+      auto stage_pass = [&](const K* keys_in, const PV* values_in, std::int64_t n, const std::vector<std::int64_t>& place_of,
+                            const std::vector<std::int64_t>& keys, int begin) -> Status {
+        if (n == 0) return Status::Success;
+        std::int64_t base = 0;
+        const std::vector<std::uint32_t> counts = given_counts(place_of, keys, base);
+        if (counts.empty()) return Status::Unsupported;  // place_digits and hot_fits keep the places in reach: not reached
+        PV* values_out = nullptr;
+        if constexpr (PAIRS) values_out = stage_values + base;
+        return onesweep::run_tuned<K, PV, PAIRS>(keys_in, stage_keys + base, values_in, values_out, n, begin,
+                                                 begin + kRadixBits, make_codec<K>(false), c.ws[l].local.ptr, nullptr,
+                                                 stream, counts.data());
+      };
+      // By the top digit: every digit to its bin's place, the hot digit's aside; then the hot
+      // digit's keys by their sub-digit, each to its bin's place.
+      std::vector<std::int64_t> place_of(kRadix), keys(kRadix);
+      for (int t = 0; t < kRadix; ++t) {
+        const int f = hot_raw < 0 || t <= hot_raw ? t : t + kRadix - 1;
+        place_of[t] = t == hot_raw ? scratch : at[std::size_t(f)];
+        keys[t] = t == hot_raw ? hot_keys : start[std::size_t(f) + 1] - start[std::size_t(f)];
       }
-      PRIMLAB_TRY((onesweep::run_tuned<K, PV, PAIRS>(s.d_keys_in, stage_keys + first, values_in, values_out, s.n,
-                                                     top_begin, top_begin + kRadixBits, make_codec<K>(false),
-                                                     c.ws[l].local.ptr, nullptr, stream, counts.data())));
+      const PV* values_in = nullptr;
+      if constexpr (PAIRS) values_in = s.d_values_in;
+      PRIMLAB_TRY(stage_pass(s.d_keys_in, values_in, s.n, place_of, keys, top_begin));
+      if (hot_raw >= 0) {
+        for (int b = 0; b < kRadix; ++b) {
+          const std::size_t f = std::size_t(hot_raw + b);
+          place_of[b] = at[f];
+          keys[b] = start[f + 1] - start[f];
+        }
+        const PV* hot_values = nullptr;
+        if constexpr (PAIRS) hot_values = stage_values + scratch;
+        PRIMLAB_TRY(stage_pass(stage_keys + scratch, hot_values, hot_keys, place_of, keys, top_begin - kRadixBits));
+      }
       continue;
     }
     class_scatter_kernel<Bits, VBits, PAIRS><<<unsigned(tiles_of(s.n)), DistributedTuning::kThreads, 0, stream>>>(
@@ -903,7 +1020,7 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
     PRIMLAB_LAUNCH_TRY();
   }
   std::vector<Segmented> segmented;
-  PRIMLAB_TRY(segmented_sorts(c, routes, by_top_digit, segmented));
+  PRIMLAB_TRY(segmented_sorts(c, routes, by_top_digit, bins, bin_counts, segmented));
   PRIMLAB_TRY(c.clock.lap(&c.t.partition));
 
   // [SECTION] 6. The pieces on their way. A rank's own run is a device copy. A run to another
@@ -1014,13 +1131,17 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
       K* recv_keys = reinterpret_cast<K*>(c.ws[l].recv_keys) + at;
       V* recv_values = PAIRS ? reinterpret_cast<V*>(c.ws[l].recv_values) + at : nullptr;
       if (sort && segmented[l].on) {
-        // Three passes for 32-bit keys (seven for 64): recv -> out -> recv -> out.
-        const SegmentedPiece& piece = segmented[l].pieces[std::size_t(j)];
+        // Three passes for 32-bit keys (seven for 64): recv -> out -> recv -> out; by two digits
+        // two (six): recv -> alt -> out.
+        const Segmented& seg = segmented[l];
+        const SegmentedPiece& piece = seg.pieces[std::size_t(j)];
+        Bits* alt_keys = piece.digits == 2 ? static_cast<Bits*>(seg.alt_keys) : reinterpret_cast<Bits*>(recv_keys);
+        VBits* alt_values = piece.digits == 2 ? static_cast<VBits*>(seg.alt_values) : reinterpret_cast<VBits*>(recv_values);
         PRIMLAB_TRY((onesweep::run_segmented<Bits, VBits, PAIRS>(
-            reinterpret_cast<const Bits*>(recv_keys), reinterpret_cast<Bits*>(keys), reinterpret_cast<Bits*>(recv_keys),
-            reinterpret_cast<const VBits*>(recv_values), reinterpret_cast<VBits*>(values), reinterpret_cast<VBits*>(recv_values),
-            piece.first, piece.first_count, piece.later, piece.later_count, piece.segments, piece.start, c.begin_bit,
-            end_bit - kRadixBits, c.codec, segmented[l].state, stream)));
+            reinterpret_cast<const Bits*>(recv_keys), reinterpret_cast<Bits*>(keys), alt_keys,
+            reinterpret_cast<const VBits*>(recv_values), reinterpret_cast<VBits*>(values), alt_values, piece.first,
+            piece.first_count, piece.later, piece.later_count, piece.segments, piece.start, c.begin_bit,
+            end_bit - kRadixBits * piece.digits, c.codec, seg.state, stream)));
         continue;
       }
       if (sort) {
@@ -1220,15 +1341,20 @@ Status run(Exchange& ex, Shard<K, V>* shards, Local local, SortOrder order, int 
                       RangeImage<Bits>{codec.enc0, codec.enc1, begin_bit, num_bits}, Stopwatch(ex, times != nullptr)};
   Status st = agree(c);
   if (st == Status::Success && c.scheme == Scheme::PartitionFirst) {
-    // A cut that the top digit leaves open means skewed keys, which partition-first stages by a
-    // count, a scan and a scatter and sorts whole (4 x H200, 2^28 keys a rank: 13.77 ms against
-    // sort-first:4's 9.69). A sort whose options leave the scheme to the call, on ranks that
-    // sort-first takes, sorts first then: its first round was the only one spent.
+    // Where the cuts are not bin edges (StageBins) after at most two rounds, partition-first stages
+    // the shard by a count, a scan and a scatter and sorts whole pieces (4 x H200, 2^28 keys a
+    // rank: 13.77 ms against sort-first:4's 9.69). A sort whose options leave the scheme to the
+    // call, on ranks that sort-first takes, sorts first then: a second round is spent only where
+    // one top digit holds every open cut (one query).
     SplitterSearch search = make_search(c);
     const bool may_sort_first =
         c.options.scheme == Scheme::Auto && may_run(Scheme::SortFirst, c.local, c.G, c.options.scheme);
     st = find_cuts(c, search, {}, {}, may_sort_first ? 1 : -1);
-    if (st == Status::Success && !search.done()) {
+    if (st == Status::Success && may_sort_first && !search.done() && search.queries().size() == 1 &&
+        c.num_bits >= 2 * kRadixBits)
+      st = find_cuts(c, search, {}, {}, 2);
+    const bool open = !search.done() || (search.rounds() == 2 && !stages_by_bins(c, search));
+    if (st == Status::Success && may_sort_first && open) {
       c.scheme = Scheme::SortFirst;
       choose_pieces(c);
       carve(c);

@@ -298,34 +298,98 @@ DigitPlacement place_digits(const std::vector<std::int64_t>& digit_start, const 
   return p;
 }
 
+int StageBins::bin_at(std::uint64_t value, bool at_end, int width) const {
+  if (at_end) return size();
+  const int shift = width - 8;
+  const int top = int(value >> shift);
+  const std::uint64_t below = value & ((std::uint64_t(1) << shift) - 1);
+  if (below == 0) return hot < 0 || top <= hot ? top : top + 255;
+  const int sub_shift = shift - 8;
+  if (top != hot || sub_shift < 0 || (below & ((std::uint64_t(1) << sub_shift) - 1)) != 0) return -1;
+  return hot + int(below >> sub_shift);
+}
+
+std::vector<std::int64_t> StageBins::counts(const std::int64_t* top, const std::int64_t* sub) const {
+  std::vector<std::int64_t> n;
+  n.reserve(std::size_t(size()));
+  for (int t = 0; t < 256; ++t) {
+    if (t == hot) n.insert(n.end(), sub, sub + 256);
+    else n.push_back(top[t]);
+  }
+  return n;
+}
+
+std::vector<std::uint32_t> given_counts(const std::vector<std::int64_t>& place, const std::vector<std::int64_t>& keys,
+                                        std::int64_t& base) {
+  const std::size_t digits = place.size();
+  // An empty digit 0 starts at the lowest place of a digit with keys, and so does the pass's output.
+  base = keys[0] > 0 ? place[0] : std::numeric_limits<std::int64_t>::max();
+  for (std::size_t t = 1; t < digits && keys[0] == 0; ++t)
+    if (keys[t] > 0) base = std::min(base, place[t]);
+  if (base == std::numeric_limits<std::int64_t>::max()) base = place[0];
+  for (std::size_t t = 0; t < digits; ++t)
+    if (keys[t] > 0 && (place[t] < base || place[t] + keys[t] - base > std::int64_t(std::numeric_limits<std::uint32_t>::max()) + 1))
+      return {};
+  // Digit t starts at the sum of the counts below it, so count t is the step to the next digit's
+  // start (an empty digit starts where the one before it does).
+  std::vector<std::int64_t> start(digits, base);
+  for (std::size_t t = 1; t < digits; ++t) start[t] = keys[t] > 0 ? place[t] : start[t - 1];
+  std::vector<std::uint32_t> counts(digits);
+  for (std::size_t t = 0; t < digits; ++t)
+    counts[t] = std::uint32_t(t + 1 < digits ? start[t + 1] - start[t] : keys[t]);
+  return counts;
+}
+
+std::int64_t hot_scratch(const std::vector<std::int64_t>& at, const std::vector<std::int64_t>& digit_start,
+                         std::int64_t count, std::int64_t recv_at, std::int64_t aux_at, std::int64_t aux_size) {
+  constexpr std::int64_t kRound = 64;  // 256 bytes of the smallest element
+  auto up = [](std::int64_t x) { return (x + kRound - 1) / kRound * kRound; };
+  std::int64_t stage_end = at[0], aux_end = aux_at;
+  for (std::size_t f = 0; f + 1 < digit_start.size(); ++f) {
+    const std::int64_t keys = digit_start[f + 1] - digit_start[f];
+    if (keys == 0) continue;
+    if (at[f] < recv_at) stage_end = std::max(stage_end, at[f] + keys);
+    else if (at[f] >= aux_at) aux_end = std::max(aux_end, at[f] + keys);
+  }
+  if (up(stage_end) + count <= recv_at) return up(stage_end);
+  if (up(aux_end) + count <= aux_at + aux_size) return up(aux_end);
+  return -1;
+}
+
 std::vector<SegmentChunk> piece_chunks(int ranks, const std::vector<std::int64_t>& digit_counts,
                                        const std::vector<std::int64_t>& first, const std::vector<std::int64_t>& count,
-                                       const std::vector<std::int64_t>& landing, bool reversed) {
-  constexpr int kDigits = 256;
-  // len[q][t], at[q][t]: rank q's keys of digit t in its run of the piece, and where they lie in it.
-  std::vector<std::int64_t> len(std::size_t(ranks) * kDigits, 0), at(std::size_t(ranks) * kDigits, 0);
-  int lo = kDigits, hi = 0;
+                                       const std::vector<std::int64_t>& landing, bool reversed,
+                                       const std::vector<int>& segment_of, int* lowest) {
+  const int bins = int(digit_counts.size()) / std::max(ranks, 1);
+  const int segments = segment_of.empty() ? bins : segment_of.back() + 1;
+  // len[q][s], at[q][s]: rank q's keys of segment s in its run of the piece, and where they start in
+  // it (a rank's keys of one segment lie side by side there, its bins in stage order).
+  std::vector<std::int64_t> len(std::size_t(ranks) * segments, 0);
+  std::vector<std::int64_t> at(std::size_t(ranks) * segments, std::numeric_limits<std::int64_t>::max());
+  int lo = segments, hi = 0;
   for (int q = 0; q < ranks; ++q) {
     const std::int64_t a = first[q], b = first[q] + count[q];
-    std::int64_t below = 0;  // q's keys of the digits below t
-    for (int t = 0; t < kDigits && count[q] > 0; ++t) {
-      const std::int64_t c = digit_counts[std::size_t(q) * kDigits + t];
+    std::int64_t below = 0;  // q's keys of the bins below t
+    for (int t = 0; t < bins && count[q] > 0; ++t) {
+      const std::int64_t c = digit_counts[std::size_t(q) * bins + t];
       const std::int64_t from = std::max(a, below), to = std::min(b, below + c);
       below += c;
       if (to <= from) continue;
-      const std::size_t i = std::size_t(q) * kDigits + t;
-      len[i] = to - from;
-      at[i] = landing[q] + (reversed ? b - to : from - a);
-      lo = std::min(lo, t);
-      hi = std::max(hi, t + 1);
+      const int seg = segment_of.empty() ? t : segment_of[std::size_t(t)];
+      const std::size_t i = std::size_t(q) * segments + seg;
+      len[i] += to - from;
+      at[i] = std::min(at[i], landing[q] + (reversed ? b - to : from - a));
+      lo = std::min(lo, seg);
+      hi = std::max(hi, seg + 1);
     }
   }
   std::vector<SegmentChunk> chunks;
-  for (int t = lo; t < hi; ++t)
+  for (int seg = lo; seg < hi; ++seg)
     for (int q = 0; q < ranks; ++q) {
-      const std::size_t i = std::size_t(q) * kDigits + t;
-      if (len[i] > 0) chunks.push_back({at[i], len[i], t - lo});
+      const std::size_t i = std::size_t(q) * segments + seg;
+      if (len[i] > 0) chunks.push_back({at[i], len[i], seg - lo});
     }
+  if (lowest != nullptr) *lowest = lo;
   return chunks;
 }
 

@@ -174,6 +174,41 @@ DigitPlacement place_digits(const std::vector<std::int64_t>& digit_start, const 
                             const std::vector<OwnRun>& own, std::int64_t recv_at, std::int64_t aux_at,
                             std::int64_t aux_size);
 
+// The bins partition-first stages a shard by, in the order's image: its top digits, and where the
+// splitters refined one of them in a second round (one hot top digit, as skewed keys give), that
+// digit's 256 sub-digits (the digit below it) in its place: 511 bins. A pass by the top digit
+// stages the others and writes the hot digit's keys aside, a pass by the sub-digit stages those.
+// Every cut and piece bound of such a search is a bin edge, and each bin's count on every rank is
+// in the rounds' histograms, which every rank holds.
+struct StageBins {
+  int hot = -1;  // the refined top digit, or -1 (256 bins, the top digits)
+  int size() const { return hot < 0 ? 256 : 511; }
+  bool in_hot(int bin) const { return hot >= 0 && bin >= hot && bin < hot + 256; }
+  int top_of(int bin) const { return hot < 0 || bin < hot ? bin : in_hot(bin) ? hot : bin - 255; }
+  // The bin whose lowest value is `value` in a `width`-bit image (size() for 2^width), or -1 where
+  // no bin starts there.
+  int bin_at(std::uint64_t value, bool at_end, int width) const;
+  // Rank r's keys per bin, from its histograms of the top digit (top[256]) and of the hot digit's
+  // sub-digit (sub[256], unused without a hot digit).
+  std::vector<std::int64_t> counts(const std::int64_t* top, const std::int64_t* sub) const;
+};
+
+// The given counts (onesweep::run's given_counts) of a one-pass partition whose digit t's keys go
+// `place[t]` elements past where the stage starts, and `base`, where the pass's output starts (the
+// place of digit 0, which a pass puts first): the pass adds the counts modulo 2^32, so the places
+// need not rise with the digits. Empty where some digit with keys lies before base or 2^32
+// elements past it.
+std::vector<std::uint32_t> given_counts(const std::vector<std::int64_t>& place, const std::vector<std::int64_t>& keys,
+                                        std::int64_t& base);
+
+// Where the pass by the top digit writes the hot digit's `count` keys (the pass by the sub-digit
+// reads them there): a free stretch, past none of the staged keys it must not overwrite and not
+// before `at[0]` (the pass's output starts there), in the stage (elements [0, recv_at)) past the
+// digits staged there, else in aux past those placed there; -1 where neither has room. `at` and
+// `digit_start` as in DigitPlacement (places, and starts without gaps, of every bin).
+std::int64_t hot_scratch(const std::vector<std::int64_t>& at, const std::vector<std::int64_t>& digit_start,
+                         std::int64_t count, std::int64_t recv_at, std::int64_t aux_at, std::int64_t aux_size);
+
 // A segmented sort of a piece (onesweep::run_segmented), where every top digit of the order's image
 // is a segment sorted by the bits below it: partition-first's pass by the top digit is then the
 // sort's first pass. A chunk is the keys of one segment that lie side by side in the piece as it
@@ -184,12 +219,14 @@ struct SegmentChunk {
 };
 // The chunks of a piece, segment by segment and in rank order within one (the global input order).
 // Rank q's run of the piece lands at landing[q] of the piece and holds its keys of order-image
-// ranks [first[q], first[q] + count[q]) among its own, whose top digits counted digit_counts[q *
-// 256 + t]: in ascending digit order, or descending where `reversed` (the stage's order for a
-// descending sort). Segment 0 is the piece's lowest digit, segment s the digit s above it.
+// ranks [first[q], first[q] + count[q]) among its own, whose B bins counted digit_counts[q * B +
+// t]: in ascending bin order, or descending where `reversed` (the stage's order for a descending
+// sort). Bin t is in segment segment_of[t] (non-decreasing; empty: the bin's own), renumbered so
+// that segment 0 is the piece's lowest; `lowest`, where given, is told which that is.
 std::vector<SegmentChunk> piece_chunks(int ranks, const std::vector<std::int64_t>& digit_counts,
                                        const std::vector<std::int64_t>& first, const std::vector<std::int64_t>& count,
-                                       const std::vector<std::int64_t>& landing, bool reversed);
+                                       const std::vector<std::int64_t>& landing, bool reversed,
+                                       const std::vector<int>& segment_of = {}, int* lowest = nullptr);
 
 // The tables of a segmented sort, as the spans the GPU cuts its tiles from (tile_of): pass 0's
 // from the chunks (a tile never spans two), the later passes' from the segments as pass 0 leaves

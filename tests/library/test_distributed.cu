@@ -11,6 +11,7 @@
 #include <memory>
 #include <numeric>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "primlab/distributed.h"
@@ -316,27 +317,34 @@ TEST(Distributed, EverySchemeAndPipelineSortsStably) {
   every_scheme_and_pipeline<std::uint64_t>(20001);
 }
 
-// Whether the first splitter round leaves a cut open, as primlab/distributed.h states the rule: a
-// cut's target, position s N / G of the global order, lies inside a bucket of the top 8 bits
-// farther than N / (128 G) from both of its edges (u64 keys, the whole 64-bit range).
-bool top_digit_leaves_a_cut_open(const std::vector<std::uint64_t>& keys, int G) {
-  const std::int64_t n = std::int64_t(keys.size()), slack = n / (std::int64_t(G) * 128);
-  std::vector<std::int64_t> h(256, 0);
-  for (std::uint64_t k : keys) ++h[k >> 56];
-  for (int s = 1; s < G; ++s) {
-    const std::int64_t target = n * s / G;
-    std::int64_t lo = 0;
-    int b = 0;
-    while (lo + h[b] <= target) lo += h[b++];
-    if (std::min(target - lo, lo + h[b] - target) > slack) return true;
+// Whether Auto turns partition-first to sort first, as primlab/distributed.h states the rule: the
+// library's search (SplitterSearch, each cut within N / (128 G) of a bucket edge) on host histograms
+// of the top 8 bits of every rank's keys, then of the next 8 where one bucket holds every open cut,
+// leaves a cut open (u64 keys, the whole 64-bit range, where no cut is a tie after two rounds).
+bool two_rounds_leave_a_cut_open(const std::vector<std::vector<std::uint64_t>>& shards) {
+  const int G = int(shards.size());
+  std::vector<std::int64_t> totals;
+  std::int64_t n = 0;
+  for (const auto& s : shards) n += totals.emplace_back(std::int64_t(s.size()));
+  primlab::detail::SplitterSearch search(64, totals, n / (std::int64_t(G) * 128));
+  while (!search.done() && search.rounds() < 2 && (search.rounds() == 0 || search.queries().size() == 1)) {
+    const auto queries = search.queries();
+    const int d = search.digit_bits(), level = queries[0].level;
+    std::vector<std::int64_t> counts((std::size_t(G) * queries.size()) << d, 0);
+    for (int r = 0; r < G; ++r)
+      for (std::uint64_t k : shards[r])
+        for (std::size_t q = 0; q < queries.size(); ++q)
+          if (level == 0 || k >> (64 - level) == queries[q].prefix)
+            ++counts[((std::size_t(r) * queries.size() + q) << d) + ((k >> (64 - level - d)) & ((1u << d) - 1))];
+    search.answer(counts);
   }
-  return false;
+  return !search.done();
 }
 
 // The default (Auto) takes the scheme of kernels/tuning/distributed.cuh, and the tuned pieces; on
-// up to 4 ranks, partition-first's choice sorts first where the top digit leaves a cut open (few
-// distinct keys, and here one uniform case whose cut lands 176 keys inside a bucket, 1 past the
-// slack).
+// up to 4 ranks, partition-first's choice sorts first where two splitter rounds leave a cut open
+// (few distinct keys, and here uniform cases whose cuts land just past the slack inside buckets of
+// the next 8 bits).
 TEST(Distributed, EveryRankCountSortsStablyByDefault) {
   int turned = 0;
   for (int G = 2; G <= 8; ++G)
@@ -348,17 +356,77 @@ TEST(Distributed, EveryRankCountSortsStablyByDefault) {
       const auto out = run<std::uint64_t, std::uint32_t>(Op::Sort, shards, ids, SortOrder::Ascending, 0, 64);
       expect_result<std::uint64_t>(Op::Sort, shards, out, SortOrder::Ascending, 0, 64, true);
       const auto tuned = primlab::detail::DistributedTuning::choice(G, true, 90001 / G);
-      const bool turns = G <= 4 && tuned.scheme == DistributedScheme::PartitionFirst && top_digit_leaves_a_cut_open(keys, G);
+      const bool turns = G <= 4 && tuned.scheme == DistributedScheme::PartitionFirst && two_rounds_leave_a_cut_open(shards);
       turned += turns;
       EXPECT_EQ(out.times.scheme, G > 4 ? DistributedScheme::PartitionFirst : turns ? DistributedScheme::SortFirst : tuned.scheme);
     }
   EXPECT_GT(turned, 0) << "no case turned partition first to sort first";
 }
 
-// Where the top digit leaves a cut open (skewed keys), a sort whose options leave the scheme to the
-// call sorts first on up to 4 ranks; keys the top digit splits keep the table's partition-first;
-// a forced scheme stays.
-TEST(Distributed, SkewedKeysSortFirstWhereTheSchemeIsLeftToTheCall) {
+// Keys of which 70 % share one top byte of the range (bits [begin_bit + bits - 8, begin_bit +
+// bits)), their other bits uniform, and the rest uniform, as the bench's skewed keys: every cut
+// between ranks falls inside that byte's bucket.
+template <class K>
+std::vector<K> one_hot_byte(std::int64_t n, std::uint64_t seed, int begin_bit, int bits, std::uint32_t byte = 0x42) {
+  std::vector<K> keys = make_keys<K>(Dist::Uniform, n, seed);
+  const std::vector<std::uint32_t> coin = make_keys<std::uint32_t>(Dist::Uniform, n, seed + 1);
+  const int top = begin_bit + bits - 8;
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    if (coin[i] % 10 < 7) {
+      const BitsOf<K> b = (BitsOf<K>(keys[i]) & ~(BitsOf<K>(0xFF) << top)) | (BitsOf<K>(byte) << top);
+      keys[i] = K(b);
+    }
+  return keys;
+}
+
+// Skewed keys, whose cuts a second splitter round places in one hot top digit, are staged by the
+// top digit and that digit's keys by the next (two partition passes) and sorted partition-first,
+// by the table's choice or forced, every piece in the hot digit sorted by the digits below both:
+// keys and pairs, 32- and 64-bit, ascending and descending, bit ranges, a hot digit in the middle
+// and at either end (the pass's first digit, whose keys go aside below every other), uneven shards,
+// 2 to 5 ranks.
+TEST(Distributed, SkewedKeysAreStagedByTwoDigits) {
+  int by_two_digits = 0;
+  for (int G : {2, 3, 4, 5})
+    for (SortOrder order : {SortOrder::Ascending, SortOrder::Descending})
+      for (int pieces : {0, 1, 3}) {
+        SCOPED_TRACE(testing::Message() << "G " << G << " pieces " << pieces << (order == SortOrder::Ascending ? "" : " descending"));
+        CallSetup setup;
+        setup.options = {pieces == 0 ? DistributedScheme::Auto : DistributedScheme::PartitionFirst, pieces};
+        for (const auto& [begin_bit, bits, byte] : {std::tuple{0, 32, 0x42u}, std::tuple{8, 24, 0x42u},
+                                                    std::tuple{3, 21, 0x42u}, std::tuple{0, 32, 0x00u},
+                                                    std::tuple{0, 32, 0xFFu}}) {
+          SCOPED_TRACE(testing::Message() << "bits [" << begin_bit << ", " << begin_bit + bits << "), hot byte " << byte);
+          const auto shards = split(one_hot_byte<std::uint32_t>(120001, 9, begin_bit, bits, byte), G, true);
+          const auto ids = global_positions(shards);
+          const auto with_values = run<std::uint32_t, std::uint32_t>(Op::Sort, shards, ids, order, begin_bit, bits, setup);
+          expect_result<std::uint32_t>(Op::Sort, shards, with_values, order, begin_bit, bits, true);
+          const auto keys_only = run<std::uint32_t, std::uint32_t>(Op::Sort, shards, {}, order, begin_bit, bits, setup);
+          expect_result<std::uint32_t>(Op::Sort, shards, keys_only, order, begin_bit, bits, false);
+          for (const primlab::DistributedTimes& t : {with_values.times, keys_only.times}) {
+            EXPECT_EQ(t.scheme, DistributedScheme::PartitionFirst);
+            EXPECT_EQ(t.splitter_rounds, 2);
+            EXPECT_EQ(t.stage_passes, 2);
+            EXPECT_EQ(t.realigned, 0);
+            // 32 bits: the 3 passes below the top digit (2 in the hot digit's pieces); 24 and 21
+            // bits, whose 2 passes below it would not end in the result: whole pieces, 3 passes.
+            EXPECT_EQ(t.local_passes, 3);
+          }
+          by_two_digits += 2;
+        }
+        const auto shards64 = split(one_hot_byte<std::uint64_t>(60001, 4, 0, 64), G, true);
+        const auto out64 = run<std::uint64_t, std::uint32_t>(Op::Sort, shards64, global_positions(shards64), order, 0, 64, setup);
+        expect_result<std::uint64_t>(Op::Sort, shards64, out64, order, 0, 64, true);
+        EXPECT_EQ(out64.times.stage_passes, 2);
+        EXPECT_EQ(out64.times.local_passes, 7);
+      }
+  EXPECT_GT(by_two_digits, 0);
+}
+
+// Where two splitter rounds leave a cut open (few distinct keys: cuts inside runs of equal keys), a
+// sort whose options leave the scheme to the call sorts first on up to 4 ranks; keys the top
+// digit splits keep the table's partition-first; a forced scheme stays.
+TEST(Distributed, FewDistinctKeysSortFirstWhereTheSchemeIsLeftToTheCall) {
   for (int G : {2, 4, 5}) {
     SCOPED_TRACE(testing::Message() << "G " << G);
     const auto uniform = split(make_keys<std::uint32_t>(Dist::Uniform, 200001, 5), G, true);
@@ -457,12 +525,12 @@ TEST(Distributed, EveryMessageLeavesAndLandsOnA256ByteBoundary) {
         // Staged by the top digit, each piece's sort takes the passes below it: 3 for 32-bit keys, 7 for 64.
         if (scheme == DistributedScheme::PartitionFirst)
           for (const auto& [t, passes] : {std::pair{out.times, 3}, std::pair{out64.times, 7}}) {
-            if (t.splitter_rounds != 1) {  // classes cut inside a digit: the class path, whole pieces
+            if (t.stage_passes == 0) {  // classes cut inside a digit: the class path, whole pieces
               EXPECT_EQ(t.local_passes, passes + 1);
               continue;
             }
             EXPECT_EQ(t.realigned, 0);
-            EXPECT_EQ(t.copied, 0) << "the own runs written where they land";
+            if (t.stage_passes == 1) EXPECT_EQ(t.copied, 0) << "the own runs written where they land";
             EXPECT_EQ(t.local_passes, passes);
             ++staged_by_top_digit;
           }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <numeric>
 #include <random>
 #include <tuple>
 #include <vector>
@@ -373,6 +374,144 @@ TEST(DistributedPlan, OwnRunsLandStraightFromThePartition) {
   EXPECT_TRUE(primlab::detail::place_digits(start, gap, own, recv_at, aux_at, after - 1).at.empty());
   // No own keys: nothing to place.
   EXPECT_TRUE(primlab::detail::place_digits(start, gap, {{start[80], 0, 0}}, recv_at, aux_at, stage + 256).at.empty());
+}
+
+// The bins of a search refined in one hot top digit: the top digits below it, its 256 sub-digits,
+// the top digits above it; each starts at the value the splitters' edges name, and no other value
+// is a bin edge.
+TEST(DistributedPlan, StageBinsAreTopDigitsAndTheHotDigitsSubDigits) {
+  primlab::detail::StageBins bins;
+  EXPECT_EQ(bins.size(), 256);
+  EXPECT_EQ(bins.bin_at(0x42000000u, false, 32), 0x42);
+  EXPECT_EQ(bins.bin_at(0x42100000u, false, 32), -1);
+  bins.hot = 0x42;
+  EXPECT_EQ(bins.size(), 511);
+  for (int width : {16, 21, 32, 64}) {
+    SCOPED_TRACE(testing::Message() << "width " << width);
+    const int top = width - 8, sub = width - 16;
+    EXPECT_EQ(bins.bin_at(0, false, width), 0);
+    EXPECT_EQ(bins.bin_at(std::uint64_t(0x41) << top, false, width), 0x41);
+    EXPECT_EQ(bins.bin_at(std::uint64_t(0x42) << top, false, width), 0x42);
+    EXPECT_EQ(bins.bin_at((std::uint64_t(0x42) << top) | (std::uint64_t(0x7F) << sub), false, width), 0x42 + 0x7F);
+    EXPECT_EQ(bins.bin_at(std::uint64_t(0x43) << top, false, width), 0x43 + 255);
+    EXPECT_EQ(bins.bin_at(std::uint64_t(0xFF) << top, false, width), 510);
+    EXPECT_EQ(bins.bin_at(0, true, width), 511);
+    EXPECT_EQ(bins.bin_at((std::uint64_t(0x43) << top) | (std::uint64_t(1) << sub), false, width), -1) << "not the hot digit";
+    if (sub > 0) EXPECT_EQ(bins.bin_at((std::uint64_t(0x42) << top) | 1, false, width), -1) << "inside a sub-digit";
+  }
+  for (int f : {0, 0x41, 0x42, 0x42 + 255, 0x42 + 256, 510})
+    EXPECT_EQ(bins.top_of(f), f < 0x42 ? f : f < 0x42 + 256 ? 0x42 : f - 255) << f;
+  std::vector<std::int64_t> top(256), sub(256);
+  std::iota(top.begin(), top.end(), 1000);
+  std::iota(sub.begin(), sub.end(), 5000);
+  const std::vector<std::int64_t> n = bins.counts(top.data(), sub.data());
+  ASSERT_EQ(n.size(), 511u);
+  EXPECT_EQ(n[0x41], 1000 + 0x41);
+  EXPECT_EQ(n[0x42], 5000);
+  EXPECT_EQ(n[0x42 + 255], 5255);
+  EXPECT_EQ(n[0x42 + 256], 1000 + 0x43);
+}
+
+// A pass adds the given counts modulo 2^32 from its base: every digit with keys starts at its place,
+// whether or not the places rise with the digits; an empty digit 0 takes the lowest place; a place
+// before digit 0's, or 2^32 elements past the base, cannot be given.
+TEST(DistributedPlan, GivenCountsReachEveryPlaceFromTheBase) {
+  auto starts = [](const std::vector<std::uint32_t>& counts) {  // as the pass's exclusive scan
+    std::vector<std::uint32_t> at(counts.size(), 0);
+    for (std::size_t t = 1; t < counts.size(); ++t) at[t] = at[t - 1] + counts[t - 1];
+    return at;
+  };
+  const std::vector<std::int64_t> keys = {5, 0, 7, 3, 0, 2};
+  for (const std::vector<std::int64_t>& place : {std::vector<std::int64_t>{10, 0, 15, 30, 0, 40},
+                                                 std::vector<std::int64_t>{10, 0, 900, 22, 99, 31},
+                                                 std::vector<std::int64_t>{10, 0, (std::int64_t(1) << 32) + 10, 30, 0, 40}}) {
+    std::int64_t base = -1;
+    const std::vector<std::uint32_t> counts = primlab::detail::given_counts(place, keys, base);
+    if (place[2] + keys[2] - 10 > (std::int64_t(1) << 32)) {
+      EXPECT_TRUE(counts.empty());
+      continue;
+    }
+    ASSERT_EQ(counts.size(), keys.size());
+    EXPECT_EQ(base, 10);
+    const std::vector<std::uint32_t> at = starts(counts);
+    for (std::size_t t = 0; t < keys.size(); ++t)
+      if (keys[t] > 0) EXPECT_EQ(std::int64_t(at[t]), place[t] - base) << "digit " << t;
+  }
+  const std::vector<std::int64_t> empty_first = {0, 4, 4}, place = {0, 50, 20};
+  std::int64_t base = -1;
+  const std::vector<std::uint32_t> counts = primlab::detail::given_counts(place, empty_first, base);
+  ASSERT_EQ(counts.size(), 3u);
+  EXPECT_EQ(base, 20);
+  EXPECT_EQ(starts(counts)[1], 30u);
+  EXPECT_EQ(starts(counts)[2], 0u);
+  EXPECT_TRUE(primlab::detail::given_counts({30, 50, 20}, {1, 4, 4}, base).empty()) << "a place before digit 0's";
+}
+
+// The hot digit's keys go aside where neither pass writes: past the staged digits in the stage, or
+// past those placed in aux, never before the first place; -1 where neither has room.
+TEST(DistributedPlan, HotScratchLiesWhereNothingIsWritten) {
+  // Bins of 100 keys each; the stage is [0, 1024), the receive buffer [1024, 2048), aux [2048, 3048).
+  const std::vector<std::int64_t> start = {0, 100, 200, 300, 400};
+  const std::int64_t recv = 1024, aux = 2048;
+  auto disjoint = [&](const std::vector<std::int64_t>& at, std::int64_t s, std::int64_t n) {
+    for (std::size_t f = 0; f + 1 < start.size(); ++f)
+      if (s < at[f] + 100 && at[f] < s + n) return false;
+    return s >= at[0];
+  };
+  // Two bins staged, two placed in the receive buffer: the stage's tail.
+  const std::vector<std::int64_t> staged = {0, 130, 1024, 1124, 1224};
+  const std::int64_t a = primlab::detail::hot_scratch(staged, start, 700, recv, aux, 1000);
+  EXPECT_EQ(a, 256);
+  EXPECT_TRUE(disjoint(staged, a, 700));
+  EXPECT_EQ(primlab::detail::hot_scratch(staged, start, 800, recv, aux, 1000), 2048) << "too long for the stage: aux";
+  // The first bin placed in the receive buffer, the others in aux: past them, not in the stage.
+  const std::vector<std::int64_t> placed = {1024, 2048, 2148, 2298, 2398};
+  const std::int64_t b = primlab::detail::hot_scratch(placed, start, 600, recv, aux, 1000);
+  EXPECT_EQ(b, 2432);
+  EXPECT_TRUE(disjoint(placed, b, 600));
+  EXPECT_EQ(primlab::detail::hot_scratch(placed, start, 700, recv, aux, 1000), -1);
+}
+
+// Segments may join bins: the hot digit's sub-digits, joined by their top digit, read as the top
+// digit they split (the same chunks as from the top digits' counts); and the piece's lowest
+// segment is told.
+TEST(DistributedPlan, SegmentsJoinTheHotDigitsSubDigits) {
+  constexpr int G = 3;
+  primlab::detail::StageBins bins;
+  bins.hot = 100;
+  std::uint32_t x = 5;
+  std::vector<std::int64_t> fine, coarse;
+  for (int q = 0; q < G; ++q) {
+    std::vector<std::int64_t> top(256, 0), sub(256, 0);
+    for (auto& c : sub) c = std::int64_t((x = x * 1664525u + 1013904223u) >> 28);
+    for (auto& c : top) c = std::int64_t((x = x * 1664525u + 1013904223u) >> 28);
+    top[100] = std::accumulate(sub.begin(), sub.end(), std::int64_t(0));
+    const std::vector<std::int64_t> n = bins.counts(top.data(), sub.data());
+    fine.insert(fine.end(), n.begin(), n.end());
+    coarse.insert(coarse.end(), top.begin(), top.end());
+  }
+  std::vector<int> by_top(511);
+  for (int f = 0; f < 511; ++f) by_top[std::size_t(f)] = bins.top_of(f);
+  for (bool reversed : {false, true}) {
+    // Each rank's keys from its 1000th on, 2500 of them, landed one run after another.
+    const std::vector<std::int64_t> first(G, 1000), count(G, 2500), landing = {0, 2500, 5000};
+    int lowest = -1;
+    const auto joined = primlab::detail::piece_chunks(G, fine, first, count, landing, reversed, by_top, &lowest);
+    const auto want = primlab::detail::piece_chunks(G, coarse, first, count, landing, reversed);
+    ASSERT_EQ(joined.size(), want.size());
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      EXPECT_EQ(joined[i].src, want[i].src) << i;
+      EXPECT_EQ(joined[i].count, want[i].count) << i;
+      EXPECT_EQ(joined[i].seg, want[i].seg) << i;
+    }
+    int lowest_top = 256;  // the lowest top digit some rank's 1000th key has
+    for (int q = 0; q < G; ++q) {
+      int t = 0;
+      for (std::int64_t below = 0; below + coarse[std::size_t(q) * 256 + t] <= 1000; ++t) below += coarse[std::size_t(q) * 256 + t];
+      lowest_top = std::min(lowest_top, t);
+    }
+    EXPECT_EQ(lowest, lowest_top);
+  }
 }
 
 // A piece's chunks read its landed runs top digit by top digit, each digit's keys in rank order and,

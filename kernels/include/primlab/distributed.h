@@ -21,8 +21,11 @@
 // exchange of those runs from where they lie, piece by piece; 5. the stable merge of the G sorted
 // runs of each piece a rank holds (ceil(log2 G) rounds of pairwise merges), while the next piece
 // travels. Which scheme runs by default is measured per rank count and size
-// (kernels/tuning/distributed.cuh, bench/NOTES-distributed.md); on 2 to 4 ranks, a sort with
-// DistributedScheme::Auto whose first splitter round leaves a cut open (skewed keys) sorts first.
+// (kernels/tuning/distributed.cuh, bench/NOTES-distributed.md). Partition first stages a shard by
+// its top 8 bits (one radix pass); where a second splitter round refined one bucket alone (skewed
+// keys: one top digit holds every open cut), by those bits and that bucket's next 8 (a second pass,
+// over its keys). On 2 to 4 ranks, a sort with DistributedScheme::Auto whose cuts two such rounds
+// do not place sorts first.
 // Either way the result is the stable global order: equal keys keep the order of (rank, position).
 // Every message of 256 bytes or more leaves and lands on a 256-byte boundary, where NCCL copies at
 // full speed.
@@ -111,6 +114,9 @@ struct DistributedTimes {
   int local_passes = 0;        // digit passes of a piece's sort on this process's first rank
                                // (partition-first; below the top digit where the partition by it
                                // was the sort's first pass)
+  int stage_passes = 0;        // partition-first: the radix passes that staged the shard by
+                               // destination (1: by the top digit; 2: and one top digit's keys by
+                               // the next, skewed keys; 0: a count and a scatter by class)
 };
 
 // The most keys any rank receives when the group holds total_n keys: a fair share plus the
