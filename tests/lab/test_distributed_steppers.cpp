@@ -64,26 +64,64 @@ double balance_of(const std::vector<std::uint32_t>& counts, std::int32_t n) {
 // The pieces every GPU's range is cut into: the bytes row is G x G x pieces.
 int pieces_of(const Trace& t, int G) { return int(t.rows[kDistBytes].length) / (G * G); }
 
-// Whether the first splitter round (the top digit of the span the keys differ in) leaves a cut
-// open: a target, the start of shard s + 1, inside a top-digit bucket farther than the slack
-// from both of its edges, with bits below the digit to refine it.
-bool first_round_leaves_a_cut_open(const std::vector<std::uint32_t>& in, int G, int bits, ElemType type) {
-  const int span = span_of(in), top = std::min(bits, span), rest = span - top;
-  if (rest == 0 || in.empty()) return false;
-  std::vector<std::int32_t> h(std::size_t(1) << top, 0);
-  for (std::uint32_t w : in) {
-    const std::uint32_t x = type == ElemType::I32 ? w ^ 0x80000000u : w;
-    ++h[std::size_t((span >= 32 ? x : x & ((1u << span) - 1u)) >> rest)];
-  }
+// What partition first's splitter rounds do, as the library rules (primlab/distributed.h): the
+// rounds it tries (the first, of the top digit of the span the keys differ in; a second where one
+// bucket holds every open cut and a whole digit lies below it) and whether they turn the sort to
+// sort first (a cut left open, or a second round's cut split by position). A cut whose target,
+// the start of shard s + 1, lies farther than the slack from both edges of its bucket is refined
+// by the bucket's next digit, or split by position where no bits are left.
+struct Tried {
+  int rounds = 0;
+  bool turns = false;
+};
+Tried partition_first_rounds(const std::vector<std::uint32_t>& in, int G, int bits, ElemType type) {
+  const int span = span_of(in);
   const std::int32_t n = std::int32_t(in.size()), slack = n / (8 * G);
-  for (int s = 1; s < G; ++s) {
-    const std::int32_t target = std::int32_t(std::int64_t(n) * s / G);
-    std::int32_t lo = 0;
-    std::size_t b = 0;
-    while (b + 1 < h.size() && lo + h[b] <= target) lo += h[b++];
-    if (std::min(target - lo, lo + h[b] - target) > slack) return true;
+  std::vector<std::uint32_t> x;
+  for (std::uint32_t w : in) {
+    const std::uint32_t v = type == ElemType::I32 ? w ^ 0x80000000u : w;
+    x.push_back(span >= 32 ? v : v & ((1u << span) - 1u));
   }
-  return false;
+  struct Open {
+    std::uint32_t prefix = 0;
+    std::int32_t below = 0;
+    bool resolved = false, tie = false;
+  };
+  std::vector<Open> cuts(std::size_t(std::max(G - 1, 0)));
+  int level = 0;
+  Tried t;
+  auto round = [&] {
+    const int d = std::min(bits, span - level), rest = span - level - d;
+    for (int s = 0; s + 1 < G; ++s) {
+      Open& c = cuts[std::size_t(s)];
+      if (c.resolved) continue;
+      std::vector<std::int32_t> h(std::size_t(1) << d, 0);
+      for (std::uint32_t v : x)
+        if (level == 0 || v >> (span - level) == c.prefix) ++h[std::size_t((v >> rest) & ((1u << d) - 1u))];
+      const std::int32_t local = std::int32_t(std::int64_t(n) * (s + 1) / G) - c.below;
+      std::int32_t cum = 0;
+      std::size_t b = 0;
+      while (b + 1 < h.size() && cum + h[b] <= local) cum += h[b++];
+      if (std::min(local - cum, cum + h[b] - local) <= slack) {
+        c.resolved = true;
+      } else if (rest == 0) {
+        c.resolved = c.tie = true;
+      } else {
+        c.prefix = (c.prefix << d) | std::uint32_t(b);
+        c.below += cum;
+      }
+    }
+    level += d;
+    ++t.rounds;
+  };
+  if (in.empty()) return t;
+  round();
+  std::vector<std::uint32_t> open;
+  for (const Open& c : cuts)
+    if (!c.resolved && std::find(open.begin(), open.end(), c.prefix) == open.end()) open.push_back(c.prefix);
+  if (open.size() == 1 && span >= 2 * bits) round();
+  t.turns = std::any_of(cuts.begin(), cuts.end(), [&](const Open& c) { return !c.resolved || (t.rounds == 2 && c.tie); });
+  return t;
 }
 
 // Every fact of one trace; returns the balance of the top-digit splitters (before refining).
@@ -92,9 +130,10 @@ double check(const std::vector<std::uint32_t>& in, int G, int bits, ElemType typ
   const Trace t = run(in, G, bits, type);
   const std::int32_t n = std::int32_t(in.size());
   const std::size_t last = t.steps.size() - 1;
-  // Partition first; on up to 4 GPUs it tries one splitter round, then sorts first if that round
-  // left a cut open.
-  const bool sort_first = G <= kDistSortFirstMaxGpus && first_round_leaves_a_cut_open(in, G, bits, type);
+  // Partition first; on up to 4 GPUs it tries one splitter round (or two), then sorts first if
+  // they leave a cut open.
+  const Tried tried = partition_first_rounds(in, G, bits, type);
+  const bool sort_first = G <= kDistSortFirstMaxGpus && tried.turns;
   auto before = [&](std::uint32_t a, std::uint32_t b) {
     return type == ElemType::I32 ? std::int32_t(a) < std::int32_t(b) : a < b;
   };
@@ -128,7 +167,7 @@ double check(const std::vector<std::uint32_t>& in, int G, int bits, ElemType typ
   // Sort first: each shard sorted before anything else.
   const std::vector<std::uint32_t> staged = row(t, last, kDistPart);
   if (sort_first) {
-    EXPECT_EQ(step_of(t, "presort"), 4u) << "after the tried round's three launches";
+    EXPECT_EQ(step_of(t, "presort"), std::size_t(1 + 3 * tried.rounds)) << "after the tried rounds' three launches each";
     for (int r = 0; r < G; ++r) {
       std::vector<std::uint32_t> shard_keys(in.begin() + shard[std::size_t(r)], in.begin() + shard[std::size_t(r + 1)]);
       std::stable_sort(shard_keys.begin(), shard_keys.end(), before);
@@ -333,7 +372,7 @@ double check(const std::vector<std::uint32_t>& in, int G, int bits, ElemType typ
     const std::string& placed = t.steps[s + 2].label;
     EXPECT_NE(placed.find("round " + std::to_string(rounds + 1) + ":"), std::string::npos) << placed;
     const bool turns = placed.find("turns the sort to sort first") != std::string::npos;
-    EXPECT_EQ(turns, sort_first && s == 1) << placed;
+    EXPECT_EQ(turns, sort_first && s == std::size_t(1 + 3 * (tried.rounds - 1))) << placed;
     if (turns) {
       EXPECT_EQ(t.steps[s + 3].phase, "presort");
       s += 1;
@@ -380,11 +419,14 @@ TEST(DistributedSort, ZipfSkewNeedsTheNextDigitAndPositions) {
   EXPECT_GE(check(in, 4, 4), 3.0);  // the top digit alone puts 45 keys on one GPU
   const Trace t = run(in, 4, 4);
   EXPECT_NE(t.title.find("partition first, then sort first"), std::string::npos) << t.title;
-  EXPECT_EQ(rounds_of(t), 3u) << "partition first's top digit; then sort first's top digit and the next digit of bucket 0";
+  EXPECT_EQ(rounds_of(t), 4u) << "partition first's top digit and bucket 0's next digit (a cut by position turns it); "
+                                  "then sort first's top digit and the next digit of bucket 0";
   EXPECT_NE(t.steps[3].label.find("the next round refines it"), std::string::npos) << t.steps[3].label;
-  EXPECT_NE(t.steps[3].label.find("turns the sort to sort first"), std::string::npos) << t.steps[3].label;
-  EXPECT_EQ(t.steps[4].phase, "presort");
-  EXPECT_NE(t.steps[10].label.find("split by position"), std::string::npos) << t.steps[10].label;
+  EXPECT_EQ(t.steps[3].label.find("turns the sort to sort first"), std::string::npos) << t.steps[3].label;
+  EXPECT_NE(t.steps[6].label.find("split by position"), std::string::npos) << t.steps[6].label;
+  EXPECT_NE(t.steps[6].label.find("turns the sort to sort first"), std::string::npos) << t.steps[6].label;
+  EXPECT_EQ(t.steps[7].phase, "presort");
+  EXPECT_NE(t.steps[13].label.find("split by position"), std::string::npos) << t.steps[13].label;
   const Trace eight = run(in, 8, 4);  // sort first merges at most 4 runs: 8 GPUs partition first
   EXPECT_NE(eight.title.find("(partition first,"), std::string::npos) << eight.title;
   EXPECT_NE(eight.steps[3].label.find("the next round refines it"), std::string::npos) << eight.steps[3].label;
@@ -411,39 +453,64 @@ TEST(DistributedSort, EqualKeysAreSplitByPositionInOnePiece) {
 }
 
 // The pieces follow the library's piece_bounds: up to 4 per GPU, at counted edges; partition
-// first, each about 1.5x the one before (the first, whose transfer nothing hides, the smallest);
-// sort first (skewed keys: 70 % of them share the top digit 0x42), about equal.
+// first, each about 1.5x the one before (the first, whose transfer nothing hides, the smallest),
+// on uniform keys and on skewed ones (70 % of them share the top digit 0x42, which a second round
+// refines); sort first (two hot top digits, 40 % each, leave open cuts in two buckets), about equal.
 TEST(DistributedSort, RangesTravelInPiecesThatGrowPartitionFirst) {
   std::mt19937 rng(11);
-  std::vector<std::uint32_t> uniform(960), skewed(960);
+  std::vector<std::uint32_t> uniform(960), skewed(960), two_hot(960);
   for (auto& k : uniform) k = rng();
   for (std::size_t i = 0; i < skewed.size(); ++i) skewed[i] = i % 10 < 7 ? 0x42000000u | (rng() & 0xFFFFFFu) : rng();
-  for (int G : {2, 4, 8})
-    for (bool skew : {false, true}) {
-      if (skew && G > kDistSortFirstMaxGpus) continue;
-      SCOPED_TRACE("G=" + std::to_string(G) + (skew ? " skewed" : " uniform"));
-      const std::vector<std::uint32_t>& in = skew ? skewed : uniform;
-      const Trace t = run(in, G, 8);
-      EXPECT_EQ(t.title.find("then sort first") != std::string::npos, skew) << t.title;
-      const int P = pieces_of(t, G);
-      EXPECT_EQ(P, kDistPieces) << "the rounds' buckets leave edges inside every range";
-      const std::vector<std::uint32_t> bytes = row(t, t.steps.size() - 1, kDistBytes);
-      for (int s = 0; s < G; ++s) {
-        std::vector<std::int32_t> size(std::size_t(P), 0);
-        for (int r = 0; r < G; ++r)
-          for (int j = 0; j < P; ++j) size[std::size_t(j)] += std::int32_t(bytes[std::size_t((r * G + s) * P + j)] / 4);
-        std::int32_t range = 0;
-        for (std::int32_t x : size) range += x;
-        for (int j = 0; j < P; ++j) EXPECT_GT(size[std::size_t(j)], 0) << "GPU " << s << " piece " << j;
-        if (skew) {
-          for (int j = 0; j < P; ++j) EXPECT_NEAR(size[std::size_t(j)], range / P, range / 8 + 2) << "GPU " << s;
-        } else {
-          EXPECT_LT(size[0], size[std::size_t(P - 1)]) << "GPU " << s;
-          EXPECT_NEAR(double(size[std::size_t(P - 1)]) / size[0], 27.0 / 8, 1.5) << "GPU " << s;
-        }
+  for (std::size_t i = 0; i < two_hot.size(); ++i)
+    two_hot[i] = i % 10 < 4 ? 0x42000000u | (rng() & 0xFFFFFFu) : i % 10 < 8 ? 0x90000000u | (rng() & 0xFFFFFFu) : rng();
+  struct Case {
+    int G;
+    const std::vector<std::uint32_t>* in;
+    const char* name;
+    bool sort_first;
+  };
+  for (const Case& c : {Case{2, &uniform, "uniform", false}, Case{4, &uniform, "uniform", false},
+                        Case{8, &uniform, "uniform", false}, Case{2, &skewed, "skewed", false},
+                        Case{4, &skewed, "skewed", false}, Case{4, &two_hot, "two hot digits", true}}) {
+    const int G = c.G;
+    SCOPED_TRACE("G=" + std::to_string(G) + " " + c.name);
+    const Trace t = run(*c.in, G, 8);
+    EXPECT_EQ(t.title.find("then sort first") != std::string::npos, c.sort_first) << t.title;
+    const int P = pieces_of(t, G);
+    EXPECT_EQ(P, kDistPieces) << "the rounds' buckets leave edges inside every range";
+    const std::vector<std::uint32_t> bytes = row(t, t.steps.size() - 1, kDistBytes);
+    for (int s = 0; s < G; ++s) {
+      std::vector<std::int32_t> size(std::size_t(P), 0);
+      for (int r = 0; r < G; ++r)
+        for (int j = 0; j < P; ++j) size[std::size_t(j)] += std::int32_t(bytes[std::size_t((r * G + s) * P + j)] / 4);
+      std::int32_t range = 0;
+      for (std::int32_t x : size) range += x;
+      for (int j = 0; j < P; ++j) EXPECT_GT(size[std::size_t(j)], 0) << "GPU " << s << " piece " << j;
+      if (c.sort_first) {
+        for (int j = 0; j < P; ++j) EXPECT_NEAR(size[std::size_t(j)], range / P, range / 8 + 2) << "GPU " << s;
+      } else {
+        EXPECT_LT(size[0], size[std::size_t(P - 1)]) << "GPU " << s;
+        EXPECT_NEAR(double(size[std::size_t(P - 1)]) / size[0], 27.0 / 8, 1.5) << "GPU " << s;
       }
-      check(in, G, 8);
     }
+    check(*c.in, G, 8);
+  }
+}
+
+// Skewed keys whose cuts a second round places in the one hot bucket stay partition first, as the
+// library stages them (two radix passes); the partition step says so.
+TEST(DistributedSort, ASecondRoundInOneHotBucketKeepsPartitionFirst) {
+  std::mt19937 rng(13);
+  std::vector<std::uint32_t> skewed(960);
+  for (std::size_t i = 0; i < skewed.size(); ++i) skewed[i] = i % 10 < 7 ? 0x42000000u | (rng() & 0xFFFFFFu) : rng();
+  for (int G : {2, 3, 4}) {
+    SCOPED_TRACE("G=" + std::to_string(G));
+    const Trace t = run(skewed, G, 8);
+    EXPECT_EQ(t.title.find("then sort first"), std::string::npos) << t.title;
+    EXPECT_EQ(rounds_of(t), 2u);
+    EXPECT_NE(t.steps[step_of(t, "partition")].explain.find("two radix passes"), std::string::npos);
+    check(skewed, G, 8);
+  }
 }
 
 TEST(DistributedSort, FewerKeysThanGpusAndOneKey) {

@@ -70,6 +70,7 @@ struct Model {
   std::int32_t n = 0;
   int gpus = 0, digit_bits = 0, span = 0;
   DistScheme scheme = DistScheme::PartitionFirst;
+  int tried = 0;  // sort first: the rounds partition first ran before it turned
   int pieces = 1;                        // the classes' pieces: the most of any GPU
   std::int32_t slack = 0;
   std::int32_t cells = 0;                // per GPU: the largest round's cells (the histograms' room)
@@ -230,12 +231,19 @@ Model model(const StepConfig& cfg, const std::vector<std::uint32_t>& input) {
       level += round.bits;
     }
   };
-  // Partition first on up to 4 GPUs: one round, then sort first from a new search if it leaves a
-  // cut open (turn_to_sort_first).
+  // Partition first on up to 4 GPUs: one round, and a second where one bucket holds every open cut
+  // and a whole digit lies below it; then sort first from a new search where a cut is left open or
+  // cut by position (turn_to_sort_first).
   if (G <= kDistSortFirstMaxGpus) {
     find_splitters(1);
-    if (!placed()) {
+    std::vector<std::uint32_t> open;
+    for (const Cut& c : cuts)
+      if (!c.resolved && std::find(open.begin(), open.end(), c.prefix) == open.end()) open.push_back(c.prefix);
+    if (open.size() == 1 && m.span >= 2 * m.digit_bits) find_splitters(1);
+    const bool tie = std::any_of(cuts.begin(), cuts.end(), [](const Cut& c) { return c.tie != 0; });
+    if (!placed() || (m.search.size() == 2 && tie)) {
       m.scheme = DistScheme::SortFirst;
+      m.tried = int(m.search.size());
       cuts.assign(cuts.size(), Cut{});
       level = 0;
       m.seen.clear();
@@ -318,8 +326,8 @@ std::string digit_text(const Model& m, const Round& r) {
   return bits_text(hi - r.bits, hi);
 }
 
-// The rounds partition first ran before it turned to sort first: one, or none.
-std::size_t tried_rounds(const Model& m) { return m.scheme == DistScheme::SortFirst ? 1 : 0; }
+// The rounds partition first ran before it turned to sort first: one or two, or none.
+std::size_t tried_rounds(const Model& m) { return m.scheme == DistScheme::SortFirst ? std::size_t(m.tried) : 0; }
 
 // The round's number in its search (1 for the first).
 std::size_t round_number(const Model& m, std::size_t k) { return 1 + (k < tried_rounds(m) ? k : k - tried_rounds(m)); }
@@ -396,9 +404,11 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
                "The scheme is the one primlab's library takes on " + std::to_string(G) +
                " GPUs (kernels/tuning/distributed.cuh, measured on 2 and 4 H200s): it partitions each shard first "
                "and sorts what arrives, which measured faster than sorting each shard first and merging at every "
-               "size. On up to 4 GPUs, a first splitter round that leaves a cut open (skewed keys) turns it to sort "
-               "first, whose search starts again: partition first would stage such keys by class and sort whole "
-               "pieces. Either way each GPU's range of the result travels in pieces, and a piece is sorted or "
+               "size. On up to 4 GPUs, splitter rounds that leave a cut open turn it to sort first, whose search "
+               "starts again: a first round that leaves cuts in more than one bucket, or a second round (which "
+               "refines the one bucket that holds every open cut, as skewed keys give) that still leaves one open "
+               "or cuts a run of equal keys by position. Partition first would stage such keys by class and sort "
+               "whole pieces. Either way each GPU's range of the result travels in pieces, and a piece is sorted or "
                "merged while the next one travels.";
   in.bands = m.shard;
   auto add_presort = [&] {
@@ -449,12 +459,14 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
                                         "finer edges; a bucket of equal keys, with no bits left, is split by position "
                                         "instead.") +
                     " The host keeps every inner edge of the buckets counted: the pieces are cut there.";
-    if (k < tried_rounds(m)) {
+    if (k + 1 == tried_rounds(m)) {
       place.label += "; a cut left open turns the sort to sort first";
-      place.explain += " Partition first stops after this round: a cut left open means skewed keys, which it would "
-                       "stage by class and sort in whole pieces. The library turns to sort first instead (a sort "
-                       "whose options leave the scheme to it, on up to 4 GPUs): every GPU sorts its shard, and the "
-                       "splitter search starts again; this round was the only one spent.";
+      place.explain += " Partition first stops after this round: its stage is cut at the top digit's edges and, "
+                       "where a second round refined one bucket alone, at that bucket's next digit's, and a cut left "
+                       "open (or split by position) lies at neither. It would stage such keys by class and sort in "
+                       "whole pieces. The library turns to sort first instead (a sort whose options leave the scheme "
+                       "to it, on up to 4 GPUs): every GPU sorts its shard, and the splitter search starts again; "
+                       "the rounds so far were the only ones spent.";
     }
   }
   std::string bounds_text;
@@ -482,6 +494,11 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
                    "one contiguous run to send. Each GPU's range is cut into up to 4 pieces at bucket edges the "
                    "splitter rounds counted, each about 1.5x the one before, since the sort of a piece hides the "
                    "transfer of the next, larger one.";
+    if (m.search.size() == 2)
+      part.explain += " Two splitter rounds refined one bucket (skewed keys): every class is a run of top digits "
+                      "and of that bucket's next digits. The library stages the shard by two radix passes, by the top "
+                      "digit (the bucket's keys put aside) and the bucket's keys by their next digit, and a piece "
+                      "inside the bucket is then sorted by the digits below both; the lab stages by class in one step.";
     part.bands = m.shard;
   }
   // The pipeline, in the order the library overlaps it: piece 0's transfer alone, then piece j's

@@ -490,6 +490,20 @@ bool cuts_placed(const DistributedSort<T>& s) {
   return std::all_of(s.h_cuts, s.h_cuts + s.gpus - 1, [](const Cut& c) { return c.resolved != 0; });
 }
 
+// The buckets that still hold a cut (open cuts are in order: equal buckets are neighbours).
+template <class T>
+int open_buckets(const DistributedSort<T>& s) {
+  int open = 0;
+  for (int c = 0; c + 1 < s.gpus; ++c)
+    open += !s.h_cuts[c].resolved && (c == 0 || s.h_cuts[c - 1].resolved || s.h_cuts[c - 1].prefix != s.h_cuts[c].prefix);
+  return open;
+}
+
+template <class T>
+bool any_tie(const DistributedSort<T>& s) {
+  return std::any_of(s.h_cuts, s.h_cuts + s.gpus - 1, [](const Cut& c) { return c.tie != 0; });
+}
+
 // 1. Rounds of histograms until every cut is placed, or `max_rounds` of them. A round counts, in
 // the buckets that hold an open cut, the next digit: round 0 the top digit of every key.
 template <class T, class Probe>
@@ -543,8 +557,10 @@ Status find_splitters(DistributedSort<T>& s, Probe& probe, int max_rounds = -1) 
   return Status::Success;
 }
 
-// 1a. Partition first on up to kDistSortFirstMaxGpus GPUs: after a first round that leaves a cut
-// open (skewed keys), the sort turns to sort first and its splitter search starts again.
+// 1a. Partition first on up to kDistSortFirstMaxGpus GPUs: its stage is cut at the top digit's
+// edges and, after a second round that refines the one bucket holding every open cut (skewed
+// keys), at that bucket's next digit's; where the rounds leave a cut open, or a second one cuts a
+// run of equal keys by position, the sort turns to sort first and its splitter search starts again.
 template <class T>
 void turn_to_sort_first(DistributedSort<T>& s) {
   s.scheme = DistScheme::SortFirst;
@@ -646,7 +662,9 @@ Status distributed_sort(const T* d_keys, T* d_out, std::int32_t n, int gpus, int
   // listing: distributed-sort
   if (gpus <= kDistSortFirstMaxGpus) {
     PRIMLAB_TRY(find_splitters(s, probe, 1));
-    if (!cuts_placed(s)) turn_to_sort_first(s);
+    const bool second = open_buckets(s) == 1 && span >= 2 * digit_bits;
+    if (second) PRIMLAB_TRY(find_splitters(s, probe, 1));
+    if (!cuts_placed(s) || (second && any_tie(s))) turn_to_sort_first(s);
   }
   const bool sort_first = s.scheme == DistScheme::SortFirst;
   if (sort_first) PRIMLAB_TRY(presort(s, probe));
