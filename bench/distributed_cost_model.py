@@ -52,6 +52,11 @@ SORTED_ROUND_MS = 0.06
 # or ties), against the radix partition pass: per rank beyond the first, keys 0.5, pairs 0.37
 # (f0a1a4d, skewed and all-equal against uniform: 1.6-1.8x on 2 GPUs, 2.1-2.55x on 4).
 CLASS_PATH_PER_RANK = {False: 0.5, True: 0.37}
+# Skewed keys staged by two passes (stage_passes 2): the pass by the top digit, against one over
+# uniform keys, slowed by the hot digit (2 x H200, ncu, 7025fe5: 1.54 ms against 1.16 at 2^28
+# keys), and the second pass over the hot digit's keys, the bench's skewed keys' 70 %.
+SKEWED_PASS = 1.33
+HOT_SHARE = 0.70
 # Runs whose start is off their receiver's alignment to 256 bytes are copied first: 63 in 64.
 MISALIGNED = 63 / 64
 # Two kernels side by side, one of them NCCL's: the overlap saves only (1 - KAPPA) of the shorter
@@ -135,11 +140,12 @@ def piece_fractions(scheme, pairs, pieces):
 
 
 def phases(m, G, log2n, pairs, scheme, pieces, dist="uniform", moved_per_gpu=None, rounds=1, rate=None,
-           transfers=None, gaps=True, segmented=True, copied=None):
+           transfers=None, gaps=True, segmented=True, copied=None, stage_passes=None):
     """Predicted phase times (ms) and the total with the overlap, for one rank count and shard size.
     rate: the exchange's GB/s per GPU (default NCCL's all-to-all of a shard at this size).
     gaps, segmented: the code of run 3 (the stage's gaps; segmented local sorts), where the cuts allow it.
-    copied: the elements of own runs copied over all ranks (None: every own run)."""
+    copied: the elements of own runs copied over all ranks (None: every own run).
+    stage_passes: the radix passes that staged the shard (None: one where one round placed the cuts)."""
     n = 2.0 ** log2n
     elem = 8 if pairs else 4
     moved = moved_per_gpu if moved_per_gpu is not None else n * elem * (G - 1) / G
@@ -166,9 +172,11 @@ def phases(m, G, log2n, pairs, scheme, pieces, dist="uniform", moved_per_gpu=Non
     # partition-first
     split = rounds * (read_ms + ROUND_MS)
     t_part = m.partition_ms(log2n, pairs)
-    by_top_digit = rounds == 1 and dist != "all-equal"
+    by_top_digit = stage_passes > 0 if stage_passes is not None else rounds == 1 and dist != "all-equal"
     if not by_top_digit:
         t_part *= 1 + CLASS_PATH_PER_RANK[pairs] * (G - 1)
+    elif stage_passes == 2:
+        t_part *= SKEWED_PASS + HOT_SHARE
     own = n * elem - moved
     copies = 2 * (own + MISALIGNED * moved) / (m.hbm * 1e6)
     sorts = [m.sort_ms(n * fj, pairs, dist) for fj in f]
@@ -199,7 +207,7 @@ def case_phases(m, G, c, commit=""):
         rate = c["moved_bytes_per_gpu"] / nccl_ms / 1e6
     return phases(m, G, c["keys_per_gpu_log2"], c["pairs"], c["scheme_run"], c["pieces_run"], c["keys"],
                   c["moved_bytes_per_gpu"], c["splitter_rounds"], rate, c.get("transfers"), "realigned" in c,
-                  commit not in WHOLE_PIECE_SORTS, c.get("copied"))
+                  commit not in WHOLE_PIECE_SORTS, c.get("copied"), c.get("stage_passes"))
 
 
 def results(run):

@@ -8,6 +8,7 @@
 
 #include "primlab/distributed.h"
 #include "thread/radix_key_codec.cuh"
+#include "thread/vector_io.cuh"
 #include "tuning/distributed.cuh"
 
 namespace primlab::detail {
@@ -63,9 +64,6 @@ template <class Bits>
 __global__ void __launch_bounds__(DistributedTuning::kThreads)
     splitter_histogram_kernel(const Bits* __restrict__ keys, std::int64_t n, RangeImage<Bits> image,
                               SplitterQueries<Bits> queries, std::uint32_t* counts) {
-  constexpr int kThreads = DistributedTuning::kThreads;
-  constexpr int kVec = 16 / sizeof(Bits);
-  constexpr int kLoads = DistributedTuning::kItems / 4;
   extern __shared__ std::uint32_t hist[];
   const int buckets = 1 << queries.digit_bits;
   const int slots = queries.count * buckets;
@@ -82,30 +80,8 @@ __global__ void __launch_bounds__(DistributedTuning::kThreads)
       break;
     }
   };
-  const std::int64_t to_boundary = std::int64_t(((16 - (reinterpret_cast<std::uintptr_t>(keys) & 15)) & 15) / sizeof(Bits));
-  const std::int64_t head = to_boundary < n ? to_boundary : n;
-  const std::int64_t vecs = (n - head) / kVec, tail = head + vecs * kVec;
-  const std::int64_t thread = std::int64_t(blockIdx.x) * kThreads + threadIdx.x;
-  if (thread < head) count(keys[thread]);
-  if (thread < n - tail) count(keys[tail + thread]);
-  const uint4* v = reinterpret_cast<const uint4*>(keys + head);
-  for (std::int64_t base = std::int64_t(blockIdx.x) * kThreads * kLoads; base < vecs;
-       base += std::int64_t(gridDim.x) * kThreads * kLoads) {
-    uint4 x[kLoads];
-#pragma unroll
-    for (int i = 0; i < kLoads; ++i) {
-      const std::int64_t at = base + i * kThreads + threadIdx.x;
-      x[i] = at < vecs ? __ldg(v + at) : make_uint4(0, 0, 0, 0);
-    }
-#pragma unroll
-    for (int i = 0; i < kLoads; ++i) {
-      if (base + i * kThreads + threadIdx.x >= vecs) continue;
-      Bits k[kVec];
-      memcpy(k, &x[i], 16);
-#pragma unroll
-      for (int e = 0; e < kVec; ++e) count(k[e]);
-    }
-  }
+  for_each_vectorized<DistributedTuning::kItems / 4>(keys, n, std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x,
+                                                    std::int64_t(gridDim.x) * blockDim.x, count);
   __syncthreads();
   for (int i = threadIdx.x; i < slots; i += blockDim.x)
     if (hist[i]) atomicAdd(&counts[i], hist[i]);

@@ -17,6 +17,7 @@
 #include "agent/radix_histogram.cuh"
 #include "block/block_radix_rank.cuh"
 #include "thread/radix_key_codec.cuh"
+#include "thread/vector_io.cuh"
 #include "util/chained_launch.cuh"
 #include "util/device_properties.cuh"
 #include "util/probe.cuh"
@@ -437,7 +438,6 @@ __global__ void __launch_bounds__(THREADS)
                              std::uint32_t tile_count, std::uint32_t per_block, int segments, int begin_bit,
                              int passes, std::uint32_t last_mask, Bits enc0, Bits enc1, std::uint32_t* counts) {
   constexpr int kMaxPasses = sizeof(Bits);
-  constexpr int kVec = 16 / sizeof(Bits);
   __shared__ std::uint32_t s_hist[kMaxPasses * kRadix];
   const std::uint32_t t0 = blockIdx.x * per_block, t1 = min(tile_count, t0 + per_block);
   for (int i = threadIdx.x; i < passes * kRadix; i += THREADS) s_hist[i] = 0;
@@ -459,31 +459,7 @@ __global__ void __launch_bounds__(THREADS)
       __syncthreads();
       seg = tile.seg;
     }
-    const Bits* p = keys + tile.src;
-    const std::uint32_t head =
-        min(tile.count, std::uint32_t(((16 - (reinterpret_cast<std::uintptr_t>(p) & 15)) & 15) / sizeof(Bits)));
-    const std::uint32_t vecs = (tile.count - head) / kVec;
-    const uint4* v = reinterpret_cast<const uint4*>(p + head);
-    for (std::uint32_t base = 0; base < vecs; base += ITEMS * THREADS) {
-      uint4 x[ITEMS];
-#pragma unroll
-      for (int i = 0; i < ITEMS; ++i) {
-        const std::uint32_t idx = base + i * THREADS + threadIdx.x;
-        x[i] = idx < vecs ? __ldg(v + idx) : make_uint4(0, 0, 0, 0);
-      }
-#pragma unroll
-      for (int i = 0; i < ITEMS; ++i) {
-        if (base + i * THREADS + threadIdx.x < vecs) {
-          Bits kk[kVec];
-          memcpy(kk, &x[i], 16);
-#pragma unroll
-          for (int e = 0; e < kVec; ++e) count(kk[e]);
-        }
-      }
-    }
-    const std::uint32_t tail = head + vecs * kVec;  // head and tail: fewer than kVec keys each
-    if (threadIdx.x < head) count(p[threadIdx.x]);
-    if (tail + threadIdx.x < tile.count) count(p[tail + threadIdx.x]);
+    for_each_vectorized<ITEMS>(keys + tile.src, tile.count, threadIdx.x, THREADS, count);
   }
   __syncthreads();
   if (t0 < t1) flush(seg);

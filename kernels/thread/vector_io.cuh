@@ -2,6 +2,8 @@
 #pragma once
 #include <cuda_runtime.h>
 
+#include <cstdint>
+
 namespace primlab::detail {
 
 // A 16-byte vector seen as its elements.
@@ -27,6 +29,39 @@ template <bool kStreaming, class T>
 __device__ __forceinline__ void store1(T* p, T v) {
   if constexpr (kStreaming) __stcs(p, v);
   else *p = v;
+}
+
+// Calls f(x) once for each of the n elements from p, read as 16-byte vectors where they lie on
+// 16-byte boundaries, LOADS of them in flight a thread: `lane` is the caller's index among the
+// `lanes` threads that share the elements (its block's, or its grid's), which take LOADS * lanes
+// vectors at a time, and one element each of those before the first boundary and after the last
+// whole vector.
+template <int LOADS, class T, class F>
+__device__ __forceinline__ void for_each_vectorized(const T* p, std::int64_t n, std::int64_t lane, std::int64_t lanes,
+                                                    F f) {
+  constexpr int kVec = 16 / sizeof(T);
+  const std::int64_t to_boundary = std::int64_t(((16 - (reinterpret_cast<std::uintptr_t>(p) & 15)) & 15) / sizeof(T));
+  const std::int64_t head = to_boundary < n ? to_boundary : n;
+  const std::int64_t vecs = (n - head) / kVec, tail = head + vecs * kVec;
+  if (lane < head) f(p[lane]);
+  if (tail + lane < n) f(p[tail + lane]);
+  const uint4* v = reinterpret_cast<const uint4*>(p + head);
+  for (std::int64_t base = 0; base < vecs; base += LOADS * lanes) {
+    uint4 x[LOADS];
+#pragma unroll
+    for (int i = 0; i < LOADS; ++i) {
+      const std::int64_t at = base + i * lanes + lane;
+      x[i] = at < vecs ? __ldg(v + at) : make_uint4(0, 0, 0, 0);
+    }
+#pragma unroll
+    for (int i = 0; i < LOADS; ++i) {
+      if (base + i * lanes + lane >= vecs) continue;
+      Vec16<T> u;
+      u.u = x[i];
+#pragma unroll
+      for (int e = 0; e < kVec; ++e) f(u.t[e]);
+    }
+  }
 }
 
 }  // namespace primlab::detail

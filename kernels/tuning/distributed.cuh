@@ -54,11 +54,13 @@ struct DistributedTuning {
   //    at 2^28 (run 4), 26.81 against 36.30 at 2^30.
   //  - Sort first sorts the whole shard (four passes, 5.37 ms) before anything travels, then
   //    merges: the exchange can only hide behind the merges. It loses on uniform keys at every
-  //    size measured, but wherever the keys are skewed: a cut the top digit leaves open sends
-  //    partition-first down its class path (a count, a scan and a scatter, then whole-piece sorts
-  //    of four passes; 4 ranks, 2^28 keys: 13.43 ms against sort-first:4's 9.61), so a call whose
-  //    options leave the scheme to it sorts first after such a first splitter round, whatever its
-  //    row says (distributed.cu, run).
+  //    size measured, and on skewed keys whose second splitter round places every cut in the one
+  //    hot top digit (partition-first then stages by a second pass over that digit's keys: 4
+  //    ranks, 2^28 keys, 8.4-8.5 ms against sort-first:4's 9.3-9.7). Where two rounds leave a cut
+  //    open, partition-first would take its class path (a count, a scan and a scatter, then
+  //    whole-piece sorts of four passes; 4 ranks, 2^28 keys: 13.43 ms against sort-first:4's
+  //    9.61), so a call whose options leave the scheme to it sorts first after those rounds,
+  //    whatever its row says (distributed.cu, run).
   //  - Pieces: each piece costs a transfer, a histogram and three pass launches over partial
   //    tiles; more pieces shrink the first transfer, the one nothing hides. At 2^26 keys a rank 2
   //    or 3 pieces win; at 2^28 keys 4 (6 for pairs, whose transfers are twice as long).
