@@ -140,12 +140,13 @@ def piece_fractions(scheme, pairs, pieces):
 
 
 def phases(m, G, log2n, pairs, scheme, pieces, dist="uniform", moved_per_gpu=None, rounds=1, rate=None,
-           transfers=None, gaps=True, segmented=True, copied=None, stage_passes=None):
+           transfers=None, gaps=True, segmented=True, copied=None, stage_passes=None, tried=0):
     """Predicted phase times (ms) and the total with the overlap, for one rank count and shard size.
     rate: the exchange's GB/s per GPU (default NCCL's all-to-all of a shard at this size).
     gaps, segmented: the code of run 3 (the stage's gaps; segmented local sorts), where the cuts allow it.
     copied: the elements of own runs copied over all ranks (None: every own run).
-    stage_passes: the radix passes that staged the shard (None: one where one round placed the cuts)."""
+    stage_passes: the radix passes that staged the shard (None: one where one round placed the cuts).
+    tried: partition-first's splitter rounds that read the shard before the call turned to sort first."""
     n = 2.0 ** log2n
     elem = 8 if pairs else 4
     moved = moved_per_gpu if moved_per_gpu is not None else n * elem * (G - 1) / G
@@ -159,7 +160,7 @@ def phases(m, G, log2n, pairs, scheme, pieces, dist="uniform", moved_per_gpu=Non
     x = [moved / (rate * 1e6) * fj + transfers / P * LAUNCH_MS for fj in f] if moved > 0 else [0.0] * P
     if scheme == "sort-first":
         t_sort = m.sort_ms(n, pairs, dist)
-        split = SORTED_FIRST_ROUND_MS + (rounds - 1) * SORTED_ROUND_MS
+        split = tried * (read_ms + ROUND_MS) + SORTED_FIRST_ROUND_MS + (rounds - 1) * SORTED_ROUND_MS
         # Where nothing moves a rank's own run is all it holds: the merge is a copy.
         if G > 1 and moved > 0:
             t_merge = math.ceil(math.log2(G)) * MERGE_MS_2_28[pairs] * n / 2.0 ** 28
@@ -205,9 +206,12 @@ def case_phases(m, G, c, commit=""):
     nccl_ms = c.get("nccl_same_transfers_ms") or c.get("nccl_same_bytes_ms")
     if nccl_ms:
         rate = c["moved_bytes_per_gpu"] / nccl_ms / 1e6
+    # The default way on up to 4 GPUs sorts first after partition-first's first round (its second,
+    # of the one top digit that holds every key, reads nothing), which read the shard.
+    tried = 1 if c["way"].startswith("auto") and c["scheme_run"] == "sort-first" and G <= 4 else 0
     return phases(m, G, c["keys_per_gpu_log2"], c["pairs"], c["scheme_run"], c["pieces_run"], c["keys"],
                   c["moved_bytes_per_gpu"], c["splitter_rounds"], rate, c.get("transfers"), "realigned" in c,
-                  commit not in WHOLE_PIECE_SORTS, c.get("copied"), c.get("stage_passes"))
+                  commit not in WHOLE_PIECE_SORTS, c.get("copied"), c.get("stage_passes"), tried)
 
 
 def results(run):

@@ -363,16 +363,17 @@ TEST(Distributed, EveryRankCountSortsStablyByDefault) {
   EXPECT_GT(turned, 0) << "no case turned partition first to sort first";
 }
 
-// Keys of which 70 % share one top byte of the range (bits [begin_bit + bits - 8, begin_bit +
-// bits)), their other bits uniform, and the rest uniform, as the bench's skewed keys: every cut
-// between ranks falls inside that byte's bucket.
+// Keys of which `tenths` tenths (70 %: the bench's skewed keys) share one top byte of the range
+// (bits [begin_bit + bits - 8, begin_bit + bits)), their other bits uniform, and the rest uniform:
+// every cut between ranks falls inside that byte's bucket.
 template <class K>
-std::vector<K> one_hot_byte(std::int64_t n, std::uint64_t seed, int begin_bit, int bits, std::uint32_t byte = 0x42) {
+std::vector<K> one_hot_byte(std::int64_t n, std::uint64_t seed, int begin_bit, int bits, std::uint32_t byte = 0x42,
+                            std::uint32_t tenths = 7) {
   std::vector<K> keys = make_keys<K>(Dist::Uniform, n, seed);
   const std::vector<std::uint32_t> coin = make_keys<std::uint32_t>(Dist::Uniform, n, seed + 1);
   const int top = begin_bit + bits - 8;
   for (std::size_t i = 0; i < keys.size(); ++i)
-    if (coin[i] % 10 < 7) {
+    if (coin[i] % 10 < tenths) {
       const BitsOf<K> b = (BitsOf<K>(keys[i]) & ~(BitsOf<K>(0xFF) << top)) | (BitsOf<K>(byte) << top);
       keys[i] = K(b);
     }
@@ -383,7 +384,8 @@ std::vector<K> one_hot_byte(std::int64_t n, std::uint64_t seed, int begin_bit, i
 // top digit and that digit's keys by the next (two partition passes) and sorted partition-first,
 // by the table's choice or forced, every piece in the hot digit sorted by the digits below both:
 // keys and pairs, 32- and 64-bit, ascending and descending, bit ranges, a hot digit in the middle
-// and at either end (the pass's first digit, whose keys go aside below every other), uneven shards,
+// and at either end (the pass's first digit, whose keys go aside below every other), every key in
+// it (small keys: the second round's counts are the first's of the digit below), uneven shards,
 // 2 to 5 ranks.
 TEST(Distributed, SkewedKeysAreStagedByTwoDigits) {
   int by_two_digits = 0;
@@ -393,11 +395,12 @@ TEST(Distributed, SkewedKeysAreStagedByTwoDigits) {
         SCOPED_TRACE(testing::Message() << "G " << G << " pieces " << pieces << (order == SortOrder::Ascending ? "" : " descending"));
         CallSetup setup;
         setup.options = {pieces == 0 ? DistributedScheme::Auto : DistributedScheme::PartitionFirst, pieces};
-        for (const auto& [begin_bit, bits, byte] : {std::tuple{0, 32, 0x42u}, std::tuple{8, 24, 0x42u},
-                                                    std::tuple{3, 21, 0x42u}, std::tuple{0, 32, 0x00u},
-                                                    std::tuple{0, 32, 0xFFu}}) {
-          SCOPED_TRACE(testing::Message() << "bits [" << begin_bit << ", " << begin_bit + bits << "), hot byte " << byte);
-          const auto shards = split(one_hot_byte<std::uint32_t>(120001, 9, begin_bit, bits, byte), G, true);
+        for (const auto& [begin_bit, bits, byte, tenths] :
+             {std::tuple{0, 32, 0x42u, 7u}, std::tuple{8, 24, 0x42u, 7u}, std::tuple{3, 21, 0x42u, 7u},
+              std::tuple{0, 32, 0x00u, 7u}, std::tuple{0, 32, 0xFFu, 7u}, std::tuple{0, 32, 0x00u, 10u}}) {
+          SCOPED_TRACE(testing::Message() << "bits [" << begin_bit << ", " << begin_bit + bits << "), hot byte " << byte
+                                          << " in " << tenths << " tenths");
+          const auto shards = split(one_hot_byte<std::uint32_t>(120001, 9, begin_bit, bits, byte, tenths), G, true);
           const auto ids = global_positions(shards);
           const auto with_values = run<std::uint32_t, std::uint32_t>(Op::Sort, shards, ids, order, begin_bit, bits, setup);
           expect_result<std::uint32_t>(Op::Sort, shards, with_values, order, begin_bit, bits, true);
