@@ -206,8 +206,8 @@ def case_phases(m, G, c, commit=""):
     nccl_ms = c.get("nccl_same_transfers_ms") or c.get("nccl_same_bytes_ms")
     if nccl_ms:
         rate = c["moved_bytes_per_gpu"] / nccl_ms / 1e6
-    # The default way on up to 4 GPUs sorts first after partition-first's first round (its second,
-    # of the one top digit that holds every key, reads nothing), which read the shard.
+    # The default way on up to 4 GPUs sorts first after partition-first's first round (all keys
+    # equal: one top digit holds every key, no second round), which read the shard.
     tried = 1 if c["way"].startswith("auto") and c["scheme_run"] == "sort-first" and G <= 4 else 0
     return phases(m, G, c["keys_per_gpu_log2"], c["pairs"], c["scheme_run"], c["pieces_run"], c["keys"],
                   c["moved_bytes_per_gpu"], c["splitter_rounds"], rate, c.get("transfers"), "realigned" in c,

@@ -126,8 +126,8 @@ struct Layout {
       tile_counts = aligned(counts * sizeof(std::uint32_t));
       scan = aligned(scan_workspace_bytes<std::uint32_t>(std::int64_t(counts)));
     }
-    // The splitters' rounds: one histogram per cut, and two digits' in the first.
-    histogram = aligned(std::size_t(std::max(ranks - 1, 2)) * kRadix * sizeof(std::uint32_t));
+    // The splitters' rounds: one histogram per cut.
+    histogram = aligned(std::size_t(std::max(ranks - 1, 1)) * kRadix * sizeof(std::uint32_t));
     lower = aligned(kMaxClasses * sizeof(std::uint64_t));
     total = stage_keys + stage_values + local + sorted_keys + sorted_values + recv_keys + recv_values + aux_keys +
             aux_values + spare + splits + tile_counts + scan + piece_offsets + histogram + lower +
@@ -511,84 +511,62 @@ Status find_cuts(Call<K, V, PAIRS>& c, SplitterSearch& search, const std::vector
                  const std::vector<const std::uint32_t*>& sorted_counts, int max_rounds = -1) {
   using Bits = typename Call<K, V, PAIRS>::Bits;
   std::vector<std::uint32_t> h_hist;
-  // Partition-first's first round counts the digit below the top one too, in the same pass: where
-  // one top digit holds every key of every rank (all keys equal, or small ones), that histogram is
-  // the second round's, which then reads nothing.
-  std::vector<std::int64_t> below_top;  // every rank's, rank r's at [r * kRadix]
-  auto holds_every_key = [&](std::uint64_t digit) {
-    for (int r = 0; r < c.G; ++r)
-      if (c.top_counts[std::size_t(r) * kRadix + digit] != c.counts[r]) return false;
-    return true;
-  };
   while (!search.done() && search.rounds() != max_rounds) {
     const std::vector<SplitterQuery> queries = search.queries();
     const int d = search.digit_bits();
     const std::size_t slots = queries.size() << d;
     const bool first_round = queries.size() == 1 && queries[0].level == 0;
-    std::vector<std::int64_t> h_gathered;
-    if (search.rounds() == 1 && queries.size() == 1 && !below_top.empty() && holds_every_key(queries[0].prefix)) {
-      h_gathered = below_top;
-    } else {
-      // Where driven rank l's counts of this round are read back from, and how many words a rank's are.
-      auto counted_by_sort = [&](int l) { return first_round && !sorted_counts.empty() && c.shards[l].n > 0; };
-      const bool two_digits = first_round && sorted.empty() && c.num_bits >= 2 * kRadixBits;
-      const std::size_t words = two_digits ? 2 * slots : slots;
-      h_hist.assign(words * c.L, 0);
-      for (int l = 0; l < c.L; ++l) {
-        const Shard<K, V>& s = c.shards[l];
-        if (counted_by_sort(l)) continue;
-        PRIMLAB_CUDA_TRY(cudaSetDevice(c.ex.device(l)));
-        const cudaStream_t stream = c.ex.stream(l);
-        PRIMLAB_CUDA_TRY(cudaMemsetAsync(c.ws[l].histogram, 0, words * sizeof(std::uint32_t), stream));
-        if (s.n == 0) continue;
-        DeviceFacts facts;
-        PRIMLAB_TRY(device_facts(facts));
-        if (first_round && sorted.empty()) {
-          // A plain histogram of the top digit (and the one below it): the sort's upfront
-          // histogram kernel, the lower digit's counts first.
-          using T = RadixSortTuning;
-          constexpr int kChunk = T::kHistThreads * T::kHistItems;
-          const int grid = int(std::min<std::int64_t>((s.n + kChunk - 1) / kChunk, std::int64_t(facts.sm_count) * T::kHistBlocksPerSm));
-          onesweep::histogram_kernel<Bits, T::kHistThreads, T::kHistItems><<<grid, T::kHistThreads, 0, stream>>>(
-              reinterpret_cast<const Bits*>(s.d_keys_in), s.n, c.begin_bit + c.num_bits - d * (two_digits ? 2 : 1),
-              two_digits ? 2 : 1, (1u << d) - 1, c.codec.enc0, c.codec.enc1, c.ws[l].histogram, onesweep::ZeroFirst{});
-          PRIMLAB_LAUNCH_TRY();
-          continue;
-        }
-        const int grid = int(std::min<std::int64_t>(tiles_of(s.n), std::int64_t(facts.sm_count) * DistributedTuning::kHistogramBlocksPerSm));
-        for (std::size_t q0 = 0; q0 < queries.size(); q0 += DistributedTuning::kMaxQueries) {
-          SplitterQueries<Bits> batch{};
-          batch.count = int(std::min<std::size_t>(DistributedTuning::kMaxQueries, queries.size() - q0));
-          batch.level = queries[q0].level;
-          batch.digit_bits = d;
-          for (int q = 0; q < batch.count; ++q) batch.prefix[q] = Bits(queries[q0 + q].prefix);
-          std::uint32_t* counts = c.ws[l].histogram + (q0 << d);
-          if (!sorted.empty()) {
-            sorted_histogram_kernel<Bits><<<unsigned(batch.count), DistributedTuning::kThreads, 0, stream>>>(
-                sorted[l], s.n, c.image, batch, counts);
-          } else {
-            splitter_histogram_kernel<Bits><<<grid, DistributedTuning::kThreads, (std::size_t(batch.count) << d) * sizeof(std::uint32_t), stream>>>(
-                reinterpret_cast<const Bits*>(s.d_keys_in), s.n, c.image, batch, counts);
-          }
-          PRIMLAB_LAUNCH_TRY();
-        }
+    // Where driven rank l's counts of this round are read back from.
+    auto counted_by_sort = [&](int l) { return first_round && !sorted_counts.empty() && c.shards[l].n > 0; };
+    h_hist.assign(slots * c.L, 0);
+    for (int l = 0; l < c.L; ++l) {
+      const Shard<K, V>& s = c.shards[l];
+      if (counted_by_sort(l)) continue;
+      PRIMLAB_CUDA_TRY(cudaSetDevice(c.ex.device(l)));
+      const cudaStream_t stream = c.ex.stream(l);
+      PRIMLAB_CUDA_TRY(cudaMemsetAsync(c.ws[l].histogram, 0, slots * sizeof(std::uint32_t), stream));
+      if (s.n == 0) continue;
+      DeviceFacts facts;
+      PRIMLAB_TRY(device_facts(facts));
+      if (first_round && sorted.empty()) {
+        // A plain histogram of the top digit: the sort's upfront histogram kernel.
+        using T = RadixSortTuning;
+        constexpr int kChunk = T::kHistThreads * T::kHistItems;
+        const int grid = int(std::min<std::int64_t>((s.n + kChunk - 1) / kChunk, std::int64_t(facts.sm_count) * T::kHistBlocksPerSm));
+        onesweep::histogram_kernel<Bits, T::kHistThreads, T::kHistItems><<<grid, T::kHistThreads, 0, stream>>>(
+            reinterpret_cast<const Bits*>(s.d_keys_in), s.n, c.begin_bit + c.num_bits - d, 1, (1u << d) - 1,
+            c.codec.enc0, c.codec.enc1, c.ws[l].histogram, onesweep::ZeroFirst{});
+        PRIMLAB_LAUNCH_TRY();
+        continue;
       }
-      // Read back once every rank's kernels are queued (a copy to pageable memory waits for them).
-      for (int l = 0; l < c.L; ++l) {
-        PRIMLAB_CUDA_TRY(cudaSetDevice(c.ex.device(l)));
-        const std::uint32_t* counts = counted_by_sort(l) ? sorted_counts[l] : c.ws[l].histogram;
-        PRIMLAB_CUDA_TRY(cudaMemcpyAsync(&h_hist[words * l], counts, words * sizeof(std::uint32_t), cudaMemcpyDeviceToHost,
-                                         c.ex.stream(l)));
-        PRIMLAB_CUDA_TRY(cudaStreamSynchronize(c.ex.stream(l)));
-      }
-      std::vector<std::int64_t> h_counts(h_hist.begin(), h_hist.end()), h_all(words * c.G);
-      PRIMLAB_TRY(c.ex.all_gather(h_counts.data(), words, h_all.data()));
-      for (int r = 0; r < c.G; ++r) {
-        const auto rank = h_all.begin() + std::ptrdiff_t(words * r);
-        h_gathered.insert(h_gathered.end(), rank + std::ptrdiff_t(words - slots), rank + std::ptrdiff_t(words));
-        if (two_digits) below_top.insert(below_top.end(), rank, rank + std::ptrdiff_t(slots));
+      const int grid = int(std::min<std::int64_t>(tiles_of(s.n), std::int64_t(facts.sm_count) * DistributedTuning::kHistogramBlocksPerSm));
+      for (std::size_t q0 = 0; q0 < queries.size(); q0 += DistributedTuning::kMaxQueries) {
+        SplitterQueries<Bits> batch{};
+        batch.count = int(std::min<std::size_t>(DistributedTuning::kMaxQueries, queries.size() - q0));
+        batch.level = queries[q0].level;
+        batch.digit_bits = d;
+        for (int q = 0; q < batch.count; ++q) batch.prefix[q] = Bits(queries[q0 + q].prefix);
+        std::uint32_t* counts = c.ws[l].histogram + (q0 << d);
+        if (!sorted.empty()) {
+          sorted_histogram_kernel<Bits><<<unsigned(batch.count), DistributedTuning::kThreads, 0, stream>>>(
+              sorted[l], s.n, c.image, batch, counts);
+        } else {
+          splitter_histogram_kernel<Bits><<<grid, DistributedTuning::kThreads, (std::size_t(batch.count) << d) * sizeof(std::uint32_t), stream>>>(
+              reinterpret_cast<const Bits*>(s.d_keys_in), s.n, c.image, batch, counts);
+        }
+        PRIMLAB_LAUNCH_TRY();
       }
     }
+    // Read back once every rank's kernels are queued (a copy to pageable memory waits for them).
+    for (int l = 0; l < c.L; ++l) {
+      PRIMLAB_CUDA_TRY(cudaSetDevice(c.ex.device(l)));
+      const std::uint32_t* counts = counted_by_sort(l) ? sorted_counts[l] : c.ws[l].histogram;
+      PRIMLAB_CUDA_TRY(cudaMemcpyAsync(&h_hist[slots * l], counts, slots * sizeof(std::uint32_t), cudaMemcpyDeviceToHost,
+                                       c.ex.stream(l)));
+      PRIMLAB_CUDA_TRY(cudaStreamSynchronize(c.ex.stream(l)));
+    }
+    std::vector<std::int64_t> h_counts(h_hist.begin(), h_hist.end()), h_gathered(slots * c.G);
+    PRIMLAB_TRY(c.ex.all_gather(h_counts.data(), slots, h_gathered.data()));
     if (first_round) c.top_counts = h_gathered;
     if (search.rounds() == 1 && queries.size() == 1 && d == kRadixBits) {
       c.hot = int(queries[0].prefix);
@@ -778,6 +756,14 @@ Status segmented_sorts(Call<K, V, PAIRS>& c, const Routes& routes, bool by_top_d
   }
   if (c.L > 0 && out[0].on) c.t.local_passes = passes;
   return Status::Success;
+}
+
+// Whether top digit `digit` of the range holds every key of every rank (the first round's counts).
+template <class K, class V, bool PAIRS>
+bool holds_every_key(const Call<K, V, PAIRS>& c, std::uint64_t digit) {
+  for (int r = 0; r < c.G; ++r)
+    if (c.top_counts[std::size_t(r) * kRadix + digit] != c.counts[r]) return false;
+  return true;
 }
 
 // Whether a search leaves every cut and piece bound on a bin edge of StageBins that a partition can
@@ -1367,13 +1353,14 @@ Status run(Exchange& ex, Shard<K, V>* shards, Local local, SortOrder order, int 
     // the shard by a count, a scan and a scatter and sorts whole pieces (4 x H200, 2^28 keys a
     // rank: 13.77 ms against sort-first:4's 9.69). A sort whose options leave the scheme to the
     // call, on ranks that sort-first takes, sorts first then: a second round is spent only where
-    // one top digit holds every open cut (one query).
+    // one top digit holds every open cut (one query) but not every key (all keys equal spent
+    // 0.4-0.6 ms more on it at 2^28 keys a rank, 4 x H200, and still sorted first).
     SplitterSearch search = make_search(c);
     const bool may_sort_first =
         c.options.scheme == Scheme::Auto && may_run(Scheme::SortFirst, c.local, c.G, c.options.scheme);
     st = find_cuts(c, search, {}, {}, may_sort_first ? 1 : -1);
     if (st == Status::Success && may_sort_first && !search.done() && search.queries().size() == 1 &&
-        c.num_bits >= 2 * kRadixBits)
+        c.num_bits >= 2 * kRadixBits && !holds_every_key(c, search.queries()[0].prefix))
       st = find_cuts(c, search, {}, {}, 2);
     const bool open = !search.done() || (search.rounds() == 2 && !stages_by_bins(c, search));
     if (st == Status::Success && may_sort_first && open) {

@@ -66,8 +66,8 @@ int pieces_of(const Trace& t, int G) { return int(t.rows[kDistBytes].length) / (
 
 // What partition first's splitter rounds do, as the library rules (primlab/distributed.h): the
 // rounds it tries (the first, of the top digit of the span the keys differ in; a second where one
-// bucket holds every open cut and a whole digit lies below it) and whether they turn the sort to
-// sort first (a cut left open, or a second round's cut split by position). A cut whose target,
+// bucket holds every open cut but not every key, and a whole digit lies below it) and whether they
+// turn the sort to sort first (a cut left open, or a second round's cut split by position). A cut whose target,
 // the start of shard s + 1, lies farther than the slack from both edges of its bucket is refined
 // by the bucket's next digit, or split by position where no bits are left.
 struct Tried {
@@ -119,7 +119,10 @@ Tried partition_first_rounds(const std::vector<std::uint32_t>& in, int G, int bi
   std::vector<std::uint32_t> open;
   for (const Open& c : cuts)
     if (!c.resolved && std::find(open.begin(), open.end(), c.prefix) == open.end()) open.push_back(c.prefix);
-  if (open.size() == 1 && span >= 2 * bits) round();
+  const int top = std::min(bits, span);
+  const bool every_key_in_one =
+      std::all_of(x.begin(), x.end(), [&](std::uint32_t v) { return v >> (span - top) == x[0] >> (span - top); });
+  if (open.size() == 1 && !every_key_in_one && span >= 2 * bits) round();
   t.turns = std::any_of(cuts.begin(), cuts.end(), [&](const Open& c) { return !c.resolved || (t.rounds == 2 && c.tie); });
   return t;
 }

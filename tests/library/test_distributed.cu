@@ -319,15 +319,22 @@ TEST(Distributed, EverySchemeAndPipelineSortsStably) {
 
 // Whether Auto turns partition-first to sort first, as primlab/distributed.h states the rule: the
 // library's search (SplitterSearch, each cut within N / (128 G) of a bucket edge) on host histograms
-// of the top 8 bits of every rank's keys, then of the next 8 where one bucket holds every open cut,
-// leaves a cut open (u64 keys, the whole 64-bit range, where no cut is a tie after two rounds).
+// of the top 8 bits of every rank's keys, then of the next 8 where one bucket holds every open cut
+// but not every key, leaves a cut open (u64 keys, the whole 64-bit range, where no cut is a tie
+// after two rounds).
 bool two_rounds_leave_a_cut_open(const std::vector<std::vector<std::uint64_t>>& shards) {
+  std::vector<std::int64_t> top(256, 0);
+  for (const auto& s : shards)
+    for (std::uint64_t k : s) ++top[k >> 56];
   const int G = int(shards.size());
   std::vector<std::int64_t> totals;
   std::int64_t n = 0;
   for (const auto& s : shards) n += totals.emplace_back(std::int64_t(s.size()));
   primlab::detail::SplitterSearch search(64, totals, n / (std::int64_t(G) * 128));
-  while (!search.done() && search.rounds() < 2 && (search.rounds() == 0 || search.queries().size() == 1)) {
+  auto second = [&] {  // one top digit holds every open cut, but not every key
+    return search.queries().size() == 1 && top[search.queries()[0].prefix] < n;
+  };
+  while (!search.done() && search.rounds() < 2 && (search.rounds() == 0 || second())) {
     const auto queries = search.queries();
     const int d = search.digit_bits(), level = queries[0].level;
     std::vector<std::int64_t> counts((std::size_t(G) * queries.size()) << d, 0);
@@ -384,8 +391,7 @@ std::vector<K> one_hot_byte(std::int64_t n, std::uint64_t seed, int begin_bit, i
 // top digit and that digit's keys by the next (two partition passes) and sorted partition-first,
 // by the table's choice or forced, every piece in the hot digit sorted by the digits below both:
 // keys and pairs, 32- and 64-bit, ascending and descending, bit ranges, a hot digit in the middle
-// and at either end (the pass's first digit, whose keys go aside below every other), every key in
-// it (small keys: the second round's counts are the first's of the digit below), uneven shards,
+// and at either end (the pass's first digit, whose keys go aside below every other), uneven shards,
 // 2 to 5 ranks.
 TEST(Distributed, SkewedKeysAreStagedByTwoDigits) {
   int by_two_digits = 0;
@@ -395,12 +401,11 @@ TEST(Distributed, SkewedKeysAreStagedByTwoDigits) {
         SCOPED_TRACE(testing::Message() << "G " << G << " pieces " << pieces << (order == SortOrder::Ascending ? "" : " descending"));
         CallSetup setup;
         setup.options = {pieces == 0 ? DistributedScheme::Auto : DistributedScheme::PartitionFirst, pieces};
-        for (const auto& [begin_bit, bits, byte, tenths] :
-             {std::tuple{0, 32, 0x42u, 7u}, std::tuple{8, 24, 0x42u, 7u}, std::tuple{3, 21, 0x42u, 7u},
-              std::tuple{0, 32, 0x00u, 7u}, std::tuple{0, 32, 0xFFu, 7u}, std::tuple{0, 32, 0x00u, 10u}}) {
-          SCOPED_TRACE(testing::Message() << "bits [" << begin_bit << ", " << begin_bit + bits << "), hot byte " << byte
-                                          << " in " << tenths << " tenths");
-          const auto shards = split(one_hot_byte<std::uint32_t>(120001, 9, begin_bit, bits, byte, tenths), G, true);
+        for (const auto& [begin_bit, bits, byte] : {std::tuple{0, 32, 0x42u}, std::tuple{8, 24, 0x42u},
+                                                    std::tuple{3, 21, 0x42u}, std::tuple{0, 32, 0x00u},
+                                                    std::tuple{0, 32, 0xFFu}}) {
+          SCOPED_TRACE(testing::Message() << "bits [" << begin_bit << ", " << begin_bit + bits << "), hot byte " << byte);
+          const auto shards = split(one_hot_byte<std::uint32_t>(120001, 9, begin_bit, bits, byte), G, true);
           const auto ids = global_positions(shards);
           const auto with_values = run<std::uint32_t, std::uint32_t>(Op::Sort, shards, ids, order, begin_bit, bits, setup);
           expect_result<std::uint32_t>(Op::Sort, shards, with_values, order, begin_bit, bits, true);
@@ -426,12 +431,18 @@ TEST(Distributed, SkewedKeysAreStagedByTwoDigits) {
   EXPECT_GT(by_two_digits, 0);
 }
 
-// Where two splitter rounds leave a cut open (few distinct keys: cuts inside runs of equal keys), a
+// Where two splitter rounds leave a cut open (few distinct keys: cuts inside runs of equal keys), or
+// the first leaves them in the one top digit that holds every key (small keys: no second round), a
 // sort whose options leave the scheme to the call sorts first on up to 4 ranks; keys the top
 // digit splits keep the table's partition-first; a forced scheme stays.
 TEST(Distributed, FewDistinctKeysSortFirstWhereTheSchemeIsLeftToTheCall) {
   for (int G : {2, 4, 5}) {
     SCOPED_TRACE(testing::Message() << "G " << G);
+    const auto small = split(one_hot_byte<std::uint32_t>(100001, 3, 0, 32, 0x00u, 10), G, true);
+    const auto by_small = run<std::uint32_t, std::uint32_t>(Op::Sort, small, global_positions(small),
+                                                             SortOrder::Ascending, 0, 32);
+    expect_result<std::uint32_t>(Op::Sort, small, by_small, SortOrder::Ascending, 0, 32, true);
+    EXPECT_EQ(by_small.times.scheme, G <= 4 ? DistributedScheme::SortFirst : DistributedScheme::PartitionFirst);
     const auto uniform = split(make_keys<std::uint32_t>(Dist::Uniform, 200001, 5), G, true);
     const auto skewed = split(make_keys<std::uint32_t>(Dist::FewDistinct, 200001, 5), G, true);
     const auto by_table = run<std::uint32_t, std::uint32_t>(Op::Sort, uniform, global_positions(uniform),

@@ -232,14 +232,17 @@ Model model(const StepConfig& cfg, const std::vector<std::uint32_t>& input) {
     }
   };
   // Partition first on up to 4 GPUs: one round, and a second where one bucket holds every open cut
-  // and a whole digit lies below it; then sort first from a new search where a cut is left open or
-  // cut by position (turn_to_sort_first).
+  // but not every key, and a whole digit lies below it; then sort first from a new search where a
+  // cut is left open or cut by position (turn_to_sort_first).
   if (G <= kDistSortFirstMaxGpus) {
     find_splitters(1);
     std::vector<std::uint32_t> open;
     for (const Cut& c : cuts)
       if (!c.resolved && std::find(open.begin(), open.end(), c.prefix) == open.end()) open.push_back(c.prefix);
-    if (open.size() == 1 && m.span >= 2 * m.digit_bits) find_splitters(1);
+    const bool every_key_in_one = std::all_of(m.seen.begin(), m.seen.end(), [&m](const SearchEdge& e) {
+      return e.position == 0 || e.position == m.n;
+    });
+    if (open.size() == 1 && !every_key_in_one && m.span >= 2 * m.digit_bits) find_splitters(1);
     const bool tie = std::any_of(cuts.begin(), cuts.end(), [](const Cut& c) { return c.tie != 0; });
     if (!placed() || (m.search.size() == 2 && tie)) {
       m.scheme = DistScheme::SortFirst;
@@ -405,9 +408,9 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
                " GPUs (kernels/tuning/distributed.cuh, measured on 2 and 4 H200s): it partitions each shard first "
                "and sorts what arrives, which measured faster than sorting each shard first and merging at every "
                "size. On up to 4 GPUs, splitter rounds that leave a cut open turn it to sort first, whose search "
-               "starts again: a first round that leaves cuts in more than one bucket, or a second round (which "
-               "refines the one bucket that holds every open cut, as skewed keys give) that still leaves one open "
-               "or cuts a run of equal keys by position. Partition first would stage such keys by class and sort "
+               "starts again: a first round that leaves cuts in more than one bucket (or in the one bucket that "
+               "holds every key), or a second round (which refines the one bucket that holds every open cut, as "
+               "skewed keys give) that still leaves one open or cuts a run of equal keys by position. Partition first would stage such keys by class and sort "
                "whole pieces. Either way each GPU's range of the result travels in pieces, and a piece is sorted or "
                "merged while the next one travels.";
   in.bands = m.shard;

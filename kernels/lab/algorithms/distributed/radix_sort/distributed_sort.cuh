@@ -499,6 +499,14 @@ int open_buckets(const DistributedSort<T>& s) {
   return open;
 }
 
+// After the first round: whether one bucket holds every key (each inner edge it counted lies at 0
+// or at n).
+template <class T>
+bool one_bucket_holds_every_key(const DistributedSort<T>& s) {
+  return std::all_of(s.edges.begin(), s.edges.end(),
+                     [&s](const SearchEdge& e) { return e.position == 0 || e.position == s.n; });
+}
+
 template <class T>
 bool any_tie(const DistributedSort<T>& s) {
   return std::any_of(s.h_cuts, s.h_cuts + s.gpus - 1, [](const Cut& c) { return c.tie != 0; });
@@ -558,8 +566,8 @@ Status find_splitters(DistributedSort<T>& s, Probe& probe, int max_rounds = -1) 
 }
 
 // 1a. Partition first on up to kDistSortFirstMaxGpus GPUs: its stage is cut at the top digit's
-// edges and, after a second round that refines the one bucket holding every open cut (skewed
-// keys), at that bucket's next digit's; where the rounds leave a cut open, or a second one cuts a
+// edges and, after a second round that refines the one bucket holding every open cut but not every
+// key (skewed keys), at that bucket's next digit's; where the rounds leave a cut open, or a second one cuts a
 // run of equal keys by position, the sort turns to sort first and its splitter search starts again.
 template <class T>
 void turn_to_sort_first(DistributedSort<T>& s) {
@@ -662,7 +670,7 @@ Status distributed_sort(const T* d_keys, T* d_out, std::int32_t n, int gpus, int
   // listing: distributed-sort
   if (gpus <= kDistSortFirstMaxGpus) {
     PRIMLAB_TRY(find_splitters(s, probe, 1));
-    const bool second = open_buckets(s) == 1 && span >= 2 * digit_bits;
+    const bool second = open_buckets(s) == 1 && !one_bucket_holds_every_key(s) && span >= 2 * digit_bits;
     if (second) PRIMLAB_TRY(find_splitters(s, probe, 1));
     if (!cuts_placed(s) || (second && any_tie(s))) turn_to_sort_first(s);
   }
