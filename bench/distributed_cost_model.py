@@ -57,6 +57,9 @@ CLASS_PATH_PER_RANK = {False: 0.5, True: 0.37}
 # keys), and the second pass over the hot digit's keys, the bench's skewed keys' 70 %.
 SKEWED_PASS = 1.33
 HOT_SHARE = 0.70
+# Where the hot digit's keys lie in the global order (0x42 of 256 top digits, the other 30 % of the
+# keys uniform): a rank's pieces inside it sort by two passes of four, the others by three.
+HOT_SPAN = (0.30 * 0x42 / 256, 0.30 * 0x42 / 256 + HOT_SHARE)
 # Runs whose start is off their receiver's alignment to 256 bytes are copied first: 63 in 64.
 MISALIGNED = 63 / 64
 # Two kernels side by side, one of them NCCL's: the overlap saves only (1 - KAPPA) of the shorter
@@ -187,7 +190,11 @@ def phases(m, G, log2n, pairs, scheme, pieces, dist="uniform", moved_per_gpu=Non
             own = copied * 4 / G  # keys and values of 4 bytes
         copies = 2 * own / (m.hbm * 1e6)  # only the own run's copy
     if gaps and segmented and by_top_digit:
-        sorts = [fj * read_ms + 0.75 * (s - fj * read_ms) for s, fj in zip(sorts, f)]  # three passes of four
+        passes = 0.75  # three passes of four
+        if stage_passes == 2:  # the slowest rank: the one whose range holds the least of the hot digit
+            hot = min((min(HOT_SPAN[1], (r + 1) / G) - max(HOT_SPAN[0], r / G)) * G for r in range(G))
+            passes = 0.75 * (1 - max(hot, 0.0)) + 0.5 * max(hot, 0.0)
+        sorts = [fj * read_ms + passes * (s - fj * read_ms) for s, fj in zip(sorts, f)]
     p = {"splitters": split, "partition": t_part + copies + LAUNCH_MS, "exchange": sum(x), "local": sum(sorts)}
     first = copies / P + max(x[0], copies * (P - 1) / P)
     p["total"] = split + t_part + LAUNCH_MS + first + overlap(sum(sorts[:-1]), sum(x[1:])) + sorts[-1]
