@@ -566,8 +566,9 @@ CudaFn cuda_distributed_sort;
 static Algorithm distributed_sort() {
   return Row("distributed-sort", "distributed")
       .title("Distributed radix sort (G virtual GPUs)")
-      .description("The library's scheme: each GPU partitions its shard by class, or on 2-4 GPUs, where the keys "
-                   "are skewed, sorts it first. Rounds of per-GPU digit histograms and their all-reduce until the splitters balance the "
+      .description("The library's scheme: each GPU partitions its shard by class (skewed keys after a second splitter "
+                   "round), or on 2-4 GPUs, where the rounds leave a cut open, sorts it first. Rounds of per-GPU digit "
+                   "histograms and their all-reduce until the splitters balance the "
                    "GPUs (equal keys split by position); then each GPU's range travels in up to 4 pieces, piece j's "
                    "all-to-all beside the sort or merge of piece j - 1.")
       .options(kOptBins | kOptDigitBits | kOptU32)

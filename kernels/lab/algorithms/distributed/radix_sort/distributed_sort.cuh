@@ -641,7 +641,7 @@ Status finish_piece(DistributedSort<T>& s, int j, Probe& probe) {
 // Sorts n keys of d_keys into d_out by bits [0, span) of their radix images (int32: the sign bit
 // flipped) on `gpus` virtual GPUs (2 to 8), digits of digit_bits (1 to 8) bits, with the arrays
 // `a` and a workspace of distributed_sort_workspace_bytes, in the scheme the library takes for
-// `gpus` (partition first, or turn_to_sort_first where the keys are skewed).
+// `gpus` (partition first, or turn_to_sort_first where its splitter rounds leave a cut open).
 template <class T, class Probe = NoProbe>
 Status distributed_sort(const T* d_keys, T* d_out, std::int32_t n, int gpus, int span, int digit_bits,
                         const DistributedArrays<T>& a, Workspace ws, cudaStream_t stream, Probe probe = {}) {
