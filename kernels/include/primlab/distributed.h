@@ -24,8 +24,9 @@
 // (kernels/tuning/distributed.cuh, bench/NOTES-distributed.md). Partition first stages a shard by
 // its top 8 bits (one radix pass); where a second splitter round refined one bucket alone (skewed
 // keys: one top digit holds every open cut), by those bits and that bucket's next 8 (a second pass,
-// over its keys). On 2 to 4 ranks, a sort with DistributedScheme::Auto whose cuts two such rounds
-// do not place sorts first.
+// over its keys). On 2 to 4 ranks, a sort with DistributedScheme::Auto sorts first where the
+// splitter rounds leave a cut open: after the first where its open cuts lie in more than one top
+// digit or in the one that holds every key, else after the second.
 // Either way the result is the stable global order: equal keys keep the order of (rank, position).
 // Every message of 256 bytes or more leaves and lands on a 256-byte boundary, where NCCL copies at
 // full speed.
