@@ -99,9 +99,9 @@ struct Layout {
       // either the aux copies of a call (at most the shard, plus under kExchangeAlign bytes of
       // padding per run) or the staged digits past the own runs (place_digits: the shard with its
       // gaps, moved by under 256 elements); the stage or aux also hold the hot digit's keys between
-      // the two passes that stage skewed keys (hot_scratch). Keys' and values' regions hold the same number of
-      // elements each, a multiple of 64 (256 bytes of the smallest element), so that an element
-      // lies as many elements past the keys' stage as past the values'.
+      // the two passes that stage skewed keys (hot_scratch). Keys' and values' regions hold the
+      // same number of elements each, a multiple of 64 (256 bytes of the smallest element), so that
+      // an element lies as many elements past the keys' stage as past the values'.
       const std::size_t gaps = std::size_t(kRunGap) * messages;
       auto elements = [](std::size_t n) { return (n + 63) / 64 * 64; };
       const std::size_t stage_n = elements(un + gaps), recv_n = elements(cap), aux_n = elements(un + gaps + 256);
@@ -678,12 +678,10 @@ Status segmented_sorts(Call<K, V, PAIRS>& c, const Routes& routes, bool by_top_d
   if (c.local != Local::Sort || !by_top_digit || passes % 2 == 0 || !onesweep::segmented_runs_on<Bits, VBits, PAIRS>(facts))
     return Status::Success;
   constexpr int kTile = onesweep::SegmentedConfig<Bits, VBits, PAIRS>::kTile;
-  // Segments by top digit (a bin's top digit) or by bin (the hot digit's sub-digits).
-  std::vector<int> by_top(std::size_t(B), 0), by_bin(std::size_t(B), 0);
-  for (int f = 0; f < B; ++f) {
-    by_top[std::size_t(f)] = bins.top_of(f);
-    by_bin[std::size_t(f)] = f;
-  }
+  // Segments by top digit (a bin's top digit), or by bin where piece_chunks takes no segments (the
+  // hot digit's sub-digits).
+  std::vector<int> by_top(std::size_t(B), 0);
+  for (int f = 0; f < B; ++f) by_top[std::size_t(f)] = bins.top_of(f);
   const bool reversed = c.order == SortOrder::Descending;
   for (int l = 0; l < c.L; ++l) {
     const int me = c.ex.rank(l);
@@ -709,7 +707,7 @@ Status segmented_sorts(Call<K, V, PAIRS>& c, const Routes& routes, bool by_top_d
         std::vector<SegmentChunk> chunks = piece_chunks(G, bin_counts, first, count, landing, reversed, by_top, &lowest);
         const bool in_hot = !chunks.empty() && chunks.back().seg == 0 && lowest == bins.hot;
         digits[std::size_t(j)] = fine && in_hot ? 2 : 1;
-        if (digits[std::size_t(j)] == 2) chunks = piece_chunks(G, bin_counts, first, count, landing, reversed, by_bin);
+        if (digits[std::size_t(j)] == 2) chunks = piece_chunks(G, bin_counts, first, count, landing, reversed);
         for (int q = 0; q < G; ++q) first[q] += count[q];
         std::int64_t keys = 0;
         for (const SegmentChunk& ch : chunks) keys += ch.count;
@@ -968,7 +966,7 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
       if (hot_raw == 0) {
         in_place = false;
         at = places(false);
-        moved = (aux_e - at[0] + 255) / 256 * 256;
+        moved = keeping_alignment(aux_e - at[0]);
         for (std::int64_t& a : at) a += moved;
         scratch = 0;
       } else if (hot_raw > 0) {
@@ -991,7 +989,8 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
         if (n == 0) return Status::Success;
         std::int64_t base = 0;
         const std::vector<std::uint32_t> counts = given_counts(place_of, keys, base);
-        if (counts.empty()) return Status::Unsupported;  // place_digits and hot_fits keep the places in reach: not reached
+        // place_digits and stages_by_bins keep every place within reach of the base: not reached.
+        if (counts.empty()) return Status::Unsupported;
         PV* values_out = nullptr;
         if constexpr (PAIRS) values_out = stage_values + base;
         return onesweep::run_tuned<K, PV, PAIRS>(keys_in, stage_keys + base, values_in, values_out, n, begin,

@@ -257,7 +257,6 @@ std::int64_t with_gaps(const std::vector<std::int64_t>& digit_start, const std::
 DigitPlacement place_digits(const std::vector<std::int64_t>& digit_start, const std::vector<std::int64_t>& gap,
                             const std::vector<OwnRun>& own, std::int64_t recv_at, std::int64_t aux_at,
                             std::int64_t aux_size) {
-  constexpr std::int64_t kKeep = 256;  // the after digits move by a multiple of this many elements
   const int digits = int(digit_start.size()) - 1;
   DigitPlacement p;
   p.own_begin = digit_start.back();
@@ -269,7 +268,7 @@ DigitPlacement place_digits(const std::vector<std::int64_t>& digit_start, const 
   if (p.own_end == 0) return p;  // no own keys: nothing to place
   const std::int64_t first_after = with_gaps(digit_start, gap, p.own_end);
   if (aux_at < first_after) return p;
-  p.shift = (aux_at - first_after + kKeep - 1) / kKeep * kKeep;
+  p.shift = keeping_alignment(aux_at - first_after);
   if (with_gaps(digit_start, gap, digit_start.back()) + p.shift > aux_at + aux_size) return p;
   std::vector<std::int64_t> at(std::size_t(digits) + 1, -1);
   std::int64_t end = 0;

@@ -148,6 +148,10 @@ std::vector<std::int64_t> stage_gaps(const std::vector<std::int64_t>& digit_star
 std::int64_t with_gaps(const std::vector<std::int64_t>& digit_start, const std::vector<std::int64_t>& gap,
                        std::int64_t offset);
 
+// The least move of at least `distance` elements that is a multiple of 256 elements: staged runs so
+// moved keep every part's alignment to kExchangeAlign.
+inline std::int64_t keeping_alignment(std::int64_t distance) { return (distance + 255) / 256 * 256; }
+
 // The same partition with the rank's own runs written straight to where they land in its receive
 // buffer, so that nothing copies them there: the digits before the own runs lie in the stage with
 // their gaps, the own runs' digits at recv_at plus their landing, and the digits after them from

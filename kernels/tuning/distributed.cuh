@@ -15,7 +15,8 @@ struct DistributedTuning {
   static constexpr int kThreads = 256;
   static constexpr int kItems = 16;                  // keys per thread of one partition tile
   static constexpr int kTile = kThreads * kItems;    // 4096 keys: one block's tile
-  static constexpr int kHistogramBlocksPerSm = 8;    // splitter histograms, copies: grid-stride blocks (every thread an SM holds)
+  static constexpr int kHistogramBlocksPerSm = 8;    // splitter histograms, copies: grid-stride
+                                                     // blocks (every thread an SM holds)
   static constexpr int kMaxQueries = 16;             // buckets one histogram launch refines
   // Merge: outputs per thread, 16 for 4-byte keys alone, else 8 (2^28 keys in two sorted runs,
   // H100, primlab_tune_merge: u32 keys 0.99 ms with 16 items against 1.31 with 8, 72 % of a copy

@@ -236,15 +236,11 @@ Model model(const StepConfig& cfg, const std::vector<std::uint32_t>& input) {
   // cut is left open or cut by position (turn_to_sort_first).
   if (G <= kDistSortFirstMaxGpus) {
     find_splitters(1);
-    std::vector<std::uint32_t> open;
-    for (const Cut& c : cuts)
-      if (!c.resolved && std::find(open.begin(), open.end(), c.prefix) == open.end()) open.push_back(c.prefix);
-    const bool every_key_in_one = std::all_of(m.seen.begin(), m.seen.end(), [&m](const SearchEdge& e) {
-      return e.position == 0 || e.position == m.n;
-    });
-    if (open.size() == 1 && !every_key_in_one && m.span >= 2 * m.digit_bits) find_splitters(1);
-    const bool tie = std::any_of(cuts.begin(), cuts.end(), [](const Cut& c) { return c.tie != 0; });
-    if (!placed() || (m.search.size() == 2 && tie)) {
+    const int count = int(cuts.size());
+    const bool second = open_buckets(cuts.data(), count) == 1 && !one_bucket_holds_every_key(m.seen, m.n) &&
+                        m.span >= 2 * m.digit_bits;
+    if (second) find_splitters(1);
+    if (!placed() || (second && any_tie(cuts.data(), count))) {
       m.scheme = DistScheme::SortFirst;
       m.tried = int(m.search.size());
       cuts.assign(cuts.size(), Cut{});
@@ -410,8 +406,8 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
                "size. On up to 4 GPUs, splitter rounds that leave a cut open turn it to sort first, whose search "
                "starts again: a first round that leaves cuts in more than one bucket (or in the one bucket that "
                "holds every key), or a second round (which refines the one bucket that holds every open cut, as "
-               "skewed keys give) that still leaves one open or cuts a run of equal keys by position. Partition first would stage such keys by class and sort "
-               "whole pieces. Either way each GPU's range of the result travels in pieces, and a piece is sorted or "
+               "skewed keys give) that still leaves one open or cuts a run of equal keys by position. Partition "
+               "first would stage such keys by class and sort whole pieces. Either way each GPU's range of the result travels in pieces, and a piece is sorted or "
                "merged while the next one travels.";
   in.bands = m.shard;
   auto add_presort = [&] {

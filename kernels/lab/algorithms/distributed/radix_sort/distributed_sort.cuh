@@ -490,28 +490,6 @@ bool cuts_placed(const DistributedSort<T>& s) {
   return std::all_of(s.h_cuts, s.h_cuts + s.gpus - 1, [](const Cut& c) { return c.resolved != 0; });
 }
 
-// The buckets that still hold a cut (open cuts are in order: equal buckets are neighbours).
-template <class T>
-int open_buckets(const DistributedSort<T>& s) {
-  int open = 0;
-  for (int c = 0; c + 1 < s.gpus; ++c)
-    open += !s.h_cuts[c].resolved && (c == 0 || s.h_cuts[c - 1].resolved || s.h_cuts[c - 1].prefix != s.h_cuts[c].prefix);
-  return open;
-}
-
-// After the first round: whether one bucket holds every key (each inner edge it counted lies at 0
-// or at n).
-template <class T>
-bool one_bucket_holds_every_key(const DistributedSort<T>& s) {
-  return std::all_of(s.edges.begin(), s.edges.end(),
-                     [&s](const SearchEdge& e) { return e.position == 0 || e.position == s.n; });
-}
-
-template <class T>
-bool any_tie(const DistributedSort<T>& s) {
-  return std::any_of(s.h_cuts, s.h_cuts + s.gpus - 1, [](const Cut& c) { return c.tie != 0; });
-}
-
 // 1. Rounds of histograms until every cut is placed, or `max_rounds` of them. A round counts, in
 // the buckets that hold an open cut, the next digit: round 0 the top digit of every key.
 template <class T, class Probe>
@@ -670,9 +648,10 @@ Status distributed_sort(const T* d_keys, T* d_out, std::int32_t n, int gpus, int
   // listing: distributed-sort
   if (gpus <= kDistSortFirstMaxGpus) {
     PRIMLAB_TRY(find_splitters(s, probe, 1));
-    const bool second = open_buckets(s) == 1 && !one_bucket_holds_every_key(s) && span >= 2 * digit_bits;
+    const bool second =
+        open_buckets(s.h_cuts, gpus - 1) == 1 && !one_bucket_holds_every_key(s.edges, n) && span >= 2 * digit_bits;
     if (second) PRIMLAB_TRY(find_splitters(s, probe, 1));
-    if (!cuts_placed(s) || (second && any_tie(s))) turn_to_sort_first(s);
+    if (!cuts_placed(s) || (second && any_tie(s.h_cuts, gpus - 1))) turn_to_sort_first(s);
   }
   const bool sort_first = s.scheme == DistScheme::SortFirst;
   if (sort_first) PRIMLAB_TRY(presort(s, probe));

@@ -107,6 +107,24 @@ struct SearchEdge {
   std::int32_t position = 0;
 };
 
+// What partition first's rule reads after a round (the host code and the model alike): the
+// buckets that still hold a cut of `cuts[0..count)`, whether one of them is cut by position, and,
+// after the first round (whose inner edges are `edges`), whether one bucket holds every one of the
+// n keys (each of those edges lies at 0 or at n).
+inline int open_buckets(const Cut* cuts, int count) {
+  std::vector<std::uint32_t> open;
+  for (int c = 0; c < count; ++c)
+    if (!cuts[c].resolved && std::find(open.begin(), open.end(), cuts[c].prefix) == open.end())
+      open.push_back(cuts[c].prefix);
+  return int(open.size());
+}
+inline bool any_tie(const Cut* cuts, int count) {
+  return std::any_of(cuts, cuts + count, [](const Cut& c) { return c.tie != 0; });
+}
+inline bool one_bucket_holds_every_key(const std::vector<SearchEdge>& edges, std::int32_t n) {
+  return std::all_of(edges.begin(), edges.end(), [n](const SearchEdge& e) { return e.position == 0 || e.position == n; });
+}
+
 // The pieces' bounds of every GPU, as the library's piece_bounds cuts them: GPU d's range of the
 // global order, [range[d], range[d + 1]), is cut near targets whose pieces grow (weights 8, 12,
 // 18, 27 for the library's growth 1.5, in integers; or equal) at the edge nearest each target
