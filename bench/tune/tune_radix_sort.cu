@@ -32,12 +32,17 @@ __global__ void iota(Bits* p, std::int64_t n) {
 
 // The device buffers of one key-value type pairing, and the workspace of the largest shape.
 // `floats`: the bits of floats uniform in [0, 1), as the bench's f32 keys: their top digit holds a
-// few values (the exponent), the skewed case of the ranking.
-bool g_float_keys = false;
+// few values (the exponent), the few-digits case of the ranking. `skewed`: as bench-multigpu's
+// skewed keys, 70 % share the top byte 0x42: the top digit's hot-digit case.
+enum class KeyDist { kUniform, kFloats, kSkewed };
+KeyDist g_keys = KeyDist::kUniform;
 template <class Bits>
-__global__ void to_unit_float_bits(Bits* keys, std::int64_t n) {
-  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n; i += std::int64_t(gridDim.x) * blockDim.x)
-    keys[i] = Bits(__float_as_uint(float(std::uint32_t(keys[i]) >> 8) * (1.0f / 16777216.0f)));
+__global__ void reshape_keys(Bits* keys, std::int64_t n, KeyDist dist) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n; i += std::int64_t(gridDim.x) * blockDim.x) {
+    const std::uint32_t x = std::uint32_t(keys[i]);
+    if (dist == KeyDist::kFloats) keys[i] = Bits(__float_as_uint(float(x >> 8) * (1.0f / 16777216.0f)));
+    if (dist == KeyDist::kSkewed && (x >> 24) * 10 < 7 * 256) keys[i] = Bits(0x42000000u | (x & 0xFFFFFFu));
+  }
 }
 
 template <class Bits, class VBits, bool PAIRS>
@@ -60,7 +65,7 @@ struct Buffers {
     CK(cudaMalloc(&ws, ws_bytes));
     CK(cudaMalloc(&d_bad, sizeof(unsigned long long)));
     tune::fill_random<<<2048, 256>>>(keys_in, n, 12345);
-    if (g_float_keys) to_unit_float_bits<<<2048, 256>>>(keys_in, n);
+    if (g_keys != KeyDist::kUniform) reshape_keys<<<2048, 256>>>(keys_in, n, g_keys);
     CK(cudaDeviceSynchronize());
   }
   ~Buffers() {
@@ -80,9 +85,9 @@ struct Buffers {
   }
 };
 
-template <int THREADS, int ITEMS, int MIN_BLOCKS, int WINDOW = 0, int FEW_DIGITS = -1>
+template <int THREADS, int ITEMS, int MIN_BLOCKS, int WINDOW = 0, int FEW_DIGITS = -1, int HOT_LANES = -1>
 struct S {
-  using Shape = onesweep::Shape<THREADS, ITEMS, MIN_BLOCKS, WINDOW, FEW_DIGITS>;
+  using Shape = onesweep::Shape<THREADS, ITEMS, MIN_BLOCKS, WINDOW, FEW_DIGITS, HOT_LANES>;
 };
 
 template <class Bits, class VBits, bool PAIRS, class Shape>
@@ -112,8 +117,8 @@ void time_shape(const char* label, Buffers<Bits, VBits, PAIRS>& b, const DeviceF
                   status_string(st));
       continue;
     }
-    std::printf("%-11s %4dx%-2d b%d w%-2d f%d bits %2d %8.4f ms %7.1f G%s/s   smem %5.1f KB   bad %llu\n", label,
-                C::kThreads, C::kItems, C::kMinBlocks, C::kWindow, C::kFewDigits, end_bit, ms, b.n / ms / 1e6,
+    std::printf("%-11s %4dx%-2d b%d w%-2d f%d h%d bits %2d %8.4f ms %7.1f G%s/s   smem %5.1f KB   bad %llu\n", label,
+                C::kThreads, C::kItems, C::kMinBlocks, C::kWindow, C::kFewDigits, C::kHotLanes, end_bit, ms, b.n / ms / 1e6,
                 PAIRS ? "pairs" : "keys", C::kSmem / 1024.0, b.unsorted(end_bit));
   }
 }
@@ -204,11 +209,15 @@ void time_host_ops() {
 
 int main(int argc, char** argv) {
   const int log2n = argc > 1 ? std::atoi(argv[1]) : 28;
-  g_float_keys = argc > 2 && std::strcmp(argv[2], "floats") == 0;
-  const bool graph = argc > 2 && std::strcmp(argv[2], "graph") == 0;
-  if (log2n < 1 || log2n > 30 || (argc > 2 && !g_float_keys && !graph)) {
-    std::printf("usage: %s [log2 n, 1..30; default 28] [floats: keys are the bits of floats in [0, 1) | graph: "
-                "stream against graph launches of the library's sort]\n", argv[0]);
+  const char* mode = argc > 2 ? argv[2] : "";
+  g_keys = std::strcmp(mode, "floats") == 0 ? KeyDist::kFloats
+           : std::strcmp(mode, "skewed") == 0 ? KeyDist::kSkewed
+                                              : KeyDist::kUniform;
+  const bool graph = std::strcmp(mode, "graph") == 0;
+  if (log2n < 1 || log2n > 30 || (argc > 2 && g_keys == KeyDist::kUniform && !graph)) {
+    std::printf("usage: %s [log2 n, 1..30; default 28] [floats: keys are the bits of floats in [0, 1) | skewed: 70 %% "
+                "of the keys share the top byte | graph: stream against graph launches of the library's sort]\n",
+                argv[0]);
     return 2;
   }
   const std::int64_t n = std::int64_t(1) << log2n;
@@ -220,23 +229,33 @@ int main(int argc, char** argv) {
   cudaDeviceProp prop{};
   CK(cudaGetDeviceProperties(&prop, 0));
   std::printf("%s, %d SMs, n = 2^%d, %s keys, whole sort (histogram + passes), median of 15\n", prop.name,
-              facts.sm_count, log2n, g_float_keys ? "float [0, 1)" : "uniform random");
+              facts.sm_count, log2n,
+              g_keys == KeyDist::kFloats ? "float [0, 1)" : g_keys == KeyDist::kSkewed ? "skewed" : "uniform random");
   if (graph) {
     time_host_ops();
     time_graph<false>("u32 keys", n);
     time_graph<true>("u32 pairs", n);
     return 0;
   }
-  if (g_float_keys) {  // the ranking's few-digits path (f): off (0), at most 4 or 8 distinct digits
+  if (g_keys == KeyDist::kSkewed) {  // the ranking's hot-digit path (h): off (0), from 4 or 8 lanes of 32
+    sweep<std::uint32_t, std::uint32_t, false, S<512, 28, 2, 4, 4, 0>, S<512, 28, 2, 4, 4, 8>, S<512, 28, 2, 4, 4, 4>,
+          S<512, 28, 2, 4, 4, 0>, S<512, 28, 2, 4, 4, 8>, S<512, 28, 2, 4, 4, 4>>("skew keys", n, facts);
+    sweep<std::uint32_t, std::uint32_t, true, S<384, 24, 2, 1, 4, 0>, S<384, 24, 2, 1, 4, 8>, S<384, 24, 2, 1, 4, 0>,
+          S<384, 24, 2, 1, 4, 8>>("skew pairs", n, facts);
+    sweep<std::uint64_t, std::uint32_t, false, S<384, 16, 2, 8, 4, 0>, S<384, 16, 2, 8, 4, 8>, S<384, 16, 2, 8, 4, 0>,
+          S<384, 16, 2, 8, 4, 8>>("skew u64", n, facts);
+    return 0;
+  }
+  if (g_keys == KeyDist::kFloats) {  // the ranking's few-digits path (f): off (0), at most 4 or 8 distinct digits
     sweep<std::uint32_t, std::uint32_t, false, S<512, 28, 2, 4, 0>, S<512, 28, 2, 4, 4>, S<512, 28, 2, 4, 8>,
           S<512, 28, 2, 4, 0>, S<512, 28, 2, 4, 4>, S<512, 28, 2, 4, 8>>("f32 keys", n, facts);
     sweep<std::uint32_t, std::uint32_t, true, S<384, 24, 2, 1, 0>, S<384, 24, 2, 1, 4>, S<384, 24, 2, 1, 0>,
           S<384, 24, 2, 1, 4>>("f32 pairs", n, facts);
     return 0;
   }
-  if (log2n >= 22) {  // the few-digits path must cost nothing on uniform keys
-    sweep<std::uint32_t, std::uint32_t, false, S<512, 28, 2, 4, 0>, S<512, 28, 2, 4, 4>, S<512, 28, 2, 4, 0>,
-          S<512, 28, 2, 4, 4>>("u32 keys", n, facts);
+  if (log2n >= 22) {  // the few-digits and hot-digit paths must cost nothing on uniform keys
+    sweep<std::uint32_t, std::uint32_t, false, S<512, 28, 2, 4, 0, 0>, S<512, 28, 2, 4, 4, 8>, S<512, 28, 2, 4, 0, 0>,
+          S<512, 28, 2, 4, 4, 8>>("u32 keys", n, facts);
   }
   // The shapes RadixSortTuning chooses between (its comments), the tuned one first per pairing.
   // Below 2^22 keys (one wave of the tuned tiles) the small-sort shapes: smaller tiles, more blocks

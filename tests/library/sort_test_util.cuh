@@ -22,7 +22,7 @@
 
 namespace sorttest {
 
-enum class Dist { Uniform, Sorted, Reversed, AllEqual, FewDistinct, Extremes, Zipf };
+enum class Dist { Uniform, Sorted, Reversed, AllEqual, FewDistinct, Extremes, Zipf, Skewed };
 inline const char* dist_name(Dist d) {
   switch (d) {
     case Dist::Uniform: return "uniform";
@@ -32,12 +32,13 @@ inline const char* dist_name(Dist d) {
     case Dist::FewDistinct: return "few-distinct";
     case Dist::Extremes: return "extremes";
     case Dist::Zipf: return "zipf";
+    case Dist::Skewed: return "skewed";
   }
   return "?";
 }
 inline const std::vector<Dist>& all_dists() {
   static const std::vector<Dist> d = {Dist::Uniform, Dist::Sorted, Dist::Reversed, Dist::AllEqual,
-                                      Dist::FewDistinct, Dist::Extremes, Dist::Zipf};
+                                      Dist::FewDistinct, Dist::Extremes, Dist::Zipf, Dist::Skewed};
   return d;
 }
 
@@ -122,6 +123,16 @@ template <class K> std::vector<K> make_keys(Dist d, std::int64_t n, std::uint64_
         const double u = double(rng() >> 11) / double(1ull << 53);
         const int r = int(std::pow(1000.0, u));
         v[i] = K(r * 37);
+        break;
+      }
+      case Dist::Skewed: {
+        // 70 % share the top byte 0x42 (finite floats), the rest uniform: one hot top digit among
+        // many, the ranking's hot-digit path.
+        using B = BitsOf<K>;
+        constexpr int kTop = int(sizeof(B)) * 8 - 8;
+        B b = to_bits(random_key<K>(rng));
+        if (rng() % 10 < 7) b = B((b & ~(B(0xff) << kTop)) | (B(0x42) << kTop));
+        v[i] = from_bits<K>(b);
         break;
       }
     }

@@ -132,8 +132,10 @@ TEST(RadixSortLargeTiles, FourByteKeysAndPairs) {
     check_sort<std::uint32_t, std::uint32_t>(Dist::Uniform, n, SortOrder::Ascending, 0, 32, false);
     check_sort<float, std::uint32_t>(Dist::Extremes, n, SortOrder::Descending, 0, 32, false);
   }
-  for (std::int64_t n : large_tile_sizes(4, 4))
+  for (std::int64_t n : large_tile_sizes(4, 4)) {
     check_sort<std::int32_t, std::uint32_t>(Dist::FewDistinct, n, SortOrder::Ascending, 0, 32, true);
+    check_sort<std::uint32_t, std::uint32_t>(Dist::Skewed, n, SortOrder::Ascending, 0, 32, true);
+  }
 }
 
 TYPED_TEST(RadixSortTyped, BitRanges) {
@@ -265,6 +267,7 @@ TEST(RadixSortSanitize, SmallAndMedium) {
     check_sort<std::uint32_t, std::uint32_t>(Dist::Uniform, n, SortOrder::Ascending, 0, 32, true);
     check_sort<std::uint64_t, std::uint64_t>(Dist::FewDistinct, n, SortOrder::Descending, 0, 64, true);
     check_sort<float, std::uint32_t>(Dist::Extremes, n, SortOrder::Ascending, 0, 32, false);
+    check_sort<std::int32_t, std::uint32_t>(Dist::Skewed, n, SortOrder::Descending, 0, 32, true);
   }
 }
 
