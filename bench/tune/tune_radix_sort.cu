@@ -32,8 +32,8 @@ __global__ void iota(Bits* p, std::int64_t n) {
 
 // The device buffers of one key-value type pairing, and the workspace of the largest shape.
 // `floats`: the bits of floats uniform in [0, 1), as the bench's f32 keys: their top digit holds a
-// few values (the exponent), the few-digits case of the ranking. `skewed`: as bench-multigpu's
-// skewed keys, 70 % share the top byte 0x42: the top digit's hot-digit case.
+// few values (the exponent), the few-digits case of the ranking. `skewed`: bench-multigpu's skewed
+// keys, 70 % share the top byte 0x42 and the rest are uniform: one hot top digit among many.
 enum class KeyDist { kUniform, kFloats, kSkewed };
 KeyDist g_keys = KeyDist::kUniform;
 template <class Bits>
@@ -41,7 +41,8 @@ __global__ void reshape_keys(Bits* keys, std::int64_t n, KeyDist dist) {
   for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n; i += std::int64_t(gridDim.x) * blockDim.x) {
     const std::uint32_t x = std::uint32_t(keys[i]);
     if (dist == KeyDist::kFloats) keys[i] = Bits(__float_as_uint(float(x >> 8) * (1.0f / 16777216.0f)));
-    if (dist == KeyDist::kSkewed && (x >> 24) * 10 < 7 * 256) keys[i] = Bits(0x42000000u | (x & 0xFFFFFFu));
+    const bool hot = std::uint32_t(i * 0x9E3779B1u) % 10 < 7;  // apart from x's bits: the rest stay uniform
+    if (dist == KeyDist::kSkewed && hot) keys[i] = Bits(0x42000000u | (x & 0xFFFFFFu));
   }
 }
 
@@ -85,9 +86,9 @@ struct Buffers {
   }
 };
 
-template <int THREADS, int ITEMS, int MIN_BLOCKS, int WINDOW = 0, int FEW_DIGITS = -1, int HOT_LANES = -1>
+template <int THREADS, int ITEMS, int MIN_BLOCKS, int WINDOW = 0, int FEW_DIGITS = -1>
 struct S {
-  using Shape = onesweep::Shape<THREADS, ITEMS, MIN_BLOCKS, WINDOW, FEW_DIGITS, HOT_LANES>;
+  using Shape = onesweep::Shape<THREADS, ITEMS, MIN_BLOCKS, WINDOW, FEW_DIGITS>;
 };
 
 template <class Bits, class VBits, bool PAIRS, class Shape>
@@ -117,8 +118,8 @@ void time_shape(const char* label, Buffers<Bits, VBits, PAIRS>& b, const DeviceF
                   status_string(st));
       continue;
     }
-    std::printf("%-11s %4dx%-2d b%d w%-2d f%d h%d bits %2d %8.4f ms %7.1f G%s/s   smem %5.1f KB   bad %llu\n", label,
-                C::kThreads, C::kItems, C::kMinBlocks, C::kWindow, C::kFewDigits, C::kHotLanes, end_bit, ms, b.n / ms / 1e6,
+    std::printf("%-11s %4dx%-2d b%d w%-2d f%d bits %2d %8.4f ms %7.1f G%s/s   smem %5.1f KB   bad %llu\n", label,
+                C::kThreads, C::kItems, C::kMinBlocks, C::kWindow, C::kFewDigits, end_bit, ms, b.n / ms / 1e6,
                 PAIRS ? "pairs" : "keys", C::kSmem / 1024.0, b.unsorted(end_bit));
   }
 }
@@ -237,13 +238,10 @@ int main(int argc, char** argv) {
     time_graph<true>("u32 pairs", n);
     return 0;
   }
-  if (g_keys == KeyDist::kSkewed) {  // the ranking's hot-digit path (h): off (0), from 4 or 8 lanes of 32
-    sweep<std::uint32_t, std::uint32_t, false, S<512, 28, 2, 4, 4, 0>, S<512, 28, 2, 4, 4, 8>, S<512, 28, 2, 4, 4, 4>,
-          S<512, 28, 2, 4, 4, 0>, S<512, 28, 2, 4, 4, 8>, S<512, 28, 2, 4, 4, 4>>("skew keys", n, facts);
-    sweep<std::uint32_t, std::uint32_t, true, S<384, 24, 2, 1, 4, 0>, S<384, 24, 2, 1, 4, 8>, S<384, 24, 2, 1, 4, 0>,
-          S<384, 24, 2, 1, 4, 8>>("skew pairs", n, facts);
-    sweep<std::uint64_t, std::uint32_t, false, S<384, 16, 2, 8, 4, 0>, S<384, 16, 2, 8, 4, 8>, S<384, 16, 2, 8, 4, 0>,
-          S<384, 16, 2, 8, 4, 8>>("skew u64", n, facts);
+  if (g_keys == KeyDist::kSkewed) {  // the tuned shapes, and the few-digits path off (f0)
+    sweep<std::uint32_t, std::uint32_t, false, S<512, 28, 2, 4>, S<512, 28, 2, 4, 0>, S<512, 28, 2, 4>,
+          S<512, 28, 2, 4, 0>>("skew keys", n, facts);
+    sweep<std::uint32_t, std::uint32_t, true, S<384, 24, 2, 1>, S<384, 24, 2, 1>>("skew pairs", n, facts);
     return 0;
   }
   if (g_keys == KeyDist::kFloats) {  // the ranking's few-digits path (f): off (0), at most 4 or 8 distinct digits
@@ -253,9 +251,9 @@ int main(int argc, char** argv) {
           S<384, 24, 2, 1, 4>>("f32 pairs", n, facts);
     return 0;
   }
-  if (log2n >= 22) {  // the few-digits and hot-digit paths must cost nothing on uniform keys
-    sweep<std::uint32_t, std::uint32_t, false, S<512, 28, 2, 4, 0, 0>, S<512, 28, 2, 4, 4, 8>, S<512, 28, 2, 4, 0, 0>,
-          S<512, 28, 2, 4, 4, 8>>("u32 keys", n, facts);
+  if (log2n >= 22) {  // the few-digits path must cost nothing on uniform keys
+    sweep<std::uint32_t, std::uint32_t, false, S<512, 28, 2, 4, 0>, S<512, 28, 2, 4, 4>, S<512, 28, 2, 4, 0>,
+          S<512, 28, 2, 4, 4>>("u32 keys", n, facts);
   }
   // The shapes RadixSortTuning chooses between (its comments), the tuned one first per pairing.
   // Below 2^22 keys (one wave of the tuned tiles) the small-sort shapes: smaller tiles, more blocks

@@ -187,8 +187,7 @@ constexpr std::size_t pass_smem_bytes() {
 }
 
 // WINDOW: predecessors whose look-back words one digit's thread reads per round trip.
-// FEW_DIGITS, HOT_LANES: BlockRadixRank's thresholds for ranking a warp by __match_any_sync, and a
-// hot digit's lanes by ballot.
+// FEW_DIGITS: BlockRadixRank's threshold for ranking a warp by __match_any_sync.
 // COUNTS_ALL: the first pass of a sort of one wave of tiles, launched cooperatively, counts every
 // pass's digits itself (above); its dynamic shared memory adds later_counts_bytes<Bits>().
 // SEGMENTED: a pass over segments (PassArgs::seg_tiles), each ranked on its own.
@@ -196,10 +195,10 @@ constexpr std::size_t pass_smem_bytes() {
 // lab steps blocks of 32 or 64 threads with digits of at most 5 bits.
 // listing: radix-onesweep
 template <class Bits, class VBits, bool PAIRS, int THREADS, int ITEMS, int MIN_BLOCKS, int WINDOW, int FEW_DIGITS,
-          int HOT_LANES, class Probe = NoProbe, bool COUNTS_ALL = false, bool SEGMENTED = false>
+          class Probe = NoProbe, bool COUNTS_ALL = false, bool SEGMENTED = false>
 __global__ void __launch_bounds__(THREADS, resident_blocks_bound(THREADS, MIN_BLOCKS))
     pass_kernel(PassArgsOf<Bits, VBits, SEGMENTED> a, Probe probe = {}) {
-  using Rank = BlockRadixRank<Bits, THREADS, ITEMS, FEW_DIGITS, HOT_LANES>;
+  using Rank = BlockRadixRank<Bits, THREADS, ITEMS, FEW_DIGITS>;
   constexpr int kTile = THREADS * ITEMS;
   static_assert(THREADS % 32 == 0, "whole warps");
   extern __shared__ __align__(16) unsigned char smem_raw[];

@@ -19,16 +19,13 @@ namespace primlab::detail {
 //   3. rank_keys():           the counter bumps of the ranking return final tile positions.
 // Shared memory: two rows of 256 words per warp, the counters and the peer masks. The mask rows
 // may alias storage that the caller uses only after step 3 (the onesweep pass's exchange buffer).
-template <class Bits, int THREADS, int ITEMS, int FEW_DIGITS, int HOT_LANES>
+template <class Bits, int THREADS, int ITEMS, int FEW_DIGITS>
 class BlockRadixRank {
  public:
   static constexpr int kWarps = THREADS / 32;
   static constexpr int kRowWords = kWarps * kRadix;  // words of the counter rows, and of the mask rows
   // A warp whose first item holds at most this many distinct digits ranks by __match_any_sync.
   static constexpr int kFewDigits = FEW_DIGITS;
-  // Else, a warp whose first item holds one digit on at least this many lanes (0: never) ranks that
-  // digit's lanes by one ballot an item, and the others by peer masks.
-  static constexpr int kHotLanes = HOT_LANES;
 
   __device__ __forceinline__ BlockRadixRank(std::uint32_t* s_counts, std::uint32_t* s_masks, int shift,
                                             std::uint32_t mask)
@@ -50,11 +47,9 @@ class BlockRadixRank {
 
   // Step 1: one shared atomic per key, independent of each other (no chain); a warp whose keys all
   // share one digit (all-equal or presorted input) adds them in one go. A warp with few distinct
-  // digits (the top digit of floats in [0, 1)) would serialise its lanes' atomics on the same
-  // words: it groups equal digits with __match_any_sync, whose cost grows with the number of
-  // distinct values, and each group's leader adds the group. A warp with one hot digit among many
-  // (skewed keys: 70 % in one top digit puts about 22 lanes of 32 on it) groups that digit's lanes
-  // by a ballot, and its leader adds them; the other lanes add one each.
+  // digits (skewed keys, the top digit of floats in [0, 1)) would serialise its lanes' atomics on
+  // the same words: it groups equal digits with __match_any_sync, whose cost grows with the
+  // number of distinct values, and each group's leader adds the group.
   template <class Probe>
   __device__ __forceinline__ void count_digits(const Bits (&k)[ITEMS], Probe& probe) {
     const int lane = static_cast<int>(threadIdx.x) & 31, warp = static_cast<int>(threadIdx.x) >> 5;  // step: load (count)
@@ -62,7 +57,7 @@ class BlockRadixRank {
     lt_ = lanemask_lt();  // step: load (count)
     wm_ = s_masks_ + warp * kRadix;  // step: load (count)
     one_digit_ = warp_has_one_digit(k, d0_);  // step: load (count)
-    if (!one_digit_) choose_path(digit_of(k[0], shift_, mask_));  // step: load (count)
+    few_digits_ = !one_digit_ && distinct_digits(digit_of(k[0], shift_, mask_)) <= kFewDigits;  // step: load (count)
     if (one_digit_) {  // step: load (count)
       if (lane == 0) atomicAdd(&wh_[d0_], 32u * ITEMS);  // step: load (count)
       probe.event(OnesweepEvent::kCount, 0, lane == 0 ? int(d0_) : -1, 32u * ITEMS, 0u);
@@ -74,16 +69,6 @@ class BlockRadixRank {
         if (lane == __ffs(peers) - 1) atomicAdd(&wh_[d], static_cast<std::uint32_t>(__popc(peers)));  // step: load (count)
         probe.event(OnesweepEvent::kCount, i, lane == __ffs(peers) - 1 ? int(d) : -1,
                     static_cast<std::uint32_t>(__popc(peers)), peers);
-      }  // step: load (count)
-    } else if (hot_digit_) {  // step: load (count)
-#pragma unroll  // step: load (count)
-      for (int i = 0; i < ITEMS; ++i) {  // step: load (count)
-        const std::uint32_t d = digit_of(k[i], shift_, mask_);  // step: load (count)
-        const std::uint32_t hot = __ballot_sync(0xffffffffu, d == hot_);  // step: load (count)
-        const bool adds = d != hot_ || lane == __ffs(hot) - 1;  // step: load (count)
-        const std::uint32_t amount = d == hot_ ? static_cast<std::uint32_t>(__popc(hot)) : 1u;  // step: load (count)
-        if (adds) atomicAdd(&wh_[d], amount);  // step: load (count)
-        probe.event(OnesweepEvent::kCount, i, adds ? int(d) : -1, amount, d == hot_ ? hot : 0u);
       }  // step: load (count)
     } else {  // step: load (count)
 #pragma unroll  // step: load (count)
@@ -121,8 +106,7 @@ class BlockRadixRank {
   // them and clears the word; a lane's rank is the counter before the bump plus its lower peers.
   // A few instructions per key against ~30 for 8 ballots (bench/NOTES-sort.md). A one-digit warp
   // takes its run at once: 32 lanes ORing one word would serialise (all-equal keys 7.61 ms
-  // against 6.95 ms, H200, 2^28 u32, bench/NOTES-sort.md); a hot digit's lanes take their peers
-  // from a ballot, not from its word.
+  // against 6.95 ms, H200, 2^28 u32, bench/NOTES-sort.md).
   template <class Probe>
   __device__ __forceinline__ void rank_keys(const Bits (&k)[ITEMS], std::uint32_t (&rank)[ITEMS], Probe& probe) {
     const int lane = static_cast<int>(threadIdx.x) & 31;                         // step: rank
@@ -149,15 +133,13 @@ class BlockRadixRank {
 #pragma unroll  // step: rank
     for (int i = 0; i < ITEMS; ++i) {                                             // step: rank
       const std::uint32_t d = digit_of(k[i], shift_, mask_);                      // step: rank
-      const std::uint32_t hot = hot_digit_ ? __ballot_sync(0xffffffffu, d == hot_) : 0u;  // step: rank
-      const bool masks = !hot_digit_ || d != hot_;                                // step: rank
-      if (masks) atomicOr(&wm_[d], bit);                                          // step: rank
+      atomicOr(&wm_[d], bit);                                                     // step: rank
       __syncwarp();                                                               // step: rank
-      const std::uint32_t peers = masks ? wm_[d] : hot;                           // step: rank
+      const std::uint32_t peers = wm_[d];                                         // step: rank
       rank[i] = rank_in_group(d, peers, lane);  // its shuffle: every lane has read its mask word  // step: rank
-      if (masks && lane == 31 - __clz(peers)) wm_[d] = 0;                         // step: rank
+      if (lane == 31 - __clz(peers)) wm_[d] = 0;                                  // step: rank
       __syncwarp();                                                               // step: rank
-      probe.event(OnesweepEvent::kRankKey, i, d, peers, rank[i], masks);
+      probe.event(OnesweepEvent::kRankKey, i, d, peers, rank[i], true);
     }                                                                             // step: rank
   }
 
@@ -178,27 +160,11 @@ class BlockRadixRank {
     return before + __popc(peers & lt_);                                                           // step: rank (group)
   }
 
-  // The path of a warp whose keys hold more than one digit, from its lanes' first digits d (every
-  // lane passes its own): few digits where they are at most kFewDigits distinct; else a hot digit
-  // where one of them is on kHotLanes lanes or more (the most frequent, the largest of a tie).
-  __device__ __forceinline__ void choose_path(std::uint32_t d) {
-    const std::uint32_t peers = __match_any_sync(0xffffffffu, d);                         // step: load (match)
-    const int lane = static_cast<int>(threadIdx.x) & 31;                                  // step: load (match)
-    few_digits_ = __popc(__ballot_sync(0xffffffffu, lane == __ffs(peers) - 1)) <= kFewDigits;  // step: load (match)
-    hot_digit_ = false;                                                                   // step: load (match)
-    if (kHotLanes == 0 || few_digits_) return;                                            // step: load (match)
-    const std::uint32_t best = warp_max(static_cast<std::uint32_t>(__popc(peers)) << 16 | d);  // step: load (match)
-    hot_digit_ = static_cast<int>(best >> 16) >= kHotLanes;                               // step: load (match)
-    hot_ = best & 0xffffu;                                                                // step: load (match)
-  }
-  static __device__ __forceinline__ std::uint32_t warp_max(std::uint32_t v) {
-#if __CUDA_ARCH__ >= 800
-    return __reduce_max_sync(0xffffffffu, v);
-#else
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) v = max(v, __shfl_xor_sync(0xffffffffu, v, o));
-    return v;
-#endif
+  // The number of distinct digits among the warp's lanes (every lane passes its digit).
+  static __device__ __forceinline__ int distinct_digits(std::uint32_t d) {
+    const std::uint32_t peers = __match_any_sync(0xffffffffu, d);              // step: load (match)
+    const int lane = static_cast<int>(threadIdx.x) & 31;                       // step: load (match)
+    return __popc(__ballot_sync(0xffffffffu, lane == __ffs(peers) - 1));       // step: load (match)
   }
 
   // True when every key of the warp has one digit, d0. Every lane runs the collectives before any
@@ -221,10 +187,8 @@ class BlockRadixRank {
   std::uint32_t* wm_ = nullptr;
   std::uint32_t lt_ = 0;         // the lanes below this one
   std::uint32_t d0_ = 0;
-  std::uint32_t hot_ = 0;  // the hot digit, where hot_digit_
   bool one_digit_ = false;
   bool few_digits_ = false;  // the warp ranks by __match_any_sync
-  bool hot_digit_ = false;   // the warp ranks hot_'s lanes by ballot, the others by peer masks
 };
 
 }  // namespace primlab::detail

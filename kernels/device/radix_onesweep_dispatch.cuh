@@ -23,16 +23,15 @@ namespace primlab::detail::onesweep {
 // [SECTION] shapes
 
 // The pass's shape: threads, keys per thread, blocks per SM, look-back window, and the ranking's
-// few-digits and hot-digit thresholds. The library uses the defaults (RadixSortTuning); other shapes are for
+// few-digits threshold. The library uses the defaults (RadixSortTuning); other shapes are for
 // measuring (bench/tune/tune_radix_sort.cu).
-template <int THREADS = 0, int ITEMS = 0, int MIN_BLOCKS = 0, int WINDOW = 0, int FEW_DIGITS = -1, int HOT_LANES = -1>
+template <int THREADS = 0, int ITEMS = 0, int MIN_BLOCKS = 0, int WINDOW = 0, int FEW_DIGITS = -1>
 struct Shape {};
 
 template <class Bits, class VBits, bool PAIRS, class S = Shape<>>
 struct Config;
-template <class Bits, class VBits, bool PAIRS, int THREADS, int ITEMS, int MIN_BLOCKS, int WINDOW, int FEW_DIGITS,
-          int HOT_LANES>
-struct Config<Bits, VBits, PAIRS, Shape<THREADS, ITEMS, MIN_BLOCKS, WINDOW, FEW_DIGITS, HOT_LANES>> {
+template <class Bits, class VBits, bool PAIRS, int THREADS, int ITEMS, int MIN_BLOCKS, int WINDOW, int FEW_DIGITS>
+struct Config<Bits, VBits, PAIRS, Shape<THREADS, ITEMS, MIN_BLOCKS, WINDOW, FEW_DIGITS>> {
   static constexpr RadixSortTuning::PassShape kTuned =
       RadixSortTuning::pass_shape(sizeof(Bits), PAIRS ? sizeof(VBits) : 0);
   static constexpr int kThreads = THREADS > 0 ? THREADS : kTuned.threads;
@@ -41,7 +40,6 @@ struct Config<Bits, VBits, PAIRS, Shape<THREADS, ITEMS, MIN_BLOCKS, WINDOW, FEW_
   static constexpr int kMinBlocks = MIN_BLOCKS > 0 ? MIN_BLOCKS : kTuned.min_blocks;
   static constexpr int kWindow = WINDOW > 0 ? WINDOW : kTuned.window;
   static constexpr int kFewDigits = FEW_DIGITS >= 0 ? FEW_DIGITS : RadixSortTuning::kFewDigits;
-  static constexpr int kHotLanes = HOT_LANES >= 0 ? HOT_LANES : RadixSortTuning::kHotLanes;
   static constexpr std::size_t kSmem = pass_smem_bytes<kThreads, kItems, Bits, VBits, PAIRS>();
   // The passes take 8-bit digits, and the pass kernel has one thread per digit.
   static_assert(kThreads >= kRadix, "a pass block has a thread for each of the 256 digits");
@@ -145,8 +143,7 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
   std::uint32_t* counters = hist + L::kMaxPasses * kRadix;
   std::uint32_t* status = reinterpret_cast<std::uint32_t*>(w + layout.status);
 
-  auto kernel =
-      pass_kernel<Bits, VBits, PAIRS, C::kThreads, C::kItems, C::kMinBlocks, C::kWindow, C::kFewDigits, C::kHotLanes>;
+  auto kernel = pass_kernel<Bits, VBits, PAIRS, C::kThreads, C::kItems, C::kMinBlocks, C::kWindow, C::kFewDigits>;
   PRIMLAB_TRY(allow_dynamic_smem(kernel, C::kSmem));
   // Passes of at most one wave of tiles are chained with programmatic dependent launch: chaining
   // every size cost 7 % at 2^28 (H200, u32: 6.15 ms against 5.72), bench/NOTES-sort.md.
@@ -154,8 +151,7 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
   // Where those tiles fit one cooperative launch and are few (RadixSortTuning), the first pass
   // counts every pass's digits itself and there is no histogram kernel (agent/radix_onesweep.cuh).
   auto first_kernel =
-      pass_kernel<Bits, VBits, PAIRS, C::kThreads, C::kItems, C::kMinBlocks, C::kWindow, C::kFewDigits,
-                  C::kHotLanes, NoProbe, true>;
+      pass_kernel<Bits, VBits, PAIRS, C::kThreads, C::kItems, C::kMinBlocks, C::kWindow, C::kFewDigits, NoProbe, true>;
   constexpr std::size_t kFirstSmem = C::kSmem + later_counts_bytes<Bits>();
   bool counts_all = false;
   if (chained && facts.cooperative && T::first_pass_counts_all(passes, std::int64_t(tiles))) {
@@ -373,7 +369,7 @@ Status run_segmented(const Bits* keys_in, Bits* keys_out, Bits* keys_alt, const 
       keys_in, first_tiles, first_count, per_block, segments, begin_bit, passes, digits.last_mask, codec.enc0, codec.enc1,
       counts);
   PRIMLAB_LAUNCH_TRY();
-  auto kernel = pass_kernel<Bits, VBits, PAIRS, C::kThreads, C::kItems, C::kMinBlocks, C::kWindow, C::kFewDigits, C::kHotLanes,
+  auto kernel = pass_kernel<Bits, VBits, PAIRS, C::kThreads, C::kItems, C::kMinBlocks, C::kWindow, C::kFewDigits,
                             NoProbe, false, true>;
   PRIMLAB_TRY(allow_dynamic_smem(kernel, C::kSmem));
   const Bits* src_k = keys_in;

@@ -77,9 +77,6 @@ struct RadixSortTuning {
   // 5.192/5.183 ms vs off 5.567/5.568 (8: 5.193/5.183), f32 pairs 8.551/8.549 vs 8.728/8.734;
   // uniform u32 keys 5.257/5.262 vs off 5.259/5.257.
   static constexpr int kFewDigits = 4;
-  // Else, a warp whose first keys hold one digit on at least this many lanes ranks that digit's
-  // lanes by ballot (block_radix_rank.cuh), not by shared atomics on one word; 0 turns it off.
-  static constexpr int kHotLanes = 8;
   // Upfront histogram: 512 threads x 4 16-byte loads per chunk, grid-stride over 3 blocks per SM.
   // 2^28 u32 keys in ~0.25 ms, the copy rate; 16 loads took 92 registers (1 block per SM), 4 ~40.
   static constexpr int kHistThreads = 512;

@@ -35,17 +35,14 @@ void light(Step& st) {
 }
 
 // How a warp ranks its keys (BlockRadixRank): all its keys have one digit; its first keys have at
-// most kFewDigits digits (matched with __match_any_sync); one of its first keys' digits is on
-// kHotLanes lanes or more (that digit's lanes by ballot, the others by peer masks); or peer masks in
-// shared memory.
-enum Path : int { kOneDigit, kFewDigits, kHotDigit, kMasks, kPaths };
+// most kFewDigits digits (matched with __match_any_sync); or peer masks in shared memory.
+enum Path : int { kOneDigit, kFewDigits, kMasks };
 
 // The pass's view of the keys: every tile's keys as the kernel loads them (flipped, padding
 // ~0), their digits, and each warp's ranking path.
 struct Keys {
   std::vector<std::uint32_t> k;      // tiles x tile, by key index
   std::vector<int> path;             // tiles x warps
-  std::vector<std::int32_t> hot;     // tiles x warps: the hot digit of a kHotDigit warp
 };
 
 Keys load_keys(const OnesweepShape& sh, const OsCodec& c, const std::vector<std::uint32_t>& in) {
@@ -53,31 +50,19 @@ Keys load_keys(const OnesweepShape& sh, const OsCodec& c, const std::vector<std:
   ks.k.assign(std::size_t(sh.width()), 0xffffffffu);
   for (std::int32_t i = 0; i < sh.n; ++i) ks.k[std::size_t(i)] = os_flip(in[std::size_t(i)], c.enc0, c.enc1);
   ks.path.assign(std::size_t(sh.tiles * sh.warps), kMasks);
-  ks.hot.assign(std::size_t(sh.tiles * sh.warps), -1);
   for (std::int32_t t = 0; t < sh.tiles; ++t)
     for (int w = 0; w < sh.warps; ++w) {
       bool one = true;
       std::vector<std::uint32_t> first;
-      std::uint32_t lanes[kOsRadix] = {};  // lanes whose first key has each digit
       const std::uint32_t d0 = sh.digit(ks.k[std::size_t(sh.key_index(t, w, 0, 0))]);
       for (int l = 0; l < 32; ++l)
         for (int i = 0; i < kOsItems; ++i) {
           const std::uint32_t d = sh.digit(ks.k[std::size_t(sh.key_index(t, w, i, l))]);
           one &= d == d0;
-          if (i > 0) continue;
-          ++lanes[d];
-          if (std::find(first.begin(), first.end(), d) == first.end()) first.push_back(d);
+          if (i == 0 && std::find(first.begin(), first.end(), d) == first.end()) first.push_back(d);
         }
-      // The most frequent first digit, the largest of a tie (the kernel's maximum of lanes << 16 | d).
-      std::int32_t hot = 0;
-      for (std::int32_t d = 1; d < kOsRadix; ++d)
-        if (lanes[d] >= lanes[hot]) hot = d;
-      const std::size_t wi = std::size_t(t * sh.warps + w);
-      ks.path[wi] = one                                                        ? kOneDigit
-                    : int(first.size()) <= kOsFewDigits                        ? kFewDigits
-                    : kOsHotLanes > 0 && int(lanes[hot]) >= kOsHotLanes ? kHotDigit
-                                                                               : kMasks;
-      if (ks.path[wi] == kHotDigit) ks.hot[wi] = hot;
+      ks.path[std::size_t(t * sh.warps + w)] =
+          one ? kOneDigit : int(first.size()) <= kOsFewDigits ? kFewDigits : kMasks;
     }
   return ks;
 }
@@ -98,10 +83,10 @@ Result check(const StepConfig& cfg) {
 std::string paths_text(const OnesweepShape& sh, const StepConfig& cfg) {
   if (!cfg.input) return "";
   const Keys ks = load_keys(sh, os_codec(cfg.type, cfg.descending), *cfg.input);
-  int count[kPaths] = {};
+  int count[3] = {0, 0, 0};
   for (int p : ks.path) ++count[p];
   return " (warps: " + str(count[kOneDigit]) + " one digit, " + str(count[kFewDigits]) + " few digits, " +
-         str(count[kHotDigit]) + " a hot digit, " + str(count[kMasks]) + " peer masks)";
+         str(count[kMasks]) + " peer masks)";
 }
 
 const char kOrderNote[] =
@@ -196,10 +181,7 @@ Result plan_radix_onesweep(const StepConfig& cfg, Trace& t) {
                  "its digits into its row: a warp whose keys all share one digit adds " + str(32 * kOsItems) +
                  " at once (lane 0); a warp whose first keys hold at most " + str(kOsFewDigits) +
                  " digits groups equal digits with __match_any_sync (peers) and each group's first lane adds the "
-                 "group; a warp where one digit holds " + str(kOsHotLanes) +
-                 " or more of its first keys (skewed keys) groups that hot digit's lanes by a ballot and their first "
-                 "lane adds them, while each other lane adds its own; any other warp does one shared atomicAdd a "
-                 "key.";
+                 "group; any other warp does one shared atomicAdd a key.";
   step("publish: to_warp_starts(d): counters[w][d] = the digit's start in warp w; status[tile][d] = tile == 0 ? "
            "inclusive | total : total + 1; warp scans of total and gcount",
        "publish", T, B, T * B, W + 1, kOsValue, true)
@@ -221,8 +203,8 @@ Result plan_radix_onesweep(const StepConfig& cfg, Trace& t) {
        "rank", T, B, T * B, 2 * kOsItems, kOsRank, true)
       .explain = "Each key gets its place in the tile: its warp's counter of its digit plus the number of lanes below "
                  "it with the same digit (popc(peers & lanemask_lt)). The peers come from __match_any_sync (a warp of "
-                 "few digits), from a ballot (the hot digit's lanes), or from shared memory: every lane ORs its bit "
-                 "into its digit's mask word and reads the word back. The highest peer adds the group's size to the counter, so the next keys of that digit "
+                 "few digits) or from shared memory: every lane ORs its bit into its digit's mask word and reads the "
+                 "word back. The highest peer adds the group's size to the counter, so the next keys of that digit "
                  "rank after them. A warp of one digit needs no match: its keys take the run from its counter in "
                  "order.";
   step("look-back: s_keys[rank] = k; thread d sums the predecessors' words of digit d, " + str(kOsWindow) +
@@ -452,27 +434,25 @@ void PassRun::load_count() {
         run.count().atomics += 1;
         continue;
       }
-      const std::int32_t hot = ks.hot[std::size_t(t * sh.warps + w)];
       for (int i = 0; i < kOsItems; ++i) {
         std::int32_t a[32];
-        std::uint32_t peers[32];
-        for (int l = 0; l < 32; ++l) {
-          peers[l] = 0;
-          for (int m = 0; m < 32; ++m) peers[l] |= std::uint32_t(digit_of(m, i) == digit_of(l, i)) << m;
-        }
         for (int l = 0; l < 32; ++l) {
           const std::int32_t d = digit_of(l, i);
-          // Few digits: every group's first lane adds the group; a hot digit: its group's first lane.
-          const bool grouped = path == kFewDigits || d == hot;
-          const bool adds = !grouped || __builtin_ctz(peers[l]) == l;
+          std::uint32_t peers = 0;
+          for (int m = 0; m < 32; ++m) peers |= std::uint32_t(digit_of(m, i) == d) << m;
+          const bool adds = path == kMasks || __builtin_ctz(peers) == l;  // few digits: the group's first lane
           a[l] = adds ? w * kOsRadix + d : -1;
-          if (grouped) row(kOsPeers)[sh.key_index(t, w, i, l)] = peers[l];
           if (!adds) continue;
-          const std::uint32_t amount = grouped ? std::uint32_t(__builtin_popcount(peers[l])) : 1u;
+          const std::uint32_t amount = path == kMasks ? 1u : std::uint32_t(__builtin_popcount(peers));
           set_counter(t, w, d, counts[std::size_t(counter(t, w, d))] + amount);
           run.op(thread(t, w, l), kOsItems + i, OpKind::Atomic, kOsKey, sh.key_index(t, w, i, l), kOsCounts,
                  counter(t, w, d));
           run.count().atomics += 1;
+        }
+        for (int l = 0; l < 32 && path == kFewDigits; ++l) {
+          std::uint32_t peers = 0;
+          for (int m = 0; m < 32; ++m) peers |= std::uint32_t(digit_of(m, i) == digit_of(l, i)) << m;
+          row(kOsPeers)[sh.key_index(t, w, i, l)] = peers;
         }
         access(a);
       }
@@ -565,24 +545,19 @@ void PassRun::rank_keys() {
           for (int m = 0; m < 32; ++m) peers[l] |= std::uint32_t(digit_of(m, i) == digit_of(l, i)) << m;
           leader[l] = 31 - __builtin_clz(peers[l]);
         }
-        // The lanes whose peers come from their digit's mask word (not from a match or a ballot).
-        const std::int32_t hot = ks.hot[std::size_t(t * sh.warps + w)];
         std::int32_t add[32], mask_word[32], leader_mask[32];
-        bool any_masks = false;
         for (int l = 0; l < 32; ++l) {
-          const bool masks = path == kMasks || (path == kHotDigit && digit_of(l, i) != hot);
-          any_masks |= masks;
-          mask_word[l] = masks ? sh.keys_word + w * kOsRadix + digit_of(l, i) : -1;
+          mask_word[l] = sh.keys_word + w * kOsRadix + digit_of(l, i);
           add[l] = l == leader[l] ? w * kOsRadix + digit_of(l, i) : -1;
           leader_mask[l] = l == leader[l] ? mask_word[l] : -1;
-          run.count().atomics += masks;
         }
-        if (any_masks) {
+        if (path == kMasks) {
           access(mask_word);  // atomicOr
           access(mask_word);  // the word read back
+          run.count().atomics += 32;
         }
         access(add);
-        if (any_masks) access(leader_mask);  // the highest peer clears the word
+        if (path == kMasks) access(leader_mask);  // the highest peer clears the word
         // The leaders bump their digits' counters; every lane's rank is the counter before the bump.
         std::uint32_t before[32];
         for (int l = 0; l < 32; ++l) before[l] = counts[std::size_t(counter(t, w, digit_of(l, i)))];

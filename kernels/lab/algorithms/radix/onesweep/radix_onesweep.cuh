@@ -80,7 +80,7 @@ Status radix_onesweep_pass(const K* d_keys_in, K* d_keys_out, std::int64_t n, in
   a.offsets_out = nullptr;
   constexpr std::size_t kSmem = detail::onesweep::pass_smem_bytes<THREADS, kOsItems, Bits, Bits, false>();
   probe.launch(stream);
-  detail::onesweep::pass_kernel<Bits, Bits, false, THREADS, kOsItems, 1, kOsWindow, kOsFewDigits, kOsHotLanes, Probe>
+  detail::onesweep::pass_kernel<Bits, Bits, false, THREADS, kOsItems, 1, kOsWindow, kOsFewDigits, Probe>
       <<<unsigned(tiles), THREADS, kSmem, stream>>>(a, probe);
   PRIMLAB_LAUNCH_TRY();
   // listing: end

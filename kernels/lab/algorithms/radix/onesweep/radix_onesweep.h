@@ -30,7 +30,6 @@ constexpr int kOsHistItems = detail::RadixSortTuning::kHistItems;
 constexpr int kOsHistVec = 4;                     // u32 keys a 16-byte load carries
 constexpr int kOsHistWords = 4 * kOsRadix;        // s_hist: 4 passes of u32 keys x 256 digits
 constexpr int kOsFewDigits = detail::RadixSortTuning::kFewDigits;
-constexpr int kOsHotLanes = detail::RadixSortTuning::kHotLanes;
 
 // The trace's rows, which are also the row numbers the probe names (the identity map).
 enum OnesweepRow : int {
