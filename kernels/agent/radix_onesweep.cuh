@@ -105,8 +105,23 @@ struct SegmentedPassArgs : PassArgs<Bits, VBits> {
   const std::uint32_t* seg_counts = nullptr;
   const std::uint32_t* seg_start = nullptr;
 };
-template <class Bits, class VBits, bool SEGMENTED>
-using PassArgsOf = std::conditional_t<SEGMENTED, SegmentedPassArgs<Bits, VBits>, PassArgs<Bits, VBits>>;
+// A pass with a hot digit (HOT): the digit that a quarter of its keys or more hold
+// (RadixSortTuning::hot_digit). Its own type, as the segmented pass's.
+template <class Bits, class VBits>
+struct HotPassArgs : PassArgs<Bits, VBits> {
+  std::uint32_t hot = 0;
+};
+template <class Bits, class VBits, bool SEGMENTED, bool HOT = false>
+using PassArgsOf = std::conditional_t<SEGMENTED, SegmentedPassArgs<Bits, VBits>,
+                                      std::conditional_t<HOT, HotPassArgs<Bits, VBits>, PassArgs<Bits, VBits>>>;
+template <class Bits, class VBits>
+__device__ __forceinline__ std::uint32_t hot_digit_of(const HotPassArgs<Bits, VBits>& a) {
+  return a.hot;
+}
+template <class Bits, class VBits>
+__device__ __forceinline__ std::uint32_t hot_digit_of(const PassArgs<Bits, VBits>&) {
+  return 0;
+}
 
 // [SECTION] a small sort's first pass counts every pass's digits
 
@@ -191,14 +206,16 @@ constexpr std::size_t pass_smem_bytes() {
 // COUNTS_ALL: the first pass of a sort of one wave of tiles, launched cooperatively, counts every
 // pass's digits itself (above); its dynamic shared memory adds later_counts_bytes<Bits>().
 // SEGMENTED: a pass over segments (PassArgs::seg_tiles), each ranked on its own.
+// HOT: a pass with a hot digit (HotPassArgs::hot), which BlockRadixRank ranks by ballot.
 // One thread per digit: a.mask < THREADS. The library's shapes have kRadix threads or more; the
 // lab steps blocks of 32 or 64 threads with digits of at most 5 bits.
 // listing: radix-onesweep
 template <class Bits, class VBits, bool PAIRS, int THREADS, int ITEMS, int MIN_BLOCKS, int WINDOW, int FEW_DIGITS,
-          class Probe = NoProbe, bool COUNTS_ALL = false, bool SEGMENTED = false>
+          class Probe = NoProbe, bool COUNTS_ALL = false, bool SEGMENTED = false, bool HOT = false>
 __global__ void __launch_bounds__(THREADS, resident_blocks_bound(THREADS, MIN_BLOCKS))
-    pass_kernel(PassArgsOf<Bits, VBits, SEGMENTED> a, Probe probe = {}) {
-  using Rank = BlockRadixRank<Bits, THREADS, ITEMS, FEW_DIGITS>;
+    pass_kernel(PassArgsOf<Bits, VBits, SEGMENTED, HOT> a, Probe probe = {}) {
+  static_assert(!(HOT && (COUNTS_ALL || SEGMENTED)), "a hot digit is given with the pass's counts");
+  using Rank = BlockRadixRank<Bits, THREADS, ITEMS, FEW_DIGITS, HOT>;
   constexpr int kTile = THREADS * ITEMS;
   static_assert(THREADS % 32 == 0, "whole warps");
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -212,7 +229,7 @@ __global__ void __launch_bounds__(THREADS, resident_blocks_bound(THREADS, MIN_BL
   __shared__ std::uint32_t s_tile;
 
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  Rank ranker(s_warp, reinterpret_cast<std::uint32_t*>(s_keys), a.shift, a.mask);
+  Rank ranker(s_warp, reinterpret_cast<std::uint32_t*>(s_keys), a.shift, a.mask, hot_digit_of(a));
   probe.event(OnesweepEvent::kSharedCounts, s_warp);
   // The tile id first: its round trip overlaps the clearing (issued after the clearing, it cost
   // 7 % of a 2^28 sort). A pass with a tile counter is not chained to the kernel that zeroed it,

@@ -19,7 +19,11 @@ namespace primlab::detail {
 //   3. rank_keys():           the counter bumps of the ranking return final tile positions.
 // Shared memory: two rows of 256 words per warp, the counters and the peer masks. The mask rows
 // may alias storage that the caller uses only after step 3 (the onesweep pass's exchange buffer).
-template <class Bits, int THREADS, int ITEMS, int FEW_DIGITS>
+// HOT: the pass has a hot digit, `hot` (a quarter of its keys or more: RadixSortTuning::hot_digit):
+// the lanes that hold it are counted and ranked by one ballot an item, not by shared atomics on
+// one word, which serialise (the top pass of skewed keys: 1.54 ms against 1.16 for uniform ones,
+// 2^28 u32, H200). Its own instance: the ballots cost the plain one 5 % in register spills.
+template <class Bits, int THREADS, int ITEMS, int FEW_DIGITS, bool HOT = false>
 class BlockRadixRank {
  public:
   static constexpr int kWarps = THREADS / 32;
@@ -28,8 +32,8 @@ class BlockRadixRank {
   static constexpr int kFewDigits = FEW_DIGITS;
 
   __device__ __forceinline__ BlockRadixRank(std::uint32_t* s_counts, std::uint32_t* s_masks, int shift,
-                                            std::uint32_t mask)
-      : s_counts_(s_counts), s_masks_(s_masks), shift_(shift), mask_(mask) {}
+                                            std::uint32_t mask, std::uint32_t hot = 0)
+      : s_counts_(s_counts), s_masks_(s_masks), shift_(shift), mask_(mask), hot_(hot) {}
 
   // listing: radix-onesweep
   // Zeroes both rows of every warp; the block synchronises before step 1.
@@ -47,9 +51,11 @@ class BlockRadixRank {
 
   // Step 1: one shared atomic per key, independent of each other (no chain); a warp whose keys all
   // share one digit (all-equal or presorted input) adds them in one go. A warp with few distinct
-  // digits (skewed keys, the top digit of floats in [0, 1)) would serialise its lanes' atomics on
-  // the same words: it groups equal digits with __match_any_sync, whose cost grows with the
-  // number of distinct values, and each group's leader adds the group.
+  // digits (the top digit of floats in [0, 1)) would serialise its lanes' atomics on the same
+  // words: it groups equal digits with __match_any_sync, whose cost grows with the number of
+  // distinct values, and each group's leader adds the group. In a pass with a hot digit (HOT), the
+  // other warps group the hot digit's lanes by a ballot, and its first lane adds them; the other
+  // lanes add one each.
   template <class Probe>
   __device__ __forceinline__ void count_digits(const Bits (&k)[ITEMS], Probe& probe) {
     const int lane = static_cast<int>(threadIdx.x) & 31, warp = static_cast<int>(threadIdx.x) >> 5;  // step: load (count)
@@ -69,6 +75,16 @@ class BlockRadixRank {
         if (lane == __ffs(peers) - 1) atomicAdd(&wh_[d], static_cast<std::uint32_t>(__popc(peers)));  // step: load (count)
         probe.event(OnesweepEvent::kCount, i, lane == __ffs(peers) - 1 ? int(d) : -1,
                     static_cast<std::uint32_t>(__popc(peers)), peers);
+      }  // step: load (count)
+    } else if (HOT) {  // step: load (count)
+#pragma unroll  // step: load (count)
+      for (int i = 0; i < ITEMS; ++i) {  // step: load (count)
+        const std::uint32_t d = digit_of(k[i], shift_, mask_);  // step: load (count)
+        const std::uint32_t hot = __ballot_sync(0xffffffffu, d == hot_);  // step: load (count)
+        const bool adds = d != hot_ || lane == __ffs(hot) - 1;  // step: load (count)
+        const std::uint32_t amount = d == hot_ ? static_cast<std::uint32_t>(__popc(hot)) : 1u;  // step: load (count)
+        if (adds) atomicAdd(&wh_[d], amount);  // step: load (count)
+        probe.event(OnesweepEvent::kCount, i, adds ? int(d) : -1, amount, d == hot_ ? hot : 0u);
       }  // step: load (count)
     } else {  // step: load (count)
 #pragma unroll  // step: load (count)
@@ -106,7 +122,8 @@ class BlockRadixRank {
   // them and clears the word; a lane's rank is the counter before the bump plus its lower peers.
   // A few instructions per key against ~30 for 8 ballots (bench/NOTES-sort.md). A one-digit warp
   // takes its run at once: 32 lanes ORing one word would serialise (all-equal keys 7.61 ms
-  // against 6.95 ms, H200, 2^28 u32, bench/NOTES-sort.md).
+  // against 6.95 ms, H200, 2^28 u32, bench/NOTES-sort.md); in a pass with a hot digit, that
+  // digit's lanes take their peers from a ballot, not from its word.
   template <class Probe>
   __device__ __forceinline__ void rank_keys(const Bits (&k)[ITEMS], std::uint32_t (&rank)[ITEMS], Probe& probe) {
     const int lane = static_cast<int>(threadIdx.x) & 31;                         // step: rank
@@ -133,13 +150,15 @@ class BlockRadixRank {
 #pragma unroll  // step: rank
     for (int i = 0; i < ITEMS; ++i) {                                             // step: rank
       const std::uint32_t d = digit_of(k[i], shift_, mask_);                      // step: rank
-      atomicOr(&wm_[d], bit);                                                     // step: rank
+      const std::uint32_t hot = HOT ? __ballot_sync(0xffffffffu, d == hot_) : 0u;  // step: rank
+      const bool masks = !HOT || d != hot_;                                       // step: rank
+      if (masks) atomicOr(&wm_[d], bit);                                          // step: rank
       __syncwarp();                                                               // step: rank
-      const std::uint32_t peers = wm_[d];                                         // step: rank
+      const std::uint32_t peers = masks ? wm_[d] : hot;                           // step: rank
       rank[i] = rank_in_group(d, peers, lane);  // its shuffle: every lane has read its mask word  // step: rank
-      if (lane == 31 - __clz(peers)) wm_[d] = 0;                                  // step: rank
+      if (masks && lane == 31 - __clz(peers)) wm_[d] = 0;                         // step: rank
       __syncwarp();                                                               // step: rank
-      probe.event(OnesweepEvent::kRankKey, i, d, peers, rank[i], true);
+      probe.event(OnesweepEvent::kRankKey, i, d, peers, rank[i], masks);
     }                                                                             // step: rank
   }
 
@@ -186,6 +205,7 @@ class BlockRadixRank {
   std::uint32_t* wh_ = nullptr;  // this warp's rows, set by count_digits()
   std::uint32_t* wm_ = nullptr;
   std::uint32_t lt_ = 0;         // the lanes below this one
+  std::uint32_t hot_;  // the pass's hot digit (HOT)
   std::uint32_t d0_ = 0;
   bool one_digit_ = false;
   bool few_digits_ = false;  // the warp ranks by __match_any_sync

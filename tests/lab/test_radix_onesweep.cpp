@@ -3,7 +3,7 @@
 // digit width and start; blocks of 32 and 64); its rows hold what the kernels leave (the digit
 // counts, the tiles' look-back words and digit bases, the ranks); the plan follows the host code
 // (two launches, the kernels' barriers); the fixed order's look-back adds the left neighbour's
-// inclusive prefix; the three ranking paths; bad configs are refused with a message.
+// inclusive prefix; the four ranking paths; bad configs are refused with a message.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -212,8 +212,9 @@ TEST(RadixOnesweep, FixedOrderLookBackAddsTheLeftNeighboursInclusivePrefix) {
 }
 
 // The warps' ranking paths: all-equal keys (one digit: no atomics a key), few digits
-// (__match_any_sync, one atomic a group), any other (peer masks in shared memory).
-TEST(RadixOnesweep, TheThreeRankingPaths) {
+// (__match_any_sync, one atomic a group), a pass's hot digit, which a quarter of the keys or more
+// hold (its lanes by ballot, one atomic for them), any other (peer masks in shared memory).
+TEST(RadixOnesweep, TheFourRankingPaths) {
   const std::int32_t n = 64;
   auto count_atomics = [&](const std::vector<std::uint32_t>& in) {
     const Trace t = build(config(n, 32, 16, 0, ElemType::U32, false), in);
@@ -229,10 +230,25 @@ TEST(RadixOnesweep, TheThreeRankingPaths) {
   for (std::int32_t i = 0; i < n; ++i) many[std::size_t(i)] = std::uint32_t(i % 8);  // 8 digits a warp
   // Counting: an atomic a key; ranking: 32 ORs and a group's add for each of the 2 items.
   EXPECT_EQ(count_atomics(many), std::make_pair(std::int64_t(64), std::int64_t(2 * (32 + 8))));
+  // Digit 3 on 24 lanes of every item, lanes 0, 4, ..., 28 on digits 8..15, one each.
+  std::vector<std::uint32_t> skewed(n);
+  for (std::int32_t i = 0; i < n; ++i) skewed[std::size_t(i)] = i % 4 ? 3u : 8u + std::uint32_t(i / 4 % 8);
+  // Counting: the hot lanes' leader and the 8 others, each item; ranking: 8 ORs and 9 groups' adds.
+  EXPECT_EQ(count_atomics(skewed), std::make_pair(std::int64_t(2 * 9), std::int64_t(2 * (8 + 9))));
   // The label names the paths the warps took.
   std::vector<std::uint32_t> in = equal;
   const Trace t = build(config(n, 32, 16, 0, ElemType::U32, false), in);
-  EXPECT_NE(t.steps[5].label.find("1 one digit, 0 few digits, 0 peer masks"), std::string::npos) << t.steps[5].label;
+  EXPECT_NE(t.steps[5].label.find("1 one digit, 0 few digits, 0 hot digit, 0 peer masks"), std::string::npos)
+      << t.steps[5].label;
+  const Trace th = build(config(n, 32, 16, 0, ElemType::U32, false), skewed);
+  EXPECT_NE(th.steps[8].label.find("0 one digit, 0 few digits, 1 hot digit, 0 peer masks"), std::string::npos)
+      << th.steps[8].label;
+  EXPECT_NE(th.steps[5].explain.find("This pass's hot digit is 3."), std::string::npos) << th.steps[5].explain;
+  // 8 digits of 16, each an eighth of the keys: no hot digit.
+  EXPECT_NE(build(config(n, 32, 16, 0, ElemType::U32, false), many).steps[5].explain.find("no hot digit"),
+            std::string::npos);
+  // The peers row: the hot digit's lanes' ballot (every lane but 0, 4, ..., 28); the others have none.
+  EXPECT_EQ(final_row(th, kOsPeers, n)[1], 0xeeeeeeeeu);
   // The peers row: the match of a few-digit warp.
   const Trace tf = build(config(n, 32, 16, 0, ElemType::U32, false), few);
   EXPECT_EQ(final_row(tf, kOsPeers, n)[0], 0x49249249u);  // lanes 0, 3, 6, ... hold digit 0

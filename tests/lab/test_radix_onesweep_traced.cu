@@ -74,6 +74,28 @@ TEST(RadixOnesweepTraced, AgreesWithTheCpuReference) {
   }
 }
 
+// Skewed keys: 3 of 4 on one digit, the rest on every digit of 16, so that the pass has a hot digit
+// and warps of two blocks' widths rank it by ballot (the CPU reference's label counts those warps)
+// beside peer masks; the GPU's trace, counters and shared accesses are the CPU reference's. (The
+// all-equal and few-distinct cases above run the hot pass too, on its other paths.)
+TEST(RadixOnesweepTraced, AHotDigitAgreesWithTheCpuReference) {
+  ASSERT_TRUE(backend().cuda) << backend().reason;
+  for (const std::int32_t block : {32, 64}) {
+    SCOPED_TRACE("block " + std::to_string(block));
+    const std::int32_t n = 1000;
+    std::vector<std::uint32_t> in(std::size_t(n), 0);
+    for (std::int32_t i = 0; i < n; ++i)
+      in[std::size_t(i)] = (std::uint32_t(i) * 2654435761u >> 7) % 4 ? 9u : (std::uint32_t(i) * 40503u >> 5) % 16;
+    StepConfig cfg = config_of({n, block, 16, 0, ElemType::U32, false, InputKind::Typed});
+    cfg.input = &in;
+    Trace cpu;
+    ASSERT_TRUE(ok(build_trace_cpu(*find_algorithm("radix-onesweep"), cfg, in, cpu)));
+    const std::string& label = cpu.steps[8].label;
+    EXPECT_EQ(label.find(" 0 hot digit"), std::string::npos) << label;
+    test::expect_backends_agree(*find_algorithm("radix-onesweep"), cfg, in);
+  }
+}
+
 TEST(RadixOnesweepTraced, TheRecordedRaceGivesTheResult) {
   ASSERT_TRUE(backend().cuda) << backend().reason;
   for (const Case& c : kCases) {

@@ -35,13 +35,15 @@ void light(Step& st) {
 }
 
 // How a warp ranks its keys (BlockRadixRank): all its keys have one digit; its first keys have at
-// most kFewDigits digits (matched with __match_any_sync); or peer masks in shared memory.
-enum Path : int { kOneDigit, kFewDigits, kMasks };
+// most kFewDigits digits (matched with __match_any_sync); in a pass with a hot digit, that digit's
+// lanes by ballot and the others by peer masks; or peer masks in shared memory.
+enum Path : int { kOneDigit, kFewDigits, kHotDigit, kMasks, kPaths };
 
 // The pass's view of the keys: every tile's keys as the kernel loads them (flipped, padding
-// ~0), their digits, and each warp's ranking path.
+// ~0), their digits, the pass's hot digit and each warp's ranking path.
 struct Keys {
   std::vector<std::uint32_t> k;      // tiles x tile, by key index
+  std::int32_t hot = -1;             // onesweep_hot_digit
   std::vector<int> path;             // tiles x warps
 };
 
@@ -49,6 +51,7 @@ Keys load_keys(const OnesweepShape& sh, const OsCodec& c, const std::vector<std:
   Keys ks;
   ks.k.assign(std::size_t(sh.width()), 0xffffffffu);
   for (std::int32_t i = 0; i < sh.n; ++i) ks.k[std::size_t(i)] = os_flip(in[std::size_t(i)], c.enc0, c.enc1);
+  ks.hot = onesweep_hot_digit(sh, c, in);
   ks.path.assign(std::size_t(sh.tiles * sh.warps), kMasks);
   for (std::int32_t t = 0; t < sh.tiles; ++t)
     for (int w = 0; w < sh.warps; ++w) {
@@ -61,8 +64,10 @@ Keys load_keys(const OnesweepShape& sh, const OsCodec& c, const std::vector<std:
           one &= d == d0;
           if (i == 0 && std::find(first.begin(), first.end(), d) == first.end()) first.push_back(d);
         }
-      ks.path[std::size_t(t * sh.warps + w)] =
-          one ? kOneDigit : int(first.size()) <= kOsFewDigits ? kFewDigits : kMasks;
+      ks.path[std::size_t(t * sh.warps + w)] = one                                 ? kOneDigit
+                                               : int(first.size()) <= kOsFewDigits ? kFewDigits
+                                               : ks.hot >= 0                       ? kHotDigit
+                                                                                   : kMasks;
     }
   return ks;
 }
@@ -83,10 +88,17 @@ Result check(const StepConfig& cfg) {
 std::string paths_text(const OnesweepShape& sh, const StepConfig& cfg) {
   if (!cfg.input) return "";
   const Keys ks = load_keys(sh, os_codec(cfg.type, cfg.descending), *cfg.input);
-  int count[3] = {0, 0, 0};
+  int count[kPaths] = {};
   for (int p : ks.path) ++count[p];
   return " (warps: " + str(count[kOneDigit]) + " one digit, " + str(count[kFewDigits]) + " few digits, " +
-         str(count[kMasks]) + " peer masks)";
+         str(count[kHotDigit]) + " hot digit, " + str(count[kMasks]) + " peer masks)";
+}
+
+// The pass's hot digit, for the prose.
+std::string hot_text(const OnesweepShape& sh, const StepConfig& cfg) {
+  if (!cfg.input) return "";
+  const int hot = onesweep_hot_digit(sh, os_codec(cfg.type, cfg.descending), *cfg.input);
+  return hot < 0 ? " This pass has no hot digit." : " This pass's hot digit is " + str(hot) + ".";
 }
 
 const char kOrderNote[] =
@@ -181,7 +193,9 @@ Result plan_radix_onesweep(const StepConfig& cfg, Trace& t) {
                  "its digits into its row: a warp whose keys all share one digit adds " + str(32 * kOsItems) +
                  " at once (lane 0); a warp whose first keys hold at most " + str(kOsFewDigits) +
                  " digits groups equal digits with __match_any_sync (peers) and each group's first lane adds the "
-                 "group; any other warp does one shared atomicAdd a key.";
+                 "group; any other warp does one shared atomicAdd a key, but in a pass with a hot digit (a quarter "
+                 "of the keys or more: skewed keys), where it groups that digit's lanes by a ballot and their first "
+                 "lane adds them." + hot_text(sh, cfg);
   step("publish: to_warp_starts(d): counters[w][d] = the digit's start in warp w; status[tile][d] = tile == 0 ? "
            "inclusive | total : total + 1; warp scans of total and gcount",
        "publish", T, B, T * B, W + 1, kOsValue, true)
@@ -203,8 +217,8 @@ Result plan_radix_onesweep(const StepConfig& cfg, Trace& t) {
        "rank", T, B, T * B, 2 * kOsItems, kOsRank, true)
       .explain = "Each key gets its place in the tile: its warp's counter of its digit plus the number of lanes below "
                  "it with the same digit (popc(peers & lanemask_lt)). The peers come from __match_any_sync (a warp of "
-                 "few digits) or from shared memory: every lane ORs its bit into its digit's mask word and reads the "
-                 "word back. The highest peer adds the group's size to the counter, so the next keys of that digit "
+                 "few digits), from a ballot (the hot digit's lanes), or from shared memory: every lane ORs its bit "
+                 "into its digit's mask word and reads the word back. The highest peer adds the group's size to the counter, so the next keys of that digit "
                  "rank after them. A warp of one digit needs no match: its keys take the run from its counter in "
                  "order.";
   step("look-back: s_keys[rank] = k; thread d sums the predecessors' words of digit d, " + str(kOsWindow) +
@@ -434,25 +448,27 @@ void PassRun::load_count() {
         run.count().atomics += 1;
         continue;
       }
+      const std::int32_t hot = path == kHotDigit ? ks.hot : -1;
       for (int i = 0; i < kOsItems; ++i) {
         std::int32_t a[32];
+        std::uint32_t peers[32];
+        for (int l = 0; l < 32; ++l) {
+          peers[l] = 0;
+          for (int m = 0; m < 32; ++m) peers[l] |= std::uint32_t(digit_of(m, i) == digit_of(l, i)) << m;
+        }
         for (int l = 0; l < 32; ++l) {
           const std::int32_t d = digit_of(l, i);
-          std::uint32_t peers = 0;
-          for (int m = 0; m < 32; ++m) peers |= std::uint32_t(digit_of(m, i) == d) << m;
-          const bool adds = path == kMasks || __builtin_ctz(peers) == l;  // few digits: the group's first lane
+          // Few digits: every group's first lane adds the group; a hot digit: its group's first lane.
+          const bool grouped = path == kFewDigits || d == hot;
+          const bool adds = !grouped || __builtin_ctz(peers[l]) == l;
           a[l] = adds ? w * kOsRadix + d : -1;
+          if (grouped) row(kOsPeers)[sh.key_index(t, w, i, l)] = peers[l];
           if (!adds) continue;
-          const std::uint32_t amount = path == kMasks ? 1u : std::uint32_t(__builtin_popcount(peers));
+          const std::uint32_t amount = grouped ? std::uint32_t(__builtin_popcount(peers[l])) : 1u;
           set_counter(t, w, d, counts[std::size_t(counter(t, w, d))] + amount);
           run.op(thread(t, w, l), kOsItems + i, OpKind::Atomic, kOsKey, sh.key_index(t, w, i, l), kOsCounts,
                  counter(t, w, d));
           run.count().atomics += 1;
-        }
-        for (int l = 0; l < 32 && path == kFewDigits; ++l) {
-          std::uint32_t peers = 0;
-          for (int m = 0; m < 32; ++m) peers |= std::uint32_t(digit_of(m, i) == digit_of(l, i)) << m;
-          row(kOsPeers)[sh.key_index(t, w, i, l)] = peers;
         }
         access(a);
       }
@@ -545,19 +561,24 @@ void PassRun::rank_keys() {
           for (int m = 0; m < 32; ++m) peers[l] |= std::uint32_t(digit_of(m, i) == digit_of(l, i)) << m;
           leader[l] = 31 - __builtin_clz(peers[l]);
         }
+        // The lanes whose peers come from their digit's mask word (not from a match or a ballot).
+        const std::int32_t hot = ks.hot;
         std::int32_t add[32], mask_word[32], leader_mask[32];
+        bool any_masks = false;
         for (int l = 0; l < 32; ++l) {
-          mask_word[l] = sh.keys_word + w * kOsRadix + digit_of(l, i);
+          const bool masks = path == kMasks || (path == kHotDigit && digit_of(l, i) != hot);
+          any_masks |= masks;
+          mask_word[l] = masks ? sh.keys_word + w * kOsRadix + digit_of(l, i) : -1;
           add[l] = l == leader[l] ? w * kOsRadix + digit_of(l, i) : -1;
           leader_mask[l] = l == leader[l] ? mask_word[l] : -1;
+          run.count().atomics += masks;
         }
-        if (path == kMasks) {
+        if (any_masks) {
           access(mask_word);  // atomicOr
           access(mask_word);  // the word read back
-          run.count().atomics += 32;
         }
         access(add);
-        if (path == kMasks) access(leader_mask);  // the highest peer clears the word
+        if (any_masks) access(leader_mask);  // the highest peer clears the word
         // The leaders bump their digits' counters; every lane's rank is the counter before the bump.
         std::uint32_t before[32];
         for (int l = 0; l < 32; ++l) before[l] = counts[std::size_t(counter(t, w, digit_of(l, i)))];

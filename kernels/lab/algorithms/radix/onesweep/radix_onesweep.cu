@@ -17,17 +17,17 @@ static_assert(kOsHistVec == 16 / sizeof(std::uint32_t), "a 16-byte load of u32 k
 
 template <class K, int THREADS>
 Status pass_on_rows(stepped::StepRun& run, const OnesweepProbe& probe, const OnesweepShape& sh, bool descending,
-                    DeviceBuffer<std::uint32_t>& status) {
+                    int hot, DeviceBuffer<std::uint32_t>& status) {
   status.resize(radix_onesweep_status_words<THREADS>(sh.n));
   return radix_onesweep_pass<K, THREADS>(run.row_as<const K>(kOsIn), run.row_as<K>(kOsOut), sh.n, sh.shift,
-                                         sh.digits, descending, run.row(kOsHist), status.get(), nullptr, probe);
+                                         sh.digits, descending, hot, run.row(kOsHist), status.get(), nullptr, probe);
 }
 
 template <class K>
 Status pass_on_rows(stepped::StepRun& run, const OnesweepProbe& probe, const OnesweepShape& sh, bool descending,
-                    DeviceBuffer<std::uint32_t>& status) {
-  if (sh.block == 32) return pass_on_rows<K, 32>(run, probe, sh, descending, status);
-  if (sh.block == 64) return pass_on_rows<K, 64>(run, probe, sh, descending, status);
+                    int hot, DeviceBuffer<std::uint32_t>& status) {
+  if (sh.block == 32) return pass_on_rows<K, 32>(run, probe, sh, descending, hot, status);
+  if (sh.block == 64) return pass_on_rows<K, 64>(run, probe, sh, descending, hot, status);
   return Status::InvalidArgument;
 }
 
@@ -54,10 +54,11 @@ Result cuda_radix_onesweep(const StepConfig& cfg, const std::vector<std::uint32_
     const OsCodec codec = os_codec(cfg.type, cfg.descending);
     probe.enc0 = codec.enc0;
     probe.enc1 = codec.enc1;
+    const int hot = onesweep_hot_digit(sh, codec, input);
     Status s = Status::InvalidArgument;
-    if (t.type == ElemType::F32) s = pass_on_rows<float>(run, probe, sh, cfg.descending, status);
-    else if (t.type == ElemType::U32) s = pass_on_rows<std::uint32_t>(run, probe, sh, cfg.descending, status);
-    else s = pass_on_rows<std::int32_t>(run, probe, sh, cfg.descending, status);
+    if (t.type == ElemType::F32) s = pass_on_rows<float>(run, probe, sh, cfg.descending, hot, status);
+    else if (t.type == ElemType::U32) s = pass_on_rows<std::uint32_t>(run, probe, sh, cfg.descending, hot, status);
+    else s = pass_on_rows<std::int32_t>(run, probe, sh, cfg.descending, hot, status);
     return run.finish(s);  // while `clock` and the look-back words live: finish waits for the kernels
   } catch (const DeviceError& e) {
     return Result::failure(e.what());

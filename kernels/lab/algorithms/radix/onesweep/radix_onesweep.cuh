@@ -32,10 +32,12 @@ std::size_t radix_onesweep_status_words(std::int64_t n) {
 // Moves n keys from d_keys_in to d_keys_out, stably ordered by their digit, bits [shift, shift +
 // log2 digits) of the key's radix image (descending: of the inverted image). d_hist: THREADS words
 // (the digit counts), d_status: radix_onesweep_status_words<THREADS>(n) words (the look-back).
-// digits: a power of two from 2 to THREADS (the pass has one thread per digit).
+// digits: a power of two from 2 to THREADS (the pass has one thread per digit). hot: the digit a
+// quarter of the keys or more hold (onesweep_hot_digit), or -1.
 template <class K, int THREADS, class Probe = NoProbe>
 Status radix_onesweep_pass(const K* d_keys_in, K* d_keys_out, std::int64_t n, int shift, int digits, bool descending,
-                           std::uint32_t* d_hist, std::uint32_t* d_status, cudaStream_t stream, Probe probe = {}) {
+                           int hot, std::uint32_t* d_hist, std::uint32_t* d_status, cudaStream_t stream,
+                           Probe probe = {}) {
   using Bits = typename detail::RadixKey<K>::Bits;
   static_assert(sizeof(Bits) == 4, "the stepped pass takes 32-bit keys");
   if (n < 0 || n > 0x7fffffff || digits < 2 || digits > THREADS || (digits & (digits - 1)) != 0 || shift < 0)
@@ -80,8 +82,16 @@ Status radix_onesweep_pass(const K* d_keys_in, K* d_keys_out, std::int64_t n, in
   a.offsets_out = nullptr;
   constexpr std::size_t kSmem = detail::onesweep::pass_smem_bytes<THREADS, kOsItems, Bits, Bits, false>();
   probe.launch(stream);
-  detail::onesweep::pass_kernel<Bits, Bits, false, THREADS, kOsItems, 1, kOsWindow, kOsFewDigits, Probe>
-      <<<unsigned(tiles), THREADS, kSmem, stream>>>(a, probe);
+  if (hot >= 0) {  // its hot digit's lanes ranked by ballot
+    detail::onesweep::HotPassArgs<Bits, Bits> h;
+    static_cast<detail::onesweep::PassArgs<Bits, Bits>&>(h) = a;
+    h.hot = std::uint32_t(hot);
+    detail::onesweep::pass_kernel<Bits, Bits, false, THREADS, kOsItems, 1, kOsWindow, kOsFewDigits, Probe, false,
+                                  false, true><<<unsigned(tiles), THREADS, kSmem, stream>>>(h, probe);
+  } else {
+    detail::onesweep::pass_kernel<Bits, Bits, false, THREADS, kOsItems, 1, kOsWindow, kOsFewDigits, Probe>
+        <<<unsigned(tiles), THREADS, kSmem, stream>>>(a, probe);
+  }
   PRIMLAB_LAUNCH_TRY();
   // listing: end
   return Status::Success;

@@ -7,6 +7,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "lab/model/trace.h"
 #include "tuning/radix_sort.cuh"
@@ -126,6 +127,14 @@ inline OnesweepShape onesweep_shape(std::int32_t n, std::int32_t block, std::int
   s.tmp_word = s.base_word + kOsRadix;
   s.keys_word = s.tmp_word + 16;
   return s;
+}
+
+// The pass's hot digit, as a caller that knows the digit counts gives it to the library's pass
+// (RadixSortTuning::hot_digit: a quarter of the keys or more), or -1. in: the keys as given.
+inline int onesweep_hot_digit(const OnesweepShape& sh, const OsCodec& c, const std::vector<std::uint32_t>& in) {
+  std::int64_t counts[kOsRadix] = {};
+  for (std::int32_t i = 0; i < sh.n; ++i) ++counts[sh.digit(os_flip(in[std::size_t(i)], c.enc0, c.enc1))];
+  return detail::RadixSortTuning::hot_digit(counts, sh.n);
 }
 
 // The rows that start unset: the event numbers (-1, not yet published). `state`: rows x width.

@@ -176,14 +176,17 @@ struct OnesweepProbe : stepped::RecordingProbe {
     const bool leader = lane() == 31 - __clz(peers);
     const std::int32_t counter_word = warp() * kOsRadix + std::int32_t(d);
     const std::int32_t mask_word = sh.keys_word + counter_word;
-    if (masks) {
-      shared_access(mask_word);  // atomicOr of the lane's bit
-      count(kAtomics, 1);
-      shared_access(mask_word);  // the word read back
+    // masks: this lane's peers came from the mask word (not from __match_any_sync, nor from the
+    // ballot of a warp's hot digit). A warp none of whose lanes did skips the word's accesses.
+    const bool any_masks = __any_sync(0xffffffffu, masks);
+    if (any_masks) {
+      shared_access(masks ? mask_word : -1);  // atomicOr of the lane's bit
+      if (masks) count(kAtomics, 1);
+      shared_access(masks ? mask_word : -1);  // the word read back
     }
     shared_access(leader ? counter_word : -1);  // the group's atomicAdd
     if (leader) count(kAtomics, 1);
-    if (masks) shared_access(leader ? mask_word : -1);  // the highest peer clears the word
+    if (any_masks) shared_access(leader && masks ? mask_word : -1);  // the highest peer clears the word
     const std::int32_t c = sh.counter(t, warp(), std::int32_t(d));
     record(int(i), OpKind::Move, kOsCounts, c, kOsRank, idx, false, at.line);
     if (leader) record(kOsItems + int(i), OpKind::Atomic, kOsKey, idx, kOsCounts, c, false, at.line);
