@@ -53,9 +53,13 @@ SORTED_ROUND_MS = 0.06
 # (f0a1a4d, skewed and all-equal against uniform: 1.6-1.8x on 2 GPUs, 2.1-2.55x on 4).
 CLASS_PATH_PER_RANK = {False: 0.5, True: 0.37}
 # Skewed keys staged by two passes (stage_passes 2): the pass by the top digit, against one over
-# uniform keys, slowed by the hot digit (2 x H200, ncu, 7025fe5: 1.54 ms against 1.16 at 2^28
-# keys), and the second pass over the hot digit's keys, the bench's skewed keys' 70 %.
-SKEWED_PASS = 1.33
+# uniform keys, slowed by the hot digit, and the second pass over the hot digit's keys, the bench's
+# skewed keys' 70 %. The hot digit ranked by ballot (8801c59 on): 1.54 - 0.27 ms against 1.16 at
+# 2^28 keys (the tuner's whole sorts, H200); by shared atomics before (HOT_BY_ATOMICS: 1.54, ncu,
+# 2 x H200, 7025fe5).
+SKEWED_PASS = 1.10
+SKEWED_PASS_BY_ATOMICS = 1.33
+HOT_BY_ATOMICS = {"8ae9c9c"}
 HOT_SHARE = 0.70
 # Where the hot digit's keys lie in the global order (0x42 of 256 top digits, the other 30 % of the
 # keys uniform): a rank's pieces inside it sort by two passes of four, the others by three.
@@ -64,8 +68,10 @@ HOT_SPAN = (0.30 * 0x42 / 256, 0.30 * 0x42 / 256 + HOT_SHARE)
 MISALIGNED = 63 / 64
 # Two kernels side by side, one of them NCCL's: the overlap saves only (1 - KAPPA) of the shorter
 # (f0a1a4d, sort-first peer by peer, a merge round beside the last transfers: it hid 0.47 of 0.99 ms
-# at 2^28 and 1.72 of 3.82 at 2^30).
-KAPPA = 0.5
+# at 2^28 and 1.72 of 3.82 at 2^30: 0.5). Refitted to runs 12 and 13's default way on 2 and 4 GPUs
+# (8ae9c9c, 8801c59), where the local sorts overlap the transfers: 0.4 (0.5 left 4 GPUs' uniform
+# keys at 2^28 of 8801c59's machine at +16.5 %).
+KAPPA = 0.4
 # The one run with the stage's gaps but whole-piece local sorts (run 3's first call).
 WHOLE_PIECE_SORTS = {"fb6b1cb"}
 # Past one node: 400 Gb/s per GPU, 45 GB/s after protocol overheads.
@@ -143,12 +149,14 @@ def piece_fractions(scheme, pairs, pieces):
 
 
 def phases(m, G, log2n, pairs, scheme, pieces, dist="uniform", moved_per_gpu=None, rounds=1, rate=None,
-           transfers=None, gaps=True, segmented=True, copied=None, stage_passes=None, tried=0):
+           transfers=None, gaps=True, segmented=True, copied=None, stage_passes=None, tried=0,
+           hot_by_ballot=True):
     """Predicted phase times (ms) and the total with the overlap, for one rank count and shard size.
     rate: the exchange's GB/s per GPU (default NCCL's all-to-all of a shard at this size).
     gaps, segmented: the code of run 3 (the stage's gaps; segmented local sorts), where the cuts allow it.
     copied: the elements of own runs copied over all ranks (None: every own run).
     stage_passes: the radix passes that staged the shard (None: one where one round placed the cuts).
+    hot_by_ballot: the pass by the top digit ranks a hot digit by ballot (else by shared atomics).
     tried: partition-first's splitter rounds that read the shard before the call turned to sort first."""
     n = 2.0 ** log2n
     elem = 8 if pairs else 4
@@ -180,7 +188,7 @@ def phases(m, G, log2n, pairs, scheme, pieces, dist="uniform", moved_per_gpu=Non
     if not by_top_digit:
         t_part *= 1 + CLASS_PATH_PER_RANK[pairs] * (G - 1)
     elif stage_passes == 2:
-        t_part *= SKEWED_PASS + HOT_SHARE
+        t_part *= (SKEWED_PASS if hot_by_ballot else SKEWED_PASS_BY_ATOMICS) + HOT_SHARE
     own = n * elem - moved
     copies = 2 * (own + MISALIGNED * moved) / (m.hbm * 1e6)
     sorts = [m.sort_ms(n * fj, pairs, dist) for fj in f]
@@ -218,7 +226,8 @@ def case_phases(m, G, c, commit=""):
     tried = 1 if c["way"].startswith("auto") and c["scheme_run"] == "sort-first" and G <= 4 else 0
     return phases(m, G, c["keys_per_gpu_log2"], c["pairs"], c["scheme_run"], c["pieces_run"], c["keys"],
                   c["moved_bytes_per_gpu"], c["splitter_rounds"], rate, c.get("transfers"), "realigned" in c,
-                  commit not in WHOLE_PIECE_SORTS, c.get("copied"), c.get("stage_passes"), tried)
+                  commit not in WHOLE_PIECE_SORTS, c.get("copied"), c.get("stage_passes"), tried,
+                  commit not in HOT_BY_ATOMICS)
 
 
 def results(run):
