@@ -193,8 +193,8 @@ Result plan_radix_onesweep(const StepConfig& cfg, Trace& t) {
                  "its digits into its row: a warp whose keys all share one digit adds " + str(32 * kOsItems) +
                  " at once (lane 0); a warp whose first keys hold at most " + str(kOsFewDigits) +
                  " digits groups equal digits with __match_any_sync (peers) and each group's first lane adds the "
-                 "group; any other warp does one shared atomicAdd a key, but in a pass with a hot digit (a quarter "
-                 "of the keys or more: skewed keys), where it groups that digit's lanes by a ballot and their first "
+                 "group; any other warp does one shared atomicAdd a key, except that in a pass with a hot digit (a "
+                 "quarter of the keys or more: skewed keys) it groups that digit's lanes by a ballot and their first "
                  "lane adds them." + hot_text(sh, cfg);
   step("publish: to_warp_starts(d): counters[w][d] = the digit's start in warp w; status[tile][d] = tile == 0 ? "
            "inclusive | total : total + 1; warp scans of total and gcount",
