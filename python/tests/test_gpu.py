@@ -488,10 +488,16 @@ def test_jax():
     assert out.devices() == {gpus[0]}
 
 
+@pytest.mark.parametrize("skewed", [False, True])
 @pytest.mark.parametrize("pairs", [False, True])
-def test_distributed_sort_on_one_gpu(lib, pairs):
-    """Four shards on one GPU: the library's loopback (virtual ranks) under primlab.distributed."""
+def test_distributed_sort_on_one_gpu(lib, pairs, skewed):
+    """Four shards on one GPU: the library's loopback (virtual ranks) under primlab.distributed.
+    Skewed: 7 keys in 10 share the top byte 0x42, which a second splitter round cuts and the
+    partition's pass ranks by ballot (a hot digit)."""
     chunks = [random(n, "uint32", seed=n) for n in (1000, 2**18, 0, 77777)]
+    if skewed:
+        chunks = [numpy.where(numpy.arange(len(c)) % 10 < 7, (c & numpy.uint32(0xFFFFFF)) | numpy.uint32(0x42000000), c)
+                  .astype(numpy.uint32) for c in chunks]
     keys = numpy.concatenate(chunks)
     order = sort_order(keys)
     values = [numpy.arange(len(c), dtype=numpy.int64) + 1_000_000 * i for i, c in enumerate(chunks)]
