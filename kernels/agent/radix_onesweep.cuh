@@ -111,6 +111,13 @@ template <class Bits, class VBits>
 struct HotPassArgs : PassArgs<Bits, VBits> {
   std::uint32_t hot = 0;
 };
+template <class Bits, class VBits>
+HotPassArgs<Bits, VBits> with_hot_digit(const PassArgs<Bits, VBits>& a, int hot) {
+  HotPassArgs<Bits, VBits> h;
+  static_cast<PassArgs<Bits, VBits>&>(h) = a;
+  h.hot = static_cast<std::uint32_t>(hot);
+  return h;
+}
 template <class Bits, class VBits, bool SEGMENTED, bool HOT = false>
 using PassArgsOf = std::conditional_t<SEGMENTED, SegmentedPassArgs<Bits, VBits>,
                                       std::conditional_t<HOT, HotPassArgs<Bits, VBits>, PassArgs<Bits, VBits>>>;

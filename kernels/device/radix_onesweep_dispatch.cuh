@@ -220,11 +220,8 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
       auto hot_kernel = pass_kernel<Bits, VBits, PAIRS, C::kThreads, C::kItems, C::kMinBlocks, C::kWindow,
                                     C::kFewDigits, NoProbe, false, false, true>;
       PRIMLAB_TRY(allow_dynamic_smem(hot_kernel, C::kSmem));
-      HotPassArgs<Bits, VBits> h;
-      static_cast<PassArgs<Bits, VBits>&>(h) = a;
-      h.hot = static_cast<std::uint32_t>(hot);
-      PRIMLAB_TRY(chained_launch(chained, hot_kernel, static_cast<unsigned>(tiles), C::kThreads, C::kSmem, stream, h,
-                                 NoProbe{}));
+      PRIMLAB_TRY(chained_launch(chained, hot_kernel, static_cast<unsigned>(tiles), C::kThreads, C::kSmem, stream,
+                                 with_hot_digit(a, hot), NoProbe{}));
     } else {
       PRIMLAB_TRY(
           chained_launch(chained, kernel, static_cast<unsigned>(tiles), C::kThreads, C::kSmem, stream, a, NoProbe{}));

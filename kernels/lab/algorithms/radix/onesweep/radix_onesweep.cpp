@@ -218,9 +218,9 @@ Result plan_radix_onesweep(const StepConfig& cfg, Trace& t) {
       .explain = "Each key gets its place in the tile: its warp's counter of its digit plus the number of lanes below "
                  "it with the same digit (popc(peers & lanemask_lt)). The peers come from __match_any_sync (a warp of "
                  "few digits), from a ballot (the hot digit's lanes), or from shared memory: every lane ORs its bit "
-                 "into its digit's mask word and reads the word back. The highest peer adds the group's size to the counter, so the next keys of that digit "
-                 "rank after them. A warp of one digit needs no match: its keys take the run from its counter in "
-                 "order.";
+                 "into its digit's mask word and reads the word back. The highest peer adds the group's size to the "
+                 "counter, so the next keys of that digit rank after them. A warp of one digit needs no match: its "
+                 "keys take the run from its counter in order.";
   step("look-back: s_keys[rank] = k; thread d sums the predecessors' words of digit d, " + str(kOsWindow) +
            " a round trip, back to an inclusive prefix; status = inclusive | (excl + total); s_base[d] = glob_excl + "
            "excl - tile_excl",

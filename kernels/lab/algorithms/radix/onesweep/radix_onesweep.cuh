@@ -83,11 +83,9 @@ Status radix_onesweep_pass(const K* d_keys_in, K* d_keys_out, std::int64_t n, in
   constexpr std::size_t kSmem = detail::onesweep::pass_smem_bytes<THREADS, kOsItems, Bits, Bits, false>();
   probe.launch(stream);
   if (hot >= 0) {  // its hot digit's lanes ranked by ballot
-    detail::onesweep::HotPassArgs<Bits, Bits> h;
-    static_cast<detail::onesweep::PassArgs<Bits, Bits>&>(h) = a;
-    h.hot = std::uint32_t(hot);
     detail::onesweep::pass_kernel<Bits, Bits, false, THREADS, kOsItems, 1, kOsWindow, kOsFewDigits, Probe, false,
-                                  false, true><<<unsigned(tiles), THREADS, kSmem, stream>>>(h, probe);
+                                  false, true><<<unsigned(tiles), THREADS, kSmem, stream>>>(
+        detail::onesweep::with_hot_digit(a, hot), probe);
   } else {
     detail::onesweep::pass_kernel<Bits, Bits, false, THREADS, kOsItems, 1, kOsWindow, kOsFewDigits, Probe>
         <<<unsigned(tiles), THREADS, kSmem, stream>>>(a, probe);
