@@ -407,8 +407,8 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
                "starts again: a first round that leaves cuts in more than one bucket (or in the one bucket that "
                "holds every key), or a second round (which refines the one bucket that holds every open cut, as "
                "skewed keys give) that still leaves one open or cuts a run of equal keys by position. Partition "
-               "first would stage such keys by class and sort whole pieces. Either way each GPU's range of the result travels in pieces, and a piece is sorted or "
-               "merged while the next one travels.";
+               "first would stage such keys by class and sort whole pieces. Either way each GPU's range of the "
+               "result travels in pieces, and a piece is sorted or merged while the next one travels.";
   in.bands = m.shard;
   auto add_presort = [&] {
     Step& pre = plan::add_step(t, "sort_shards: every GPU sorts its shard, part[lo + rank] = key (stable)", "presort",

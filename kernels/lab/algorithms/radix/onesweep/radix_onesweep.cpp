@@ -84,21 +84,19 @@ Result check(const StepConfig& cfg) {
   return {};
 }
 
-// The warps of each ranking path, for the labels.
-std::string paths_text(const OnesweepShape& sh, const StepConfig& cfg) {
-  if (!cfg.input) return "";
+// What the labels and the prose say of the input's keys: the warps of each ranking path, and the
+// pass's hot digit (both empty without an input).
+struct PathTexts {
+  std::string paths, hot;
+};
+PathTexts path_texts(const OnesweepShape& sh, const StepConfig& cfg) {
+  if (!cfg.input) return {};
   const Keys ks = load_keys(sh, os_codec(cfg.type, cfg.descending), *cfg.input);
   int count[kPaths] = {};
   for (int p : ks.path) ++count[p];
-  return " (warps: " + str(count[kOneDigit]) + " one digit, " + str(count[kFewDigits]) + " few digits, " +
-         str(count[kHotDigit]) + " hot digit, " + str(count[kMasks]) + " peer masks)";
-}
-
-// The pass's hot digit, for the prose.
-std::string hot_text(const OnesweepShape& sh, const StepConfig& cfg) {
-  if (!cfg.input) return "";
-  const int hot = onesweep_hot_digit(sh, os_codec(cfg.type, cfg.descending), *cfg.input);
-  return hot < 0 ? " This pass has no hot digit." : " This pass's hot digit is " + str(hot) + ".";
+  return {" (warps: " + str(count[kOneDigit]) + " one digit, " + str(count[kFewDigits]) + " few digits, " +
+              str(count[kHotDigit]) + " hot digit, " + str(count[kMasks]) + " peer masks)",
+          ks.hot < 0 ? " This pass has no hot digit." : " This pass's hot digit is " + str(ks.hot) + "."};
 }
 
 const char kOrderNote[] =
@@ -114,6 +112,7 @@ Result plan_radix_onesweep(const StepConfig& cfg, Trace& t) {
   const std::int32_t B = sh.block, W = sh.warps, S = sh.slots(), T = sh.tiles, HB = sh.hist_blocks;
   const std::string bits = "bits [" + str(sh.shift) + ", " + str(sh.shift + sh.bits) + ")";
   const bool flips = cfg.type != ElemType::U32 || cfg.descending;
+  const PathTexts texts = path_texts(sh, cfg);
   t.title = "Onesweep digit pass (the library's kernels)";
   t.width = sh.width();
   t.elems_per_thread = kOsItems;
@@ -185,7 +184,7 @@ Result plan_radix_onesweep(const StepConfig& cfg, Trace& t) {
                  " threads own: one thread per digit. Thread d also reads the digit's count over all keys (gcount = "
                  "hist[d]) now, so that the round trip overlaps the tile's.";
   step("load k[i] = keys_in[tile * " + str(sh.tile) + " + warp * " + str(32 * kOsItems) + " + i * 32 + lane]" +
-           (flips ? " flipped" : "") + ", padding ~0; count_digits: atomicAdd(&wh[digit], ...)" + paths_text(sh, cfg),
+           (flips ? " flipped" : "") + ", padding ~0; count_digits: atomicAdd(&wh[digit], ...)" + texts.paths,
        "load", T, B, T * B, 2 * kOsItems, kOsCounts, true)
       .explain = "Each warp loads " + str(32 * kOsItems) + " keys warp-striped (lane l holds keys l and l + 32)" +
                  (flips ? ", flipped to radix bits" : "") +
@@ -195,7 +194,7 @@ Result plan_radix_onesweep(const StepConfig& cfg, Trace& t) {
                  " digits groups equal digits with __match_any_sync (peers) and each group's first lane adds the "
                  "group; any other warp does one shared atomicAdd a key, except that in a pass with a hot digit (a "
                  "quarter of the keys or more: skewed keys) it groups that digit's lanes by a ballot and their first "
-                 "lane adds them." + hot_text(sh, cfg);
+                 "lane adds them." + texts.hot;
   step("publish: to_warp_starts(d): counters[w][d] = the digit's start in warp w; status[tile][d] = tile == 0 ? "
            "inclusive | total : total + 1; warp scans of total and gcount",
        "publish", T, B, T * B, W + 1, kOsValue, true)
@@ -213,7 +212,7 @@ Result plan_radix_onesweep(const StepConfig& cfg, Trace& t) {
                  "add_tile_start adds tile_excl to the digit's counter of every warp: the counters now hold where each "
                  "warp's keys of each digit go in the tile.";
   step("rank: rank_keys: rank = counter + (the key's place among its peers); the group's last lane bumps the counter" +
-           paths_text(sh, cfg),
+           texts.paths,
        "rank", T, B, T * B, 2 * kOsItems, kOsRank, true)
       .explain = "Each key gets its place in the tile: its warp's counter of its digit plus the number of lanes below "
                  "it with the same digit (popc(peers & lanemask_lt)). The peers come from __match_any_sync (a warp of "
