@@ -993,9 +993,10 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
         if (counts.empty()) return Status::Unsupported;
         PV* values_out = nullptr;
         if constexpr (PAIRS) values_out = stage_values + base;
-        return onesweep::run_tuned<K, PV, PAIRS>(keys_in, stage_keys + base, values_in, values_out, n, begin,
-                                                 begin + kRadixBits, make_codec<K>(false), c.ws[l].local.ptr, nullptr,
-                                                 stream, counts.data(), RadixSortTuning::hot_digit(keys.data(), n));
+        return onesweep::run_tuned<K, PV, PAIRS, true>(keys_in, stage_keys + base, values_in, values_out, n, begin,
+                                                       begin + kRadixBits, make_codec<K>(false), c.ws[l].local.ptr,
+                                                       nullptr, stream, counts.data(),
+                                                       RadixSortTuning::hot_digit(keys.data(), n));
       };
       // By the top digit: every digit to its bin's place, the hot digit's aside; then the hot
       // digit's keys by their sub-digit, each to its bin's place.

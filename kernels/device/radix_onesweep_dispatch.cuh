@@ -123,8 +123,10 @@ void set_digit_pass(PassArgs<Bits, VBits>& a, int p, const DigitPasses& passes, 
 // given_counts (host memory, kRadix words, or null) is for a one-pass partition whose caller has
 // counted the digits: there is no histogram kernel, and digit d's keys start at the sum of the
 // given counts of the digits below it, so that a count above the digit's keys leaves a gap after
-// them. hot (with given_counts; -1: none) is the pass's hot digit (RadixSortTuning::hot_digit).
-template <class Bits, class VBits, bool PAIRS, class S = Shape<>>
+// them. hot (with given_counts; -1: none) is the pass's hot digit (RadixSortTuning::hot_digit),
+// taken where HOT: only the calls that may give one (partition-first's stage passes) compile the
+// pass kernel's hot instance.
+template <class Bits, class VBits, bool PAIRS, class S = Shape<>, bool HOT = false>
 Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* vals_out, std::int64_t n,
            int begin_bit, int end_bit, const KeyCodec<Bits>& codec, void* ws, std::uint32_t* offsets_out,
            const DeviceFacts& facts, cudaStream_t stream, const std::uint32_t* given_counts = nullptr,
@@ -216,12 +218,14 @@ Status run(const Bits* keys_in, Bits* keys_out, const VBits* vals_in, VBits* val
       const cudaLaunchAttribute attr = cooperative_attribute();
       PRIMLAB_TRY(launch_with_attribute(&attr, first_kernel, static_cast<unsigned>(tiles), C::kThreads, kFirstSmem,
                                         stream, a, NoProbe{}));
-    } else if (hot >= 0 && given_counts != nullptr) {
-      auto hot_kernel = pass_kernel<Bits, VBits, PAIRS, C::kThreads, C::kItems, C::kMinBlocks, C::kWindow,
-                                    C::kFewDigits, NoProbe, false, false, true>;
-      PRIMLAB_TRY(allow_dynamic_smem(hot_kernel, C::kSmem));
-      PRIMLAB_TRY(chained_launch(chained, hot_kernel, static_cast<unsigned>(tiles), C::kThreads, C::kSmem, stream,
-                                 with_hot_digit(a, hot), NoProbe{}));
+    } else if (HOT && hot >= 0 && given_counts != nullptr) {
+      if constexpr (HOT) {
+        auto hot_kernel = pass_kernel<Bits, VBits, PAIRS, C::kThreads, C::kItems, C::kMinBlocks, C::kWindow,
+                                      C::kFewDigits, NoProbe, false, false, true>;
+        PRIMLAB_TRY(allow_dynamic_smem(hot_kernel, C::kSmem));
+        PRIMLAB_TRY(chained_launch(chained, hot_kernel, static_cast<unsigned>(tiles), C::kThreads, C::kSmem, stream,
+                                   with_hot_digit(a, hot), NoProbe{}));
+      }
     } else {
       PRIMLAB_TRY(
           chained_launch(chained, kernel, static_cast<unsigned>(tiles), C::kThreads, C::kSmem, stream, a, NoProbe{}));
@@ -275,7 +279,7 @@ std::size_t tuned_workspace_bytes(std::int64_t n) {
                    workspace_bytes<Bits, VBits, PAIRS, typename T::Micro>(n)});
 }
 
-template <class K, class V, bool PAIRS>
+template <class K, class V, bool PAIRS, bool HOT = false>
 Status run_tuned(const K* keys_in, K* keys_out, const V* vals_in, V* vals_out, std::int64_t n, int begin_bit,
                  int end_bit, const KeyCodec<typename RadixKey<K>::Bits>& codec, void* ws,
                  std::uint32_t* offsets_out, cudaStream_t stream, const std::uint32_t* given_counts = nullptr,
@@ -292,8 +296,8 @@ Status run_tuned(const K* keys_in, K* keys_out, const V* vals_in, V* vals_out, s
   if (st != Status::Success) return st;
   // The sort on a pass shape.
   auto sort_with = [&](auto shape) {
-    return run<Bits, VBits, PAIRS, decltype(shape)>(bk_in, bk_out, bv_in, bv_out, n, begin_bit, end_bit, codec, ws,
-                                                    offsets_out, facts, stream, given_counts, hot);
+    return run<Bits, VBits, PAIRS, decltype(shape), HOT>(bk_in, bk_out, bv_in, bv_out, n, begin_bit, end_bit, codec,
+                                                         ws, offsets_out, facts, stream, given_counts, hot);
   };
   if constexpr (T::kMicroShape) {
     if (n <= RadixSortTuning::kMicroMaxKeys) return sort_with(typename T::Micro{});
