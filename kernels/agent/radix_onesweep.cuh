@@ -41,10 +41,10 @@ __device__ __forceinline__ void st_relaxed(std::uint32_t* p, std::uint32_t v) {
 }
 
 // listing: radix-onesweep
-// Exclusive scans of two 256-entry columns held by threads 0..255 (others pass 0 and get 0).
-// s_tmp: 16 words of shared memory. Ends with the block synchronised.
-template <class Probe>
-__device__ __forceinline__ void scan256_exclusive2(std::uint32_t a, std::uint32_t b,
+// Exclusive scans of two BINS-entry columns held by threads 0..BINS-1 (others pass 0 and get 0).
+// s_tmp: BINS / 16 words of shared memory. Ends with the block synchronised.
+template <int BINS, class Probe>
+__device__ __forceinline__ void scan_exclusive2(std::uint32_t a, std::uint32_t b,
                                                    std::uint32_t& ea, std::uint32_t& eb,
                                                    std::uint32_t* s_tmp, Probe& probe) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;                  // step: publish (scan)
@@ -55,15 +55,16 @@ __device__ __forceinline__ void scan256_exclusive2(std::uint32_t a, std::uint32_
     const std::uint32_t tb = __shfl_up_sync(0xffffffffu, ib, off);             // step: publish (scan)
     if (lane >= off) { ia += ta; ib += tb; }                                   // step: publish (scan)
   }                                                                            // step: publish (scan)
-  if (lane == 31 && warp < 8) { s_tmp[warp] = ia; s_tmp[8 + warp] = ib; }      // step: publish (scan)
-  probe.event(OnesweepEvent::kScanTotals, lane == 31 && warp < 8 ? warp : -1);
+  constexpr int kWarps = BINS / 32;                                            // step: publish (scan)
+  if (lane == 31 && warp < kWarps) { s_tmp[warp] = ia; s_tmp[kWarps + warp] = ib; }  // step: publish (scan)
+  probe.event(OnesweepEvent::kScanTotals, lane == 31 && warp < kWarps ? warp : -1);
   __syncthreads();                                                             // step: publish (scan)
   probe.barrier();
   std::uint32_t pa = 0, pb = 0;                                                // step: starts
-  if (warp < 8) {                                                              // step: starts
+  if (warp < kWarps) {                                                         // step: starts
     for (int w = 0; w < warp; ++w) {                                           // step: starts
       pa += s_tmp[w];                                                          // step: starts
-      pb += s_tmp[8 + w];                                                      // step: starts
+      pb += s_tmp[kWarps + w];                                                 // step: starts
     }                                                                          // step: starts
     probe.event(OnesweepEvent::kScanRead, warp);
   }                                                                            // step: starts
@@ -106,7 +107,8 @@ struct SegmentedPassArgs : PassArgs<Bits, VBits> {
   const std::uint32_t* seg_start = nullptr;
 };
 // A pass with a hot digit (HOT): the digit that a quarter of its keys or more hold
-// (RadixSortTuning::hot_digit). Its own type, as the segmented pass's.
+// (RadixSortTuning::hot_digit); of a split pass (SPLIT), its hot top digit. Its own type, as the
+// segmented pass's.
 template <class Bits, class VBits>
 struct HotPassArgs : PassArgs<Bits, VBits> {
   std::uint32_t hot = 0;
@@ -197,15 +199,16 @@ __device__ __forceinline__ void sum_later_passes(std::uint32_t* status, std::uin
   }
 }
 
-// Dynamic shared memory: [warp][digit] counters, 256 digit bases, 16 scan words, the exchange
-// buffer (the tile's keys, then its values; the ranking's mask rows before them, so that it is at
-// least as large as the counters: the library's tiles always are, the lab's small ones are not).
-template <int THREADS, int ITEMS, class Bits, class VBits, bool PAIRS>
+// Dynamic shared memory: [warp][digit] counters, BINS digit bases, BINS / 16 scan words, the
+// exchange buffer (the tile's keys, then its values; the ranking's mask rows before them, so that
+// it is at least as large as the counters: the library's 256-digit tiles always are, the lab's
+// small ones and split passes' not always).
+template <int THREADS, int ITEMS, class Bits, class VBits, bool PAIRS, int BINS = kRadix>
 constexpr std::size_t pass_smem_bytes() {
   constexpr std::size_t wide = sizeof(Bits) > sizeof(VBits) || !PAIRS ? sizeof(Bits) : sizeof(VBits);
-  constexpr std::size_t counters = (THREADS / 32) * kRadix * 4;
+  constexpr std::size_t counters = (THREADS / 32) * BINS * 4;
   constexpr std::size_t exchange = std::size_t(THREADS) * ITEMS * wide;
-  return counters + kRadix * 4 + 64 + (exchange > counters ? exchange : counters);
+  return counters + BINS * 4 + BINS / 4 + (exchange > counters ? exchange : counters);
 }
 
 // WINDOW: predecessors whose look-back words one digit's thread reads per round trip.
@@ -214,25 +217,29 @@ constexpr std::size_t pass_smem_bytes() {
 // pass's digits itself (above); its dynamic shared memory adds later_counts_bytes<Bits>().
 // SEGMENTED: a pass over segments (PassArgs::seg_tiles), each ranked on its own.
 // HOT: a pass with a hot digit (HotPassArgs::hot), which BlockRadixRank ranks by ballot.
-// One thread per digit: a.mask < THREADS. The library's shapes have kRadix threads or more; the
-// lab steps blocks of 32 or 64 threads with digits of at most 5 bits.
+// SPLIT: a split pass (radix_key_codec.cuh): 511 bins of the top digit at a.shift + 8 and of the
+// sub-digit of its hot top digit HotPassArgs::hot; a.mask is 0xffff (BlockRadixRank).
+// One thread per digit: a.mask < THREADS, and a split pass's 512 bins. The library's shapes have
+// kRadix threads or more; the lab steps blocks of 32 or 64 threads with digits of at most 5 bits.
 // listing: radix-onesweep
 template <class Bits, class VBits, bool PAIRS, int THREADS, int ITEMS, int MIN_BLOCKS, int WINDOW, int FEW_DIGITS,
-          class Probe = NoProbe, bool COUNTS_ALL = false, bool SEGMENTED = false, bool HOT = false>
+          class Probe = NoProbe, bool COUNTS_ALL = false, bool SEGMENTED = false, bool HOT = false, bool SPLIT = false>
 __global__ void __launch_bounds__(THREADS, resident_blocks_bound(THREADS, MIN_BLOCKS))
-    pass_kernel(PassArgsOf<Bits, VBits, SEGMENTED, HOT> a, Probe probe = {}) {
-  static_assert(!(HOT && (COUNTS_ALL || SEGMENTED)), "a hot digit is given with the pass's counts");
-  using Rank = BlockRadixRank<Bits, THREADS, ITEMS, FEW_DIGITS, HOT>;
+    pass_kernel(PassArgsOf<Bits, VBits, SEGMENTED, HOT || SPLIT> a, Probe probe = {}) {
+  static_assert(!((HOT || SPLIT) && (COUNTS_ALL || SEGMENTED)), "a hot digit is given with the pass's counts");
+  constexpr int kBins = SPLIT ? kSplitBins : kRadix;
+  using Rank = BlockRadixRank<Bits, THREADS, ITEMS, FEW_DIGITS, HOT, kBins>;
   constexpr int kTile = THREADS * ITEMS;
   static_assert(THREADS % 32 == 0, "whole warps");
+  static_assert(THREADS >= kBins || !SPLIT, "a thread for each bin");
   extern __shared__ __align__(16) unsigned char smem_raw[];
   std::uint32_t* s_warp = reinterpret_cast<std::uint32_t*>(smem_raw);  // [warp][digit] counts
   std::uint32_t* s_base = s_warp + Rank::kRowWords;                     // global pos - tile pos
-  std::uint32_t* s_tmp = s_base + kRadix;                               // 16 words
-  Bits* s_keys = reinterpret_cast<Bits*>(s_tmp + 16);                   // the tile exchange
-  VBits* s_vals = reinterpret_cast<VBits*>(s_tmp + 16);                 // same storage, later
+  std::uint32_t* s_tmp = s_base + kBins;                                // kBins / 16 words
+  Bits* s_keys = reinterpret_cast<Bits*>(s_tmp + kBins / 16);           // the tile exchange
+  VBits* s_vals = reinterpret_cast<VBits*>(s_tmp + kBins / 16);         // same storage, later
   std::uint32_t* s_later =
-      reinterpret_cast<std::uint32_t*>(smem_raw + pass_smem_bytes<THREADS, ITEMS, Bits, VBits, PAIRS>());
+      reinterpret_cast<std::uint32_t*>(smem_raw + pass_smem_bytes<THREADS, ITEMS, Bits, VBits, PAIRS, kBins>());
   __shared__ std::uint32_t s_tile;
 
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
@@ -249,8 +256,8 @@ __global__ void __launch_bounds__(THREADS, resident_blocks_bound(THREADS, MIN_BL
   chain_release();                                                                                // step: clear
   // The pass's digit count over all keys, read now so that its round trip overlaps the tile's (a
   // first pass that counts every pass's digits sums it after the grid barrier).
-  std::uint32_t gcount = !COUNTS_ALL && tid < kRadix ? a.hist[tid] : 0u;                          // step: clear
-  probe.event(OnesweepEvent::kHistRead, tid < kRadix ? tid : -1, gcount);
+  std::uint32_t gcount = !COUNTS_ALL && tid < kBins ? a.hist[tid] : 0u;                           // step: clear
+  probe.event(OnesweepEvent::kHistRead, tid < kBins ? tid : -1, gcount);
   __syncthreads();                                                                                // step: clear
   probe.barrier();
   const std::uint32_t tile = s_tile;                                                   // step: load
@@ -289,13 +296,13 @@ __global__ void __launch_bounds__(THREADS, resident_blocks_bound(THREADS, MIN_BL
   // ranking, and the ranks come out final. Per digit: the tile count (published at once for the
   // look-back), the tile-local and the global digit starts.
   std::uint32_t total = 0;                                                             // step: load
-  std::uint32_t* my_status = a.status + std::size_t(tile) * kRadix + tid;              // step: load
+  std::uint32_t* my_status = a.status + std::size_t(tile) * kBins + tid;               // step: load
   std::uint32_t tile_excl, glob_excl;                                                  // step: load
   if constexpr (COUNTS_ALL) count_later_passes(k, warp_first, valid, a.shift, a.passes, a.last_mask, s_later);
   ranker.count_digits(k, probe);                                                       // step: load
   __syncthreads();                                                                     // step: load
   probe.barrier();
-  if (tid < kRadix) {                                                                  // step: publish
+  if (tid < kBins) {                                                                   // step: publish
     total = ranker.to_warp_starts(tid, probe);                                         // step: publish
     if constexpr (SEGMENTED) {
       // A segment's partial tile is no pass's last: its padding (the largest digit, which comes
@@ -322,9 +329,9 @@ __global__ void __launch_bounds__(THREADS, resident_blocks_bound(THREADS, MIN_BL
     if (tid < kRadix && tile == 0) a.hist[tid] = gcount;
     sum_later_passes(a.status, a.hist, gridDim.x, a.passes);
   }
-  scan256_exclusive2(total, gcount, tile_excl, glob_excl, s_tmp, probe);               // step: publish
+  scan_exclusive2<kBins>(total, gcount, tile_excl, glob_excl, s_tmp, probe);           // step: publish
   if constexpr (SEGMENTED) glob_excl += a.seg_start[span.seg];
-  if (tid < kRadix) {                                                                  // step: starts
+  if (tid < kBins) {                                                                   // step: starts
     ranker.add_tile_start(tid, tile_excl, probe);                                      // step: starts
     if (a.offsets_out != nullptr && tile == 0 && tid <= static_cast<int>(a.mask)) {
       a.offsets_out[tid] = glob_excl;
@@ -346,17 +353,17 @@ __global__ void __launch_bounds__(THREADS, resident_blocks_bound(THREADS, MIN_BL
   // Look-back: one thread per digit sums the predecessors' aggregates back to the first
   // inclusive prefix, WINDOW predecessors per round trip. A small sort starts all its tiles at
   // once: walking one predecessor at a time, the last tile would wait about tiles / 2 round trips.
-  if (tid < kRadix) {                                                                  // step: look-back
+  if (tid < kBins) {                                                                   // step: look-back
     std::uint32_t excl = 0;                                                            // step: look-back
     if constexpr (COUNTS_ALL) {
       excl = counted_before;
     } else if (tile > first) {                                                         // step: look-back
-      const std::uint32_t* p = my_status - kRadix;  // the nearest predecessor not yet folded  // step: look-back
+      const std::uint32_t* p = my_status - kBins;  // the nearest predecessor not yet folded  // step: look-back
       std::uint32_t left = tile - first;             // predecessors not yet folded     // step: look-back
       for (;;) {                                                                       // step: look-back
         std::uint32_t v[WINDOW];                                                       // step: look-back
 #pragma unroll  // step: look-back
-        for (int w = 0; w < WINDOW; ++w) v[w] = w < int(left) ? ld_relaxed(p - std::size_t(w) * kRadix) : 0u;  // step: look-back
+        for (int w = 0; w < WINDOW; ++w) v[w] = w < int(left) ? ld_relaxed(p - std::size_t(w) * kBins) : 0u;  // step: look-back
         // Fold the published words, nearest first, up to an inclusive one or the first unpublished.
         int folded = 0;                                                                // step: look-back
         bool inclusive = false;                                                        // step: look-back
@@ -370,7 +377,7 @@ __global__ void __launch_bounds__(THREADS, resident_blocks_bound(THREADS, MIN_BL
         }                                                                              // step: look-back
         probe.event(OnesweepEvent::kLookBack, v, left - 1, folded);
         if (inclusive) break;                                                          // step: look-back
-        p -= std::size_t(folded) * kRadix;                                             // step: look-back
+        p -= std::size_t(folded) * kBins;                                              // step: look-back
         left -= folded;                                                                // step: look-back
       }                                                                                // step: look-back
       probe.event(OnesweepEvent::kPublish, tile, tid, kInclusive | (excl + total));
@@ -390,7 +397,7 @@ __global__ void __launch_bounds__(THREADS, resident_blocks_bound(THREADS, MIN_BL
     for (int s = 0; s < ITEMS; ++s) {                                                  // step: scatter
       const int j = s * THREADS + tid;                                                 // step: scatter
       const Bits key = s_keys[j];                                                      // step: scatter
-      const std::uint32_t g = s_base[digit_of(key, a.shift, a.mask)] + j;              // step: scatter
+      const std::uint32_t g = s_base[pass_digit<SPLIT>(key, a.shift, a.mask, hot_digit_of(a))] + j;  // step: scatter
       a.keys_out[g] = key;                                                             // step: scatter
       probe.event(OnesweepEvent::kScatter, j, key, g);
       if constexpr (PAIRS) dst[s] = g;
@@ -400,7 +407,7 @@ __global__ void __launch_bounds__(THREADS, resident_blocks_bound(THREADS, MIN_BL
     for (int s = 0; s < ITEMS; ++s) {                                                  // step: scatter
       const int j = s * THREADS + tid;                                                 // step: scatter
       const Bits key = s_keys[j];                                                      // step: scatter
-      const std::uint32_t g = s_base[digit_of(key, a.shift, a.mask)] + j;              // step: scatter
+      const std::uint32_t g = s_base[pass_digit<SPLIT>(key, a.shift, a.mask, hot_digit_of(a))] + j;  // step: scatter
       if (j < valid) a.keys_out[g] = decode ? xor_by_top(key, a.out0, a.out1) : key;   // step: scatter
       probe.event(OnesweepEvent::kScatter, j, key, g);
       if constexpr (PAIRS) dst[s] = g;

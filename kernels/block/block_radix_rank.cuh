@@ -1,5 +1,6 @@
-// BlockRadixRank: the tile-local position of every key of a block's tile by one 8-bit digit,
-// stable (CUB's BlockRadixRankMatchEarlyCounts with its WARP_MATCH_ATOMIC_OR peer matching).
+// BlockRadixRank: the tile-local position of every key of a block's tile by one 8-bit digit (or
+// by a split pass's 511 bins, radix_key_codec.cuh), stable (CUB's BlockRadixRankMatchEarlyCounts
+// with its WARP_MATCH_ATOMIC_OR peer matching).
 // Keys are warp-striped: item i of lane l of warp w is the tile's key w * 32 * ITEMS + i * 32 + l.
 // Its steps take the pass's probe (util/probe.cuh; NoProbe in the library).
 #pragma once
@@ -13,21 +14,25 @@ namespace primlab::detail {
 // Used in three steps, each followed by the caller's __syncthreads(), so that the caller can
 // publish the tile's digit counts (a decoupled look-back) before the ranks exist:
 //   1. count_digits():        each warp counts its keys' digits into its counter row;
-//   2. by threads 0..255, one per digit d: to_warp_starts(d) turns digit d's column into
+//   2. by threads 0..BINS-1, one per digit d: to_warp_starts(d) turns digit d's column into
 //      warp-exclusive starts and returns the tile's count of d; add_tile_start(d, start) adds the
 //      tile-exclusive start of d;
 //   3. rank_keys():           the counter bumps of the ranking return final tile positions.
-// Shared memory: two rows of 256 words per warp, the counters and the peer masks. The mask rows
+// Shared memory: two rows of BINS words per warp (256; a split pass's 512), the counters and the peer masks. The mask rows
 // may alias storage that the caller uses only after step 3 (the onesweep pass's exchange buffer).
 // HOT: the pass has a hot digit, `hot` (a quarter of its keys or more: RadixSortTuning::hot_digit):
 // the lanes that hold it are counted and ranked by one ballot an item, not by shared atomics on
 // one word, which serialise (the top pass of skewed keys: 1.54 ms against 1.16 for uniform ones,
 // 2^28 u32, H200). Its own instance: the ballots cost the plain one 5 % in register spills.
-template <class Bits, int THREADS, int ITEMS, int FEW_DIGITS, bool HOT = false>
+// BINS: the digits (kRadix), or a split pass's bins (kSplitBins), whose `hot` is its hot top digit
+// and whose `mask` is 0xffff (a warp has one bin where its keys share those 16 bits).
+template <class Bits, int THREADS, int ITEMS, int FEW_DIGITS, bool HOT = false, int BINS = kRadix>
 class BlockRadixRank {
  public:
+  static constexpr bool kSplit = BINS == kSplitBins;
+  static_assert(!(HOT && kSplit), "a split pass spreads its hot top digit over 256 bins");
   static constexpr int kWarps = THREADS / 32;
-  static constexpr int kRowWords = kWarps * kRadix;  // words of the counter rows, and of the mask rows
+  static constexpr int kRowWords = kWarps * BINS;  // words of the counter rows, and of the mask rows
   // A warp whose first item holds at most this many distinct digits ranks by __match_any_sync.
   static constexpr int kFewDigits = FEW_DIGITS;
 
@@ -59,18 +64,18 @@ class BlockRadixRank {
   template <class Probe>
   __device__ __forceinline__ void count_digits(const Bits (&k)[ITEMS], Probe& probe) {
     const int lane = static_cast<int>(threadIdx.x) & 31, warp = static_cast<int>(threadIdx.x) >> 5;  // step: load (count)
-    wh_ = s_counts_ + warp * kRadix;  // step: load (count)
+    wh_ = s_counts_ + warp * BINS;  // step: load (count)
     lt_ = lanemask_lt();  // step: load (count)
-    wm_ = s_masks_ + warp * kRadix;  // step: load (count)
+    wm_ = s_masks_ + warp * BINS;  // step: load (count)
     one_digit_ = warp_has_one_digit(k, d0_);  // step: load (count)
-    few_digits_ = !one_digit_ && distinct_digits(digit_of(k[0], shift_, mask_)) <= kFewDigits;  // step: load (count)
+    few_digits_ = !one_digit_ && distinct_digits(digit(k[0])) <= kFewDigits;  // step: load (count)
     if (one_digit_) {  // step: load (count)
       if (lane == 0) atomicAdd(&wh_[d0_], 32u * ITEMS);  // step: load (count)
       probe.event(OnesweepEvent::kCount, 0, lane == 0 ? int(d0_) : -1, 32u * ITEMS, 0u);
     } else if (few_digits_) {  // step: load (count)
 #pragma unroll  // step: load (count)
       for (int i = 0; i < ITEMS; ++i) {  // step: load (count)
-        const std::uint32_t d = digit_of(k[i], shift_, mask_);  // step: load (count)
+        const std::uint32_t d = digit(k[i]);  // step: load (count)
         const std::uint32_t peers = __match_any_sync(0xffffffffu, d);  // step: load (count)
         if (lane == __ffs(peers) - 1) atomicAdd(&wh_[d], static_cast<std::uint32_t>(__popc(peers)));  // step: load (count)
         probe.event(OnesweepEvent::kCount, i, lane == __ffs(peers) - 1 ? int(d) : -1,
@@ -79,7 +84,7 @@ class BlockRadixRank {
     } else if (HOT) {  // step: load (count)
 #pragma unroll  // step: load (count)
       for (int i = 0; i < ITEMS; ++i) {  // step: load (count)
-        const std::uint32_t d = digit_of(k[i], shift_, mask_);  // step: load (count)
+        const std::uint32_t d = digit(k[i]);  // step: load (count)
         const std::uint32_t hot = __ballot_sync(0xffffffffu, d == hot_);  // step: load (count)
         const bool adds = d != hot_ || lane == __ffs(hot) - 1;  // step: load (count)
         const std::uint32_t amount = d == hot_ ? static_cast<std::uint32_t>(__popc(hot)) : 1u;  // step: load (count)
@@ -89,20 +94,20 @@ class BlockRadixRank {
     } else {  // step: load (count)
 #pragma unroll  // step: load (count)
       for (int i = 0; i < ITEMS; ++i) {  // step: load (count)
-        atomicAdd(&wh_[digit_of(k[i], shift_, mask_)], 1u);  // step: load (count)
-        probe.event(OnesweepEvent::kCount, i, int(digit_of(k[i], shift_, mask_)), 1u, 0u);
+        atomicAdd(&wh_[digit(k[i])], 1u);  // step: load (count)
+        probe.event(OnesweepEvent::kCount, i, int(digit(k[i])), 1u, 0u);
       }  // step: load (count)
     }  // step: load (count)
   }
 
-  // Step 2, thread d < 256 only.
+  // Step 2, thread d < BINS only.
   template <class Probe>
   __device__ __forceinline__ std::uint32_t to_warp_starts(int d, Probe& probe) {
     std::uint32_t total = 0;                              // step: publish (warp starts)
 #pragma unroll  // step: publish (warp starts)
     for (int w = 0; w < kWarps; ++w) {                    // step: publish (warp starts)
-      const std::uint32_t c = s_counts_[w * kRadix + d];  // step: publish (warp starts)
-      s_counts_[w * kRadix + d] = total;                  // step: publish (warp starts)
+      const std::uint32_t c = s_counts_[w * BINS + d];  // step: publish (warp starts)
+      s_counts_[w * BINS + d] = total;                  // step: publish (warp starts)
       probe.event(OnesweepEvent::kColumn, w, d, total, false);
       total += c;                                         // step: publish (warp starts)
     }                                                     // step: publish (warp starts)
@@ -112,7 +117,7 @@ class BlockRadixRank {
   __device__ __forceinline__ void add_tile_start(int d, std::uint32_t start, Probe& probe) {
 #pragma unroll  // step: starts (tile starts)
     for (int w = 0; w < kWarps; ++w) {      // step: starts (tile starts)
-      s_counts_[w * kRadix + d] += start;   // step: starts (tile starts)
+      s_counts_[w * BINS + d] += start;   // step: starts (tile starts)
       probe.event(OnesweepEvent::kColumn, w, d, start, true);
     }                                       // step: starts (tile starts)
   }
@@ -139,7 +144,7 @@ class BlockRadixRank {
       // ITEMS more registers per thread across the block's barriers.
 #pragma unroll  // step: rank
       for (int i = 0; i < ITEMS; ++i) {                                           // step: rank
-        const std::uint32_t d = digit_of(k[i], shift_, mask_);                    // step: rank
+        const std::uint32_t d = digit(k[i]);                    // step: rank
         const std::uint32_t peers = __match_any_sync(0xffffffffu, d);             // step: rank
         rank[i] = rank_in_group(d, peers, lane);                                  // step: rank
         probe.event(OnesweepEvent::kRankKey, i, d, peers, rank[i], false);
@@ -149,7 +154,7 @@ class BlockRadixRank {
     const std::uint32_t bit = 1u << lane;                                         // step: rank
 #pragma unroll  // step: rank
     for (int i = 0; i < ITEMS; ++i) {                                             // step: rank
-      const std::uint32_t d = digit_of(k[i], shift_, mask_);                      // step: rank
+      const std::uint32_t d = digit(k[i]);                      // step: rank
       const std::uint32_t hot = HOT ? __ballot_sync(0xffffffffu, d == hot_) : 0u;  // step: rank
       const bool masks = !HOT || d != hot_;                                       // step: rank
       if (masks) atomicOr(&wm_[d], bit);                                          // step: rank
@@ -179,6 +184,8 @@ class BlockRadixRank {
     return before + __popc(peers & lt_);                                                           // step: rank (group)
   }
 
+  __device__ __forceinline__ std::uint32_t digit(Bits k) const { return pass_digit<kSplit>(k, shift_, mask_, hot_); }
+
   // The number of distinct digits among the warp's lanes (every lane passes its digit).
   static __device__ __forceinline__ int distinct_digits(std::uint32_t d) {
     const std::uint32_t peers = __match_any_sync(0xffffffffu, d);              // step: load (match)
@@ -192,7 +199,7 @@ class BlockRadixRank {
     Bits diff = 0;                                                                            // step: load (match)
 #pragma unroll  // step: load (match)
     for (int i = 1; i < ITEMS; ++i) diff |= k[i] ^ k[0];                                      // step: load (match)
-    d0 = digit_of(k[0], shift_, mask_);                                                       // step: load (match)
+    d0 = digit(k[0]);                                                                         // step: load (match)
     const std::uint32_t lane0_d0 = __shfl_sync(0xffffffffu, d0, 0);                           // step: load (match)
     return __all_sync(0xffffffffu, (digit_of(diff, shift_, mask_) == 0) & (d0 == lane0_d0));  // step: load (match)
   }
@@ -205,7 +212,7 @@ class BlockRadixRank {
   std::uint32_t* wh_ = nullptr;  // this warp's rows, set by count_digits()
   std::uint32_t* wm_ = nullptr;
   std::uint32_t lt_ = 0;         // the lanes below this one
-  std::uint32_t hot_;  // the pass's hot digit (HOT)
+  std::uint32_t hot_;  // the pass's hot digit (HOT), or a split pass's hot top digit
   std::uint32_t d0_ = 0;
   bool one_digit_ = false;
   bool few_digits_ = false;  // the warp ranks by __match_any_sync

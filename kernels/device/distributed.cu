@@ -815,7 +815,7 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
   const int top_shift = c.num_bits - kRadixBits;
   const int top_begin = c.begin_bit + top_shift;
   const bool reversed = c.order == SortOrder::Descending;
-  c.t.stage_passes = by_top_digit ? (bins.hot >= 0 ? 2 : 1) : 0;
+  c.t.stage_passes = by_top_digit ? 1 : 0;  // 2 where a rank splits its hot digit in a pass of its own
   std::vector<std::int64_t> h_start(std::size_t(L) * C, 0);
   // By the bins: every rank's keys per bin of the order's image (rank r's at [r * B]), and where
   // each bin of the ascending image starts in driven rank l's staged shard, without the stage's gaps.
@@ -891,10 +891,11 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
   }
 
   // [SECTION] 5. The partition of each shard by class, into the stage. By the bins it is one
-  // Onesweep pass by the top digit (and one by the hot digit's sub-digit over that digit's keys)
-  // that takes the splitter rounds' counts (no histogram kernel), with a gap before each run to
-  // another rank that gives the run its receiver's alignment (stage_gaps), so that it leaves from
-  // where it lies.
+  // Onesweep pass by the top digit, in which the hot digit's keys go by their sub-digit too (a
+  // split pass: 511 bins; on a GPU without its shared memory, a second pass over the hot digit's
+  // keys), that takes the splitter rounds' counts (no histogram kernel), with a gap before each
+  // run to another rank that gives the run its receiver's alignment (stage_gaps), so that it
+  // leaves from where it lies.
   const int parts = PAIRS ? 2 : 1;
   const std::size_t elems[2] = {sizeof(Bits), sizeof(VBits)};
   auto stage_of = [&](int l, int part) { return part == 0 ? c.ws[l].stage : c.ws[l].stage_values; };
@@ -909,6 +910,7 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
     K* stage_keys = reinterpret_cast<K*>(c.ws[l].stage);
     V* stage_values = reinterpret_cast<V*>(c.ws[l].stage_values);
     if (by_top_digit) {
+      using PV = std::conditional_t<PAIRS, V, std::uint32_t>;  // a keys-only partition's workspace
       const int me = ex.rank(l);
       const std::vector<std::int64_t>& start = digit_start[l];
       StageLayout layout;
@@ -955,21 +957,26 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
         return at;
       };
       std::vector<std::int64_t> at = places(in_place);
-      // The hot digit's keys (ascending image's top digit hot_raw, bins [hot_raw, hot_raw + 256)) go
-      // aside first, where neither pass writes (hot_scratch); where no stretch is free with the own
-      // runs placed, the own runs are copied instead. Where the hot digit is the pass's first, its
-      // keys must lie below every other place (given_counts): at the stage's start, with every bin
-      // moved to aux by a multiple of 256 elements (which keeps every part's alignment).
+      // The hot digit (ascending image's top digit hot_raw, bins [hot_raw, hot_raw + 256)): one split
+      // pass where the GPU gives it its shared memory. Otherwise its keys go aside first, where
+      // neither pass writes (hot_scratch); where no stretch is free with the own runs placed, the
+      // own runs are copied instead. Where the hot digit is the first pass's first, its keys must
+      // lie below every other place (given_counts): at the stage's start, with every bin moved to
+      // aux by a multiple of 256 elements (which keeps every part's alignment).
       const int hot_raw = bins.hot < 0 ? -1 : reversed ? kRadix - 1 - bins.hot : bins.hot;
       const std::int64_t hot_keys = hot_raw < 0 ? 0 : start[std::size_t(hot_raw) + kRadix] - start[std::size_t(hot_raw)];
+      DeviceFacts facts;
+      PRIMLAB_TRY(device_facts(facts));
+      const bool split = hot_raw >= 0 && onesweep::split_pass_runs_on<K, PV, PAIRS>(facts);
+      if (hot_raw >= 0 && !split) c.t.stage_passes = 2;
       std::int64_t scratch = -1, moved = 0;
-      if (hot_raw == 0) {
+      if (hot_raw == 0 && !split) {
         in_place = false;
         at = places(false);
         moved = keeping_alignment(aux_e - at[0]);
         for (std::int64_t& a : at) a += moved;
         scratch = 0;
-      } else if (hot_raw > 0) {
+      } else if (hot_raw > 0 && !split) {
         scratch = hot_scratch(at, start, hot_keys, recv_e, aux_e, w.aux_elements);
         if (scratch < 0 && in_place) {
           in_place = false;
@@ -981,23 +988,38 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
       own_in_place[std::size_t(l)] = in_place;
       for (Run& run : runs[l])
         run.offset = in_place ? place.place(start, gap, run.offset) : with_gaps(start, gap, run.offset) + moved;
-      // A pass by the digit at bits [begin, begin + 8) of the ascending image that puts digit t's
-      // keys place[t] elements past the stage.
-      using PV = std::conditional_t<PAIRS, V, std::uint32_t>;  // a keys-only partition's workspace
+      // A pass over n keys that puts bin t's keys place_of[t] elements past the stage: by the digit
+      // at bits [begin, begin + 8) of the ascending image, or a split pass of bits [begin, begin +
+      // 16) whose hot top digit is split_hot (>= 0).
       auto stage_pass = [&](const K* keys_in, const PV* values_in, std::int64_t n, const std::vector<std::int64_t>& place_of,
-                            const std::vector<std::int64_t>& keys, int begin) -> Status {
+                            const std::vector<std::int64_t>& keys, int begin, int split_hot) -> Status {
         if (n == 0) return Status::Success;
         std::int64_t base = 0;
-        const std::vector<std::uint32_t> counts = given_counts(place_of, keys, base);
+        std::vector<std::uint32_t> counts = given_counts(place_of, keys, base);
         // place_digits and stages_by_bins keep every place within reach of the base: not reached.
         if (counts.empty()) return Status::Unsupported;
         PV* values_out = nullptr;
         if constexpr (PAIRS) values_out = stage_values + base;
+        if (split_hot >= 0) {
+          counts.push_back(0);  // the split pass's 512th bin, which no key takes
+          return onesweep::run_split<K, PV, PAIRS>(keys_in, stage_keys + base, values_in, values_out, n, begin,
+                                                   split_hot, make_codec<K>(false), c.ws[l].local.ptr, stream,
+                                                   counts.data());
+        }
         return onesweep::run_tuned<K, PV, PAIRS, true>(keys_in, stage_keys + base, values_in, values_out, n, begin,
                                                        begin + kRadixBits, make_codec<K>(false), c.ws[l].local.ptr,
                                                        nullptr, stream, counts.data(),
                                                        RadixSortTuning::hot_digit(keys.data(), n));
       };
+      const PV* values_in = nullptr;
+      if constexpr (PAIRS) values_in = s.d_values_in;
+      if (split) {  // every bin to its place
+        std::vector<std::int64_t> bin_keys(static_cast<std::size_t>(B));
+        for (int f = 0; f < B; ++f) bin_keys[std::size_t(f)] = start[std::size_t(f) + 1] - start[std::size_t(f)];
+        const std::vector<std::int64_t> bin_at(at.begin(), at.begin() + B);
+        PRIMLAB_TRY(stage_pass(s.d_keys_in, values_in, s.n, bin_at, bin_keys, top_begin - kRadixBits, hot_raw));
+        continue;
+      }
       // By the top digit: every digit to its bin's place, the hot digit's aside; then the hot
       // digit's keys by their sub-digit, each to its bin's place.
       std::vector<std::int64_t> place_of(kRadix), keys(kRadix);
@@ -1006,9 +1028,7 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
         place_of[t] = t == hot_raw ? scratch : at[std::size_t(f)];
         keys[t] = t == hot_raw ? hot_keys : start[std::size_t(f) + 1] - start[std::size_t(f)];
       }
-      const PV* values_in = nullptr;
-      if constexpr (PAIRS) values_in = s.d_values_in;
-      PRIMLAB_TRY(stage_pass(s.d_keys_in, values_in, s.n, place_of, keys, top_begin));
+      PRIMLAB_TRY(stage_pass(s.d_keys_in, values_in, s.n, place_of, keys, top_begin, -1));
       if (hot_raw >= 0) {
         for (int b = 0; b < kRadix; ++b) {
           const std::size_t f = std::size_t(hot_raw + b);
@@ -1017,7 +1037,7 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
         }
         const PV* hot_values = nullptr;
         if constexpr (PAIRS) hot_values = stage_values + scratch;
-        PRIMLAB_TRY(stage_pass(stage_keys + scratch, hot_values, hot_keys, place_of, keys, top_begin - kRadixBits));
+        PRIMLAB_TRY(stage_pass(stage_keys + scratch, hot_values, hot_keys, place_of, keys, top_begin - kRadixBits, -1));
       }
       continue;
     }

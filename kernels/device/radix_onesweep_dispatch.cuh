@@ -313,6 +313,70 @@ Status run_tuned(const K* keys_in, K* keys_out, const V* vals_in, V* vals_out, s
   return sort_with(Shape<>{});
 }
 
+// [SECTION] a split pass
+
+// A split pass (radix_key_codec.cuh) has a thread for each of its 512 bins and the tuned shape's
+// tile: its look-back words (512 a tile) then fit in those of two of the tuned passes, which the
+// workspace of a partition of n keys holds. Two blocks an SM, as the tuned 4-byte shapes (its
+// shared memory, 66 to 91 KB, allows no more on any GPU). Where the device does not give a block
+// that much (Turing: 64 KB), its caller takes two passes instead.
+template <class Bits, class VBits, bool PAIRS>
+struct SplitConfig {
+  using Tuned = Config<Bits, VBits, PAIRS, Shape<>>;
+  static constexpr int kThreads = kSplitBins;
+  static constexpr int kItems = Tuned::kTile / kThreads;
+  static constexpr int kMinBlocks = 2;
+  static constexpr std::size_t kSmem = pass_smem_bytes<kThreads, kItems, Bits, VBits, PAIRS, kSplitBins>();
+  static_assert(kItems * kThreads == Tuned::kTile && sizeof(Bits) >= 2, "the tuned tile, and 2 passes' look-back words");
+};
+
+template <class K, class V, bool PAIRS>
+bool split_pass_runs_on(const DeviceFacts& facts) {
+  using C = SplitConfig<typename RadixKey<K>::Bits, typename ValueBits<V>::type, PAIRS>;
+  return C::kSmem <= std::size_t(facts.max_smem_optin);
+}
+
+// One split pass over n keys (and values) of bits [begin_bit, begin_bit + 16) of their encoded
+// image, hot top digit `hot`, whose bin b's keys start at the sum of given_counts[0, b) (host
+// memory, kSplitBins words, added modulo 2^32 as run()'s) past keys_out. ws: at least
+// tuned_workspace_bytes<K, V, PAIRS>(n).
+template <class K, class V, bool PAIRS>
+Status run_split(const K* keys_in, K* keys_out, const V* vals_in, V* vals_out, std::int64_t n, int begin_bit, int hot,
+                 const KeyCodec<typename RadixKey<K>::Bits>& codec, void* ws, cudaStream_t stream,
+                 const std::uint32_t* given_counts) {
+  using Bits = typename RadixKey<K>::Bits;
+  using VBits = typename ValueBits<V>::type;
+  using C = SplitConfig<Bits, VBits, PAIRS>;
+  using L = WorkspaceLayout<Bits, VBits, PAIRS>;
+  using T = typename C::Tuned;
+  if (n == 0) return Status::Success;
+  const L layout(n, T::kTile);
+  unsigned char* w = static_cast<unsigned char*>(ws);
+  std::uint32_t* hist = reinterpret_cast<std::uint32_t*>(w + layout.counts);
+  std::uint32_t* status = reinterpret_cast<std::uint32_t*>(w + layout.status);
+  auto kernel = pass_kernel<Bits, VBits, PAIRS, C::kThreads, C::kItems, C::kMinBlocks, T::kWindow, T::kFewDigits,
+                            NoProbe, false, false, false, true>;
+  PRIMLAB_TRY(allow_dynamic_smem(kernel, C::kSmem));
+  PRIMLAB_CUDA_TRY(cudaMemsetAsync(hist, 0, L::kCountBytes + layout.status_bytes(2), stream));
+  PRIMLAB_CUDA_TRY(cudaMemcpyAsync(hist, given_counts, kSplitBins * sizeof(std::uint32_t), cudaMemcpyHostToDevice, stream));
+  HotPassArgs<Bits, VBits> a;
+  set_digit_pass(a, 0, DigitPasses(begin_bit, begin_bit + kRadixBits), begin_bit, codec);
+  a.mask = 0xffffu;
+  a.hot = static_cast<std::uint32_t>(hot);
+  a.keys_in = reinterpret_cast<const Bits*>(keys_in);
+  a.keys_out = reinterpret_cast<Bits*>(keys_out);
+  a.vals_in = reinterpret_cast<const VBits*>(vals_in);
+  a.vals_out = reinterpret_cast<VBits*>(vals_out);
+  a.n = n;
+  a.hist = hist;
+  a.status = status;
+  a.tile_counter = hist + L::kMaxPasses * kRadix;
+  a.offsets_out = nullptr;
+  kernel<<<unsigned(layout.tiles), C::kThreads, C::kSmem, stream>>>(a, NoProbe{});
+  PRIMLAB_LAUNCH_TRY();
+  return Status::Success;
+}
+
 // [SECTION] a segmented sort
 
 // Segmented sorts run the tuned pass shape, whose tile cuts their tables, on devices that give it

@@ -65,4 +65,21 @@ __host__ __device__ __forceinline__ std::uint32_t digit_of(Bits b, int shift, st
   return static_cast<std::uint32_t>(b >> shift) & mask;
 }
 
+// A split pass (partition-first's stage of skewed keys, kernels/device/distributed.cu) is a pass
+// by the top digit of bits [shift + 8, shift + 16) in which the hot top digit's keys go by their
+// sub-digit (bits [shift, shift + 8)) too: 511 bins in key order (StageBins), the top digits below
+// the hot one, its 256 sub-digits, the top digits above it. All ones (a tile's padding) take the last.
+constexpr int kSplitBins = 2 * kRadix;  // the counters of a split pass: 511 bins and one unused
+template <class Bits>
+__host__ __device__ __forceinline__ std::uint32_t split_bin_of(Bits b, int shift, std::uint32_t hot) {
+  const std::uint32_t v = digit_of(b, shift, 0xffffu), top = v >> kRadixBits;
+  return top + (top > hot ? kRadix - 1u : 0u) + (top == hot ? v & (kRadix - 1u) : 0u);
+}
+// The digit (or bin) of a pass's key: a split pass's bin, else the digit at `shift` under `mask`.
+template <bool SPLIT, class Bits>
+__host__ __device__ __forceinline__ std::uint32_t pass_digit(Bits b, int shift, std::uint32_t mask, std::uint32_t hot) {
+  if constexpr (SPLIT) return split_bin_of(b, shift, hot);
+  return digit_of(b, shift, mask);
+}
+
 }  // namespace primlab::detail

@@ -116,8 +116,10 @@ struct DistributedTimes {
                                // (partition-first; below the top digit where the partition by it
                                // was the sort's first pass)
   int stage_passes = 0;        // partition-first: the radix passes that staged the shard by
-                               // destination (1: by the top digit; 2: and one top digit's keys by
-                               // the next, skewed keys; 0: a count and a scatter by class)
+                               // destination (1: by the top digit, and where one top digit holds
+                               // the cuts (skewed keys), that digit's keys by the next in the same
+                               // pass; 2: those by a second pass, on a GPU without the first's
+                               // shared memory; 0: a count and a scatter by class)
 };
 
 // The most keys any rank receives when the group holds total_n keys: a fair share plus the

@@ -495,10 +495,11 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
                    "transfer of the next, larger one.";
     if (m.search.size() == 2)
       part.explain += " Two splitter rounds refined one bucket (skewed keys): every class is a run of top digits "
-                      "and of that bucket's next digits. The library stages the shard by two radix passes, by the top "
-                      "digit (the bucket's keys put aside; the pass ranks that hot digit's keys by a ballot, as the "
-                      "radix-onesweep row shows) and the bucket's keys by their next digit, and a piece inside the "
-                      "bucket is then sorted by the digits below both; the lab stages by class in one step.";
+                      "and of that bucket's next digits. The library stages the shard by one radix pass of 511 bins, "
+                      "the top digits with the bucket's split by their next digit (on a GPU with less than 66 KB of "
+                      "shared memory a block, two passes: the bucket's keys put aside, then sorted by that digit), and "
+                      "a piece inside the bucket is then sorted by the digits below both; the lab stages by class in "
+                      "one step.";
     part.bands = m.shard;
   }
   // The pipeline, in the order the library overlaps it: piece 0's transfer alone, then piece j's
