@@ -65,23 +65,27 @@ __global__ void __launch_bounds__(DistributedTuning::kThreads)
     splitter_histogram_kernel(const Bits* __restrict__ keys, std::int64_t n, RangeImage<Bits> image,
                               SplitterQueries<Bits> queries, std::uint32_t* counts) {
   extern __shared__ std::uint32_t hist[];
-  const int buckets = 1 << queries.digit_bits;
-  const int slots = queries.count * buckets;
+  // The prefixes in shared memory: indexed in the parameter, they were copied to local memory and
+  // read from there for every key.
+  __shared__ Bits prefix[DistributedTuning::kMaxQueries];
+  const int buckets = 1 << queries.digit_bits, count = queries.count, level = queries.level;
+  const int slots = count * buckets;
   for (int i = threadIdx.x; i < slots; i += blockDim.x) hist[i] = 0;
+  if (threadIdx.x < count) prefix[threadIdx.x] = queries.prefix[threadIdx.x];
   __syncthreads();
-  const int rest = image.width - queries.level - queries.digit_bits;
+  const int rest = image.width - level - queries.digit_bits;
   const Bits digit_mask = Bits(buckets - 1);
-  auto count = [&](Bits key) {
+  auto count_key = [&](Bits key) {
     const Bits x = image(key);
-    const Bits top = prefix_of(x, image.width, queries.level);
-    for (int q = 0; q < queries.count; ++q) {
-      if (top != queries.prefix[q]) continue;
+    const Bits top = prefix_of(x, image.width, level);
+    for (int q = 0; q < count; ++q) {
+      if (top != prefix[q]) continue;
       atomicAdd(&hist[q * buckets + int((x >> rest) & digit_mask)], 1u);
       break;
     }
   };
   for_each_vectorized<DistributedTuning::kItems / 4>(keys, n, std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x,
-                                                    std::int64_t(gridDim.x) * blockDim.x, count);
+                                                    std::int64_t(gridDim.x) * blockDim.x, count_key);
   __syncthreads();
   for (int i = threadIdx.x; i < slots; i += blockDim.x)
     if (hist[i]) atomicAdd(&counts[i], hist[i]);
