@@ -482,7 +482,7 @@ nlohmann::json run_case(Group& grp, const Case& k, int reps, const std::map<std:
             {"ms", total_ms}, {"gkeys_per_s", double(total) / total_ms / 1e6},
             {"phases_ms", {{"agree", agree}, {"splitters", splitters}, {"partition", partition}, {"exchange", exchange}, {"local", local}}},
             {"phases_sum_ms", agree + splitters + partition + exchange + local},
-            {"splitter_rounds", t.splitter_rounds}, {"stage_passes", t.stage_passes}, {"local_passes", t.local_passes},
+            {"splitter_rounds", t.splitter_rounds}, {"splitter_launches", t.splitter_launches}, {"stage_passes", t.stage_passes}, {"local_passes", t.local_passes},
             {"balance", double(t.largest) / (double(total) / G)},
             {"moved_bytes_per_gpu", moved_per_gpu}, {"realigned", grp.sum_over_ranks(std::uint64_t(t.realigned))},
             {"copied", grp.sum_over_ranks(std::uint64_t(t.copied))},

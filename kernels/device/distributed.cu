@@ -126,8 +126,9 @@ struct Layout {
       tile_counts = aligned(counts * sizeof(std::uint32_t));
       scan = aligned(scan_workspace_bytes<std::uint32_t>(std::int64_t(counts)));
     }
-    // The splitters' rounds: one histogram per cut.
-    histogram = aligned(std::size_t(std::max(ranks - 1, 1)) * kRadix * sizeof(std::uint32_t));
+    // The splitters' rounds: one histogram per cut; the first round's two and its sampled digit.
+    histogram = aligned(std::max<std::size_t>(std::size_t(std::max(ranks - 1, 1)) * kRadix, kFirstRoundWords) *
+                        sizeof(std::uint32_t));
     lower = aligned(kMaxClasses * sizeof(std::uint64_t));
     total = stage_keys + stage_values + local + sorted_keys + sorted_values + recv_keys + recv_values + aux_keys +
             aux_values + spare + splits + tile_counts + scan + piece_offsets + histogram + lower +
@@ -501,7 +502,10 @@ SplitterSearch make_search(const Call<K, V, PAIRS>& c) {
 
 // 2. Splitters: histograms of the buckets that hold a cut, until every cut is placed; every rank's
 // first one (of the range's top digit) is kept in c.top_counts. PartitionFirst counts with
-// a pass over the shard (the first round with the sort's own upfront histogram kernel). SortFirst
+// a pass over the shard (the first round with the sort's own upfront histogram kernel; on ranges
+// of 16 bits or more, first_round_histogram_kernel, which also counts the next digits of the top
+// digit that a sample holds a quarter of: a second round that refines that digit alone on every
+// rank, as skewed keys take, is answered from them without a pass). SortFirst
 // (`sorted`: each driven rank's sorted shard) reads the first round back from the sort's digit
 // counts (sorted_counts[l], where the range is whole digits) and finds the others with binary
 // searches in the sorted shard: a refinement round no longer reads the shard (it cost 1.2 ms at
@@ -511,23 +515,48 @@ Status find_cuts(Call<K, V, PAIRS>& c, SplitterSearch& search, const std::vector
                  const std::vector<const std::uint32_t*>& sorted_counts, int max_rounds = -1) {
   using Bits = typename Call<K, V, PAIRS>::Bits;
   std::vector<std::uint32_t> h_hist;
+  // Every rank's counts of the sampled top digit's next digits from the first round, and that
+  // digit (first_round_histogram_kernel's counts[256, 513)), where it ran.
+  std::vector<std::int64_t> next_counts;
   while (!search.done() && search.rounds() != max_rounds) {
     const std::vector<SplitterQuery> queries = search.queries();
     const int d = search.digit_bits();
-    const std::size_t slots = queries.size() << d;
     const bool first_round = queries.size() == 1 && queries[0].level == 0;
+    const bool with_next = first_round && sorted.empty() && c.num_bits >= 2 * kRadixBits && d == kRadixBits;
+    const std::size_t slots = queries.size() << d, words = with_next ? kFirstRoundWords : slots;
+    // A second round of one top digit that every rank's first round counted the next digits of.
+    bool counted = !next_counts.empty() && queries.size() == 1 && queries[0].level == kRadixBits && d == kRadixBits;
+    for (int r = 0; r < c.G && counted; ++r)
+      counted = next_counts[std::size_t(r) * (kRadix + 1) + kRadix] == std::int64_t(queries[0].prefix);
+    if (counted) {
+      std::vector<std::int64_t> h_gathered(slots * c.G);
+      for (int r = 0; r < c.G; ++r)
+        std::copy_n(&next_counts[std::size_t(r) * (kRadix + 1)], kRadix, &h_gathered[slots * r]);
+      c.hot = int(queries[0].prefix);
+      c.hot_counts = h_gathered;
+      search.answer(h_gathered);
+      continue;
+    }
+    ++c.t.splitter_launches;
     // Where driven rank l's counts of this round are read back from.
     auto counted_by_sort = [&](int l) { return first_round && !sorted_counts.empty() && c.shards[l].n > 0; };
-    h_hist.assign(slots * c.L, 0);
+    h_hist.assign(words * c.L, 0);
     for (int l = 0; l < c.L; ++l) {
       const Shard<K, V>& s = c.shards[l];
       if (counted_by_sort(l)) continue;
       PRIMLAB_CUDA_TRY(cudaSetDevice(c.ex.device(l)));
       const cudaStream_t stream = c.ex.stream(l);
-      PRIMLAB_CUDA_TRY(cudaMemsetAsync(c.ws[l].histogram, 0, slots * sizeof(std::uint32_t), stream));
+      PRIMLAB_CUDA_TRY(cudaMemsetAsync(c.ws[l].histogram, 0, words * sizeof(std::uint32_t), stream));
       if (s.n == 0) continue;
       DeviceFacts facts;
       PRIMLAB_TRY(device_facts(facts));
+      if (with_next) {
+        const int grid = int(std::min<std::int64_t>(tiles_of(s.n), std::int64_t(facts.sm_count) * DistributedTuning::kHistogramBlocksPerSm));
+        first_round_histogram_kernel<Bits><<<grid, DistributedTuning::kThreads, 0, stream>>>(
+            reinterpret_cast<const Bits*>(s.d_keys_in), s.n, c.image, c.ws[l].histogram);
+        PRIMLAB_LAUNCH_TRY();
+        continue;
+      }
       if (first_round && sorted.empty()) {
         // A plain histogram of the top digit: the sort's upfront histogram kernel.
         using T = RadixSortTuning;
@@ -561,12 +590,23 @@ Status find_cuts(Call<K, V, PAIRS>& c, SplitterSearch& search, const std::vector
     for (int l = 0; l < c.L; ++l) {
       PRIMLAB_CUDA_TRY(cudaSetDevice(c.ex.device(l)));
       const std::uint32_t* counts = counted_by_sort(l) ? sorted_counts[l] : c.ws[l].histogram;
-      PRIMLAB_CUDA_TRY(cudaMemcpyAsync(&h_hist[slots * l], counts, slots * sizeof(std::uint32_t), cudaMemcpyDeviceToHost,
+      PRIMLAB_CUDA_TRY(cudaMemcpyAsync(&h_hist[words * l], counts, words * sizeof(std::uint32_t), cudaMemcpyDeviceToHost,
                                        c.ex.stream(l)));
       PRIMLAB_CUDA_TRY(cudaStreamSynchronize(c.ex.stream(l)));
+      // An empty shard's kernel did not run: no sampled digit.
+      if (with_next && c.shards[l].n == 0) h_hist[words * l + 2 * kRadix] = ~0u;
     }
-    std::vector<std::int64_t> h_counts(h_hist.begin(), h_hist.end()), h_gathered(slots * c.G);
-    PRIMLAB_TRY(c.ex.all_gather(h_counts.data(), slots, h_gathered.data()));
+    std::vector<std::int64_t> h_counts(h_hist.begin(), h_hist.end()), h_gathered(words * c.G);
+    PRIMLAB_TRY(c.ex.all_gather(h_counts.data(), words, h_gathered.data()));
+    if (with_next) {  // the top digits' counts to the search, the rest kept for a second round
+      next_counts.clear();
+      for (int r = 0; r < c.G; ++r) {
+        const auto rank = h_gathered.begin() + std::ptrdiff_t(words * r);
+        std::copy(rank, rank + kRadix, h_gathered.begin() + std::ptrdiff_t(slots * r));
+        next_counts.insert(next_counts.end(), rank + kRadix, rank + std::ptrdiff_t(words));
+      }
+      h_gathered.resize(slots * c.G);
+    }
     if (first_round) c.top_counts = h_gathered;
     if (search.rounds() == 1 && queries.size() == 1 && d == kRadixBits) {
       c.hot = int(queries[0].prefix);

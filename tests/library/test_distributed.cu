@@ -425,6 +425,7 @@ TEST(Distributed, SkewedKeysAreStagedByTwoDigits) {
           for (const auto& [t, pairs] : {std::pair{with_values.times, true}, std::pair{keys_only.times, false}}) {
             EXPECT_EQ(t.scheme, DistributedScheme::PartitionFirst);
             EXPECT_EQ(t.splitter_rounds, 2);
+            EXPECT_EQ(t.splitter_launches, 1) << "the second round counted in the first";
             EXPECT_EQ(t.stage_passes, stage_passes(std::uint32_t{}, std::uint32_t{}, pairs));
             if (t.stage_passes == 1 && order == SortOrder::Ascending) EXPECT_EQ(t.copied, 0);
             EXPECT_EQ(t.realigned, 0);
@@ -439,8 +440,31 @@ TEST(Distributed, SkewedKeysAreStagedByTwoDigits) {
         expect_result<std::uint64_t>(Op::Sort, shards64, out64, order, 0, 64, true);
         EXPECT_EQ(out64.times.stage_passes, stage_passes(std::uint64_t{}, std::uint32_t{}, true));
         EXPECT_EQ(out64.times.local_passes, 7);
+        EXPECT_EQ(out64.times.splitter_launches, 1);
       }
   EXPECT_GT(by_two_digits, 0);
+}
+
+// Partition-first's first round also counts the next digits of the top digit that each rank's
+// sample finds hot. Where every rank sampled the digit the second round refines, that round is
+// answered from those counts; where a rank sampled nothing (an empty shard) or another digit, it
+// counts with a pass. The sort is the same either way.
+TEST(Distributed, ASecondRoundIsCountedInTheFirstWhereEveryRankSampledItsDigit) {
+  for (int G : {2, 3, 4})
+    for (int variant : {0, 1, 2}) {
+      if (variant == 2 && G == 4) continue;  // its cuts need not all lie in 0x42
+      SCOPED_TRACE(testing::Message() << "G " << G << (variant == 1 ? " last rank empty" : variant == 2 ? " last rank hot in 0x41" : ""));
+      auto shards = split(one_hot_byte<std::uint32_t>(90001, 8, 0, 32, 0x42u), G, false);
+      if (variant == 1) shards.back().clear();
+      if (variant == 2) shards.back() = one_hot_byte<std::uint32_t>(shards.back().size(), 6, 0, 32, 0x41u, 5);
+      CallSetup setup;
+      setup.options = {DistributedScheme::PartitionFirst, 2};
+      const auto out = run<std::uint32_t, std::uint32_t>(Op::Sort, shards, global_positions(shards), SortOrder::Ascending, 0,
+                                                         32, setup);
+      expect_result<std::uint32_t>(Op::Sort, shards, out, SortOrder::Ascending, 0, 32, true);
+      ASSERT_EQ(out.times.splitter_rounds, 2);
+      EXPECT_EQ(out.times.splitter_launches, variant == 0 ? 1 : 2);
+    }
 }
 
 // Where two splitter rounds leave a cut open (few distinct keys: cuts inside runs of equal keys), or

@@ -103,6 +103,9 @@ struct DistributedTimes {
   DistributedScheme scheme = DistributedScheme::Auto;  // the scheme that ran
   int pieces = 0;                                      // and its pieces
   int splitter_rounds = 0;     // histogram passes (1 when the top 8 bits balance the ranks)
+  int splitter_launches = 0;   // the rounds that launched their counting (partition-first's second
+                               // round of the top digit that its first round's sample found hot
+                               // was counted in the first: skewed keys take one pass)
   int transfers = 0;           // all_to_all_v calls (a piece with nothing to move makes none)
   std::int64_t largest = 0;    // the largest rank's share
   std::int64_t total = 0;      // keys over all ranks

@@ -499,7 +499,8 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
                       "the top digits with the bucket's split by their next digit (on a GPU with less than 66 KB of "
                       "shared memory a block, two passes: the bucket's keys put aside, then sorted by that digit), and "
                       "a piece inside the bucket is then sorted by the digits below both; the lab stages by class in "
-                      "one step.";
+                      "one step. The library's first round also counts the next digits of the top digit that a sample "
+                      "of each shard finds hot, so that its second round reads no key.";
     part.bands = m.shard;
   }
   // The pipeline, in the order the library overlaps it: piece 0's transfer alone, then piece j's
