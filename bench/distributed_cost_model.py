@@ -60,6 +60,11 @@ CLASS_PATH_PER_RANK = {False: 0.5, True: 0.37}
 SKEWED_PASS = 1.10
 SKEWED_PASS_BY_ATOMICS = 1.33
 HOT_BY_ATOMICS = {"8ae9c9c"}
+# Skewed keys staged by one split pass (stage_passes 1 after two splitter rounds, e9bb8ad on): the
+# top digits and the hot digit's sub-digits, 511 bins, whose runs a tile writes are half as long,
+# against the pass by the top digit of uniform keys (run 14, 4 x H200, 2^28: partition 1.69 ms
+# against 1.36).
+SPLIT_PASS = 1.27
 HOT_SHARE = 0.70
 # Where the hot digit's keys lie in the global order (0x42 of 256 top digits, the other 30 % of the
 # keys uniform): a rank's pieces inside it sort by two passes of four, the others by three.
@@ -150,13 +155,15 @@ def piece_fractions(scheme, pairs, pieces):
 
 def phases(m, G, log2n, pairs, scheme, pieces, dist="uniform", moved_per_gpu=None, rounds=1, rate=None,
            transfers=None, gaps=True, segmented=True, copied=None, stage_passes=None, tried=0,
-           hot_by_ballot=True):
+           hot_by_ballot=True, launches=None):
     """Predicted phase times (ms) and the total with the overlap, for one rank count and shard size.
     rate: the exchange's GB/s per GPU (default NCCL's all-to-all of a shard at this size).
     gaps, segmented: the code of run 3 (the stage's gaps; segmented local sorts), where the cuts allow it.
     copied: the elements of own runs copied over all ranks (None: every own run).
     stage_passes: the radix passes that staged the shard (None: one where one round placed the cuts).
     hot_by_ballot: the pass by the top digit ranks a hot digit by ballot (else by shared atomics).
+    launches: the splitter rounds that read the shard (None: every round; 41d28b5 on, a second round
+    of the top digit that the first round's sample found hot reads none).
     tried: partition-first's splitter rounds that read the shard before the call turned to sort first."""
     n = 2.0 ** log2n
     elem = 8 if pairs else 4
@@ -182,13 +189,15 @@ def phases(m, G, log2n, pairs, scheme, pieces, dist="uniform", moved_per_gpu=Non
         p["total"] = t_sort + LAUNCH_MS + split + x[0] + overlap(sum(merges[:-1]), sum(x[1:])) + merges[-1]
         return p
     # partition-first
-    split = rounds * (read_ms + ROUND_MS)
+    split = (rounds if launches is None else launches) * (read_ms + ROUND_MS)
     t_part = m.partition_ms(log2n, pairs)
     by_top_digit = stage_passes > 0 if stage_passes is not None else rounds == 1 and dist != "all-equal"
     if not by_top_digit:
         t_part *= 1 + CLASS_PATH_PER_RANK[pairs] * (G - 1)
     elif stage_passes == 2:
         t_part *= (SKEWED_PASS if hot_by_ballot else SKEWED_PASS_BY_ATOMICS) + HOT_SHARE
+    elif rounds == 2:
+        t_part *= SPLIT_PASS
     own = n * elem - moved
     copies = 2 * (own + MISALIGNED * moved) / (m.hbm * 1e6)
     sorts = [m.sort_ms(n * fj, pairs, dist) for fj in f]
@@ -199,7 +208,7 @@ def phases(m, G, log2n, pairs, scheme, pieces, dist="uniform", moved_per_gpu=Non
         copies = 2 * own / (m.hbm * 1e6)  # only the own run's copy
     if gaps and segmented and by_top_digit:
         passes = 0.75  # three passes of four
-        if stage_passes == 2:  # the slowest rank: the one whose range holds the least of the hot digit
+        if rounds == 2:  # the slowest rank: the one whose range holds the least of the hot digit
             hot = min((min(HOT_SPAN[1], (r + 1) / G) - max(HOT_SPAN[0], r / G)) * G for r in range(G))
             passes = 0.75 * (1 - max(hot, 0.0)) + 0.5 * max(hot, 0.0)
         sorts = [fj * read_ms + passes * (s - fj * read_ms) for s, fj in zip(sorts, f)]
@@ -227,7 +236,7 @@ def case_phases(m, G, c, commit=""):
     return phases(m, G, c["keys_per_gpu_log2"], c["pairs"], c["scheme_run"], c["pieces_run"], c["keys"],
                   c["moved_bytes_per_gpu"], c["splitter_rounds"], rate, c.get("transfers"), "realigned" in c,
                   commit not in WHOLE_PIECE_SORTS, c.get("copied"), c.get("stage_passes"), tried,
-                  commit not in HOT_BY_ATOMICS)
+                  commit not in HOT_BY_ATOMICS, c.get("splitter_launches"))
 
 
 def results(run):
