@@ -97,15 +97,16 @@ __global__ void __launch_bounds__(DistributedTuning::kThreads)
 // holds a quarter of its keys or more, but not all, in one top digit h (the second round's bucket
 // when one top digit holds the cuts), counts[256 + e] += keys of top digit h whose next digit is
 // e; counts[512] = h (every block writes it), or ~0u where the sample has no such digit.
-// counts[0, 512) are zeroed by the caller.
+// counts[0, 512) are zeroed by the caller. The shape of the sort's upfront histogram (THREADS x
+// ITEMS vectors a block at a time), which it replaces.
 constexpr int kFirstRoundWords = 2 * kRadix + 1;
-template <class Bits>
-__global__ void __launch_bounds__(DistributedTuning::kThreads)
+template <class Bits, int THREADS, int ITEMS>
+__global__ void __launch_bounds__(THREADS)
     first_round_histogram_kernel(const Bits* __restrict__ keys, std::int64_t n, RangeImage<Bits> image,
                                  std::uint32_t* counts) {
   constexpr int kSampleKeys = 4096;
   __shared__ std::uint32_t hist[2 * kRadix];  // the top digits, then the sample's, then h's next digits
-  __shared__ std::uint32_t s_best[DistributedTuning::kThreads / 32];
+  __shared__ std::uint32_t s_best[THREADS / 32];
   const int top_shift = image.width - kRadixBits, next_shift = top_shift - kRadixBits;
   for (int i = threadIdx.x; i < 2 * kRadix; i += blockDim.x) hist[i] = 0;
   __syncthreads();
@@ -120,7 +121,7 @@ __global__ void __launch_bounds__(DistributedTuning::kThreads)
   for (int off = 16; off > 0; off >>= 1) best = max(best, __shfl_xor_sync(0xffffffffu, best, off));
   if ((threadIdx.x & 31) == 0) s_best[threadIdx.x >> 5] = best;
   __syncthreads();
-  for (int w = 0; w < DistributedTuning::kThreads / 32; ++w) best = max(best, s_best[w]);
+  for (int w = 0; w < THREADS / 32; ++w) best = max(best, s_best[w]);
   const std::uint32_t most = best >> 16;
   const std::uint32_t hot = most * 4 >= std::uint32_t(sample) && most < std::uint32_t(sample) ? kRadix - 1 - (best & 0xffffu) : ~0u;
   for (int i = kRadix + threadIdx.x; i < 2 * kRadix; i += blockDim.x) hist[i] = 0;
@@ -131,8 +132,7 @@ __global__ void __launch_bounds__(DistributedTuning::kThreads)
     atomicAdd(&hist[top], 1u);
     if (top == hot) atomicAdd(&hist[kRadix + int((x >> next_shift) & Bits(kRadix - 1))], 1u);
   };
-  for_each_vectorized<DistributedTuning::kItems / 4>(keys, n, std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x,
-                                                    std::int64_t(gridDim.x) * blockDim.x, count_key);
+  for_each_vectorized_by_block<ITEMS>(keys, n, count_key);
   __syncthreads();
   for (int i = threadIdx.x; i < (hot == ~0u ? kRadix : 2 * kRadix); i += blockDim.x)
     if (hist[i]) atomicAdd(&counts[i], hist[i]);

@@ -399,6 +399,9 @@ struct Call {
   // histogram of its sub-digit, rank r's at [r * kRadix].
   int hot = -1;
   std::vector<std::int64_t> hot_counts;
+  // Every rank's counts of the next digits of the top digit its first round's sample found hot,
+  // and that digit (first_round_histogram_kernel's counts[256, 513), rank r's at [r * 257]).
+  std::vector<std::int64_t> next_counts;
   std::int64_t total = 0;
   int last_ticket = -1;  // the last transfer started
   DistributedTimes t;
@@ -515,14 +518,13 @@ Status find_cuts(Call<K, V, PAIRS>& c, SplitterSearch& search, const std::vector
                  const std::vector<const std::uint32_t*>& sorted_counts, int max_rounds = -1) {
   using Bits = typename Call<K, V, PAIRS>::Bits;
   std::vector<std::uint32_t> h_hist;
-  // Every rank's counts of the sampled top digit's next digits from the first round, and that
-  // digit (first_round_histogram_kernel's counts[256, 513)), where it ran.
-  std::vector<std::int64_t> next_counts;
+  std::vector<std::int64_t>& next_counts = c.next_counts;
   while (!search.done() && search.rounds() != max_rounds) {
     const std::vector<SplitterQuery> queries = search.queries();
     const int d = search.digit_bits();
     const bool first_round = queries.size() == 1 && queries[0].level == 0;
-    const bool with_next = first_round && sorted.empty() && c.num_bits >= 2 * kRadixBits && d == kRadixBits;
+    const bool with_next = first_round && sorted.empty() && c.num_bits >= 2 * kRadixBits && d == kRadixBits &&
+                           std::size_t(kFirstRoundWords) <= c.ex.max_gather_count();
     const std::size_t slots = queries.size() << d, words = with_next ? kFirstRoundWords : slots;
     // A second round of one top digit that every rank's first round counted the next digits of.
     bool counted = !next_counts.empty() && queries.size() == 1 && queries[0].level == kRadixBits && d == kRadixBits;
@@ -550,19 +552,18 @@ Status find_cuts(Call<K, V, PAIRS>& c, SplitterSearch& search, const std::vector
       if (s.n == 0) continue;
       DeviceFacts facts;
       PRIMLAB_TRY(device_facts(facts));
+      using T = RadixSortTuning;
+      constexpr int kChunk = T::kHistThreads * T::kHistItems;
+      const int hist_grid = int(std::min<std::int64_t>((s.n + kChunk - 1) / kChunk, std::int64_t(facts.sm_count) * T::kHistBlocksPerSm));
       if (with_next) {
-        const int grid = int(std::min<std::int64_t>(tiles_of(s.n), std::int64_t(facts.sm_count) * DistributedTuning::kHistogramBlocksPerSm));
-        first_round_histogram_kernel<Bits><<<grid, DistributedTuning::kThreads, 0, stream>>>(
+        first_round_histogram_kernel<Bits, T::kHistThreads, T::kHistItems><<<hist_grid, T::kHistThreads, 0, stream>>>(
             reinterpret_cast<const Bits*>(s.d_keys_in), s.n, c.image, c.ws[l].histogram);
         PRIMLAB_LAUNCH_TRY();
         continue;
       }
       if (first_round && sorted.empty()) {
         // A plain histogram of the top digit: the sort's upfront histogram kernel.
-        using T = RadixSortTuning;
-        constexpr int kChunk = T::kHistThreads * T::kHistItems;
-        const int grid = int(std::min<std::int64_t>((s.n + kChunk - 1) / kChunk, std::int64_t(facts.sm_count) * T::kHistBlocksPerSm));
-        onesweep::histogram_kernel<Bits, T::kHistThreads, T::kHistItems><<<grid, T::kHistThreads, 0, stream>>>(
+        onesweep::histogram_kernel<Bits, T::kHistThreads, T::kHistItems><<<hist_grid, T::kHistThreads, 0, stream>>>(
             reinterpret_cast<const Bits*>(s.d_keys_in), s.n, c.begin_bit + c.num_bits - d, 1, (1u << d) - 1,
             c.codec.enc0, c.codec.enc1, c.ws[l].histogram, onesweep::ZeroFirst{});
         PRIMLAB_LAUNCH_TRY();

@@ -69,8 +69,9 @@ Status NcclExchange::create(const std::vector<NcclRank>& ranks, std::unique_ptr<
     ex->size_ = size;
     ex->local_.push_back(l);
   }
-  // The largest gather the primitives make: one histogram of 256 buckets per cut.
-  ex->gather_count_ = std::size_t(std::max(ex->size_ - 1, 1)) * 256;
+  // The largest all-gather of a sort: a splitter round's histograms (one per cut), or its first
+  // round's two and the digit it sampled.
+  ex->gather_count_ = std::max<std::size_t>(std::size_t(std::max(ex->size_ - 1, 1)) * 256, 2 * 256 + 1);
   for (Local& l : ex->local_) {
     PRIMLAB_NCCL_CUDA(cudaSetDevice(l.device));
     void* p = nullptr;
