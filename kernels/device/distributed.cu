@@ -518,7 +518,6 @@ Status find_cuts(Call<K, V, PAIRS>& c, SplitterSearch& search, const std::vector
                  const std::vector<const std::uint32_t*>& sorted_counts, int max_rounds = -1) {
   using Bits = typename Call<K, V, PAIRS>::Bits;
   std::vector<std::uint32_t> h_hist;
-  std::vector<std::int64_t>& next_counts = c.next_counts;
   while (!search.done() && search.rounds() != max_rounds) {
     const std::vector<SplitterQuery> queries = search.queries();
     const int d = search.digit_bits();
@@ -527,13 +526,13 @@ Status find_cuts(Call<K, V, PAIRS>& c, SplitterSearch& search, const std::vector
                            std::size_t(kFirstRoundWords) <= c.ex.max_gather_count();
     const std::size_t slots = queries.size() << d, words = with_next ? kFirstRoundWords : slots;
     // A second round of one top digit that every rank's first round counted the next digits of.
-    bool counted = !next_counts.empty() && queries.size() == 1 && queries[0].level == kRadixBits && d == kRadixBits;
+    bool counted = !c.next_counts.empty() && queries.size() == 1 && queries[0].level == kRadixBits && d == kRadixBits;
     for (int r = 0; r < c.G && counted; ++r)
-      counted = next_counts[std::size_t(r) * (kRadix + 1) + kRadix] == std::int64_t(queries[0].prefix);
+      counted = c.next_counts[std::size_t(r) * (kRadix + 1) + kRadix] == std::int64_t(queries[0].prefix);
     if (counted) {
       std::vector<std::int64_t> h_gathered(slots * c.G);
       for (int r = 0; r < c.G; ++r)
-        std::copy_n(&next_counts[std::size_t(r) * (kRadix + 1)], kRadix, &h_gathered[slots * r]);
+        std::copy_n(&c.next_counts[std::size_t(r) * (kRadix + 1)], kRadix, &h_gathered[slots * r]);
       c.hot = int(queries[0].prefix);
       c.hot_counts = h_gathered;
       search.answer(h_gathered);
@@ -600,11 +599,11 @@ Status find_cuts(Call<K, V, PAIRS>& c, SplitterSearch& search, const std::vector
     std::vector<std::int64_t> h_counts(h_hist.begin(), h_hist.end()), h_gathered(words * c.G);
     PRIMLAB_TRY(c.ex.all_gather(h_counts.data(), words, h_gathered.data()));
     if (with_next) {  // the top digits' counts to the search, the rest kept for a second round
-      next_counts.clear();
+      c.next_counts.clear();
       for (int r = 0; r < c.G; ++r) {
         const auto rank = h_gathered.begin() + std::ptrdiff_t(words * r);
         std::copy(rank, rank + kRadix, h_gathered.begin() + std::ptrdiff_t(slots * r));
-        next_counts.insert(next_counts.end(), rank + kRadix, rank + std::ptrdiff_t(words));
+        c.next_counts.insert(c.next_counts.end(), rank + kRadix, rank + std::ptrdiff_t(words));
       }
       h_gathered.resize(slots * c.G);
     }

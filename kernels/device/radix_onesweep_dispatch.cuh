@@ -327,7 +327,7 @@ struct SplitConfig {
   static constexpr int kItems = Tuned::kTile / kThreads;
   static constexpr int kMinBlocks = 2;
   static constexpr std::size_t kSmem = pass_smem_bytes<kThreads, kItems, Bits, VBits, PAIRS, kSplitBins>();
-  static_assert(kItems * kThreads == Tuned::kTile && sizeof(Bits) >= 2, "the tuned tile, and 2 passes' look-back words");
+  static_assert(kItems * kThreads == Tuned::kTile, "the tuned tile");
 };
 
 template <class K, class V, bool PAIRS>
