@@ -501,7 +501,8 @@ TEST(DistributedSort, RangesTravelInPiecesThatGrowPartitionFirst) {
 }
 
 // Skewed keys whose cuts a second round places in the one hot bucket stay partition first, as the
-// library stages them (one radix pass of 511 bins); the partition step says so.
+// library stages them (one radix pass of 511 bins); the partition step says so, and the second
+// round's count step that the library counted it in the first.
 TEST(DistributedSort, ASecondRoundInOneHotBucketKeepsPartitionFirst) {
   std::mt19937 rng(13);
   std::vector<std::uint32_t> skewed(960);
@@ -512,6 +513,12 @@ TEST(DistributedSort, ASecondRoundInOneHotBucketKeepsPartitionFirst) {
     EXPECT_EQ(t.title.find("then sort first"), std::string::npos) << t.title;
     EXPECT_EQ(rounds_of(t), 2u);
     EXPECT_NE(t.steps[step_of(t, "partition")].explain.find("one radix pass of 511 bins"), std::string::npos);
+    // The second round's count step says the library counted it in the first.
+    std::size_t second = 0;
+    for (std::size_t s = 0; s < t.steps.size(); ++s)
+      if (t.steps[s].label.rfind("count_buckets, round 2", 0) == 0) second = s;
+    ASSERT_GT(second, 0u);
+    EXPECT_NE(t.steps[second].explain.find("this round reads no key"), std::string::npos);
     check(skewed, G, 8);
   }
 }

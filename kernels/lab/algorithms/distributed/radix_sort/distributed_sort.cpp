@@ -441,6 +441,10 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
                    : first     ? "Each GPU counts its own keys per top digit: a local histogram, no communication yet."
                                : "Only the buckets that hold a cut are looked at again, by their next digit: each GPU "
                                  "counts its keys in them (cell = bucket x 2^bits + digit), the others are not counted.";
+    if (!first && rr.round.queries == 1)
+      hist.explain += " The library has these counts already where the bucket is the top digit that a sample of every "
+                      "GPU's shard puts a quarter of its keys in (skewed keys): its first round counted that digit's "
+                      "keys by their next digit too, and this round reads no key.";
     Step& reduce = plan::add_step(t, "all_reduce: hist[c] = gpu_hist[0][c] + ... + gpu_hist[" + std::to_string(G - 1) +
                                          "][c]; every GPU receives the sum",
                                   "all-reduce", code.line("all-reduce"), plan::div_up(cells, reduce_threads),
@@ -499,8 +503,7 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
                       "the top digits with the bucket's split by their next digit (on a GPU with less than 66 KB of "
                       "shared memory a block, two passes: the bucket's keys put aside, then sorted by that digit), and "
                       "a piece inside the bucket is then sorted by the digits below both; the lab stages by class in "
-                      "one step. The library's first round also counts the next digits of the top digit that a sample "
-                      "of each shard finds hot, so that its second round reads no key.";
+                      "one step.";
     part.bands = m.shard;
   }
   // The pipeline, in the order the library overlaps it: piece 0's transfer alone, then piece j's
