@@ -84,7 +84,7 @@ __global__ void __launch_bounds__(DistributedTuning::kThreads)
       break;
     }
   };
-  for_each_vectorized<DistributedTuning::kItems / 4>(keys, n, std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x,
+  for_each_vectorized<DistributedTuning::kItems / 4>(keys, n, 0, 1, std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x,
                                                     std::int64_t(gridDim.x) * blockDim.x, count_key);
   __syncthreads();
   for (int i = threadIdx.x; i < slots; i += blockDim.x)
@@ -132,7 +132,7 @@ __global__ void __launch_bounds__(THREADS)
     atomicAdd(&hist[top], 1u);
     if (top == hot) atomicAdd(&hist[kRadix + int((x >> next_shift) & Bits(kRadix - 1))], 1u);
   };
-  for_each_vectorized_by_block<ITEMS>(keys, n, count_key);
+  for_each_vectorized<ITEMS>(keys, n, blockIdx.x, gridDim.x, threadIdx.x, THREADS, count_key);
   __syncthreads();
   for (int i = threadIdx.x; i < (hot == ~0u ? kRadix : 2 * kRadix); i += blockDim.x)
     if (hist[i]) atomicAdd(&counts[i], hist[i]);

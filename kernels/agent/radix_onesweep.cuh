@@ -490,7 +490,7 @@ __global__ void __launch_bounds__(THREADS)
       __syncthreads();
       seg = tile.seg;
     }
-    for_each_vectorized<ITEMS>(keys + tile.src, tile.count, threadIdx.x, THREADS, count);
+    for_each_vectorized<ITEMS>(keys + tile.src, tile.count, 0, 1, threadIdx.x, THREADS, count);
   }
   __syncthreads();
   if (t0 < t1) flush(seg);

@@ -492,8 +492,8 @@ def test_jax():
 @pytest.mark.parametrize("pairs", [False, True])
 def test_distributed_sort_on_one_gpu(lib, pairs, skewed):
     """Four shards on one GPU: the library's loopback (virtual ranks) under primlab.distributed.
-    Skewed: 7 keys in 10 share the top byte 0x42, which a second splitter round cuts and the
-    partition's pass ranks by ballot (a hot digit)."""
+    Skewed: 7 keys in 10 share the top byte 0x42, which a second splitter round refines and one
+    split pass stages (the empty shard samples no digit, so that round counts with a pass)."""
     chunks = [random(n, "uint32", seed=n) for n in (1000, 2**18, 0, 77777)]
     if skewed:
         chunks = [numpy.where(numpy.arange(len(c)) % 10 < 7, (c & numpy.uint32(0xFFFFFF)) | numpy.uint32(0x42000000), c)
