@@ -2,14 +2,14 @@
 // (ncclCommInitAll), or one process per GPU (each started with --rank, the communicator from the
 // unique id rank 0 writes to --id-file); or, one process driving the GPUs, over CUDA peer copies
 // (--transport peer: PeerExchange). For each size (keys per GPU), keys or u32 pairs, key
-// distribution and way of running it (scheme and pieces): the time, the aggregate rate, each
+// distribution and way of running it (scheme, pieces and their growth): the time, the aggregate rate, each
 // step's time, the balance, the exchange's rate against NCCL's own all-to-all of the same bytes
 // (in one group, and in the call's own groups), whether the result is sorted and holds the input's
 // pairs, and the speed-up over primlab's sort of the same total on one GPU, measured in the same
 // run. Beside them, for the cost model (bench/distributed_cost_model.py): the device copy
 // bandwidth, one GPU's sort and radix partition of a shard, and NCCL's all-to-all of a shard.
 //   bench-multigpu [--gpus G] [--log2 26,28,30] [--kinds keys,pairs] [--dists uniform,skewed,all-equal]
-//                  [--ways sort-first:1,partition-first:4] [--reps 5] [--no-single] [--json FILE]
+//                  [--ways sort-first:1,partition-first:4:2] [--reps 5] [--no-single] [--json FILE]
 //                  [--commit SHA] [--transport nccl|peer] [--rank R --ranks G --id-file FILE]
 // The JSON is rewritten after every case, so that a run cut short keeps what it measured.
 #include <cuda_runtime.h>
@@ -348,12 +348,19 @@ std::pair<std::uint64_t, std::uint64_t> order_and_hash_of(const std::uint32_t* k
 struct Way {
   DistributedScheme scheme;
   int pieces;
+  double growth;  // 0: the tuned one
 };
 std::string way_name(const Way& w) {
-  return std::string(w.scheme == DistributedScheme::SortFirst ? "sort-first" : w.scheme == DistributedScheme::PartitionFirst
-                                                                                   ? "partition-first"
-                                                                                   : "auto") +
-         ":" + std::to_string(w.pieces);
+  std::string name = std::string(w.scheme == DistributedScheme::SortFirst ? "sort-first"
+                                 : w.scheme == DistributedScheme::PartitionFirst ? "partition-first"
+                                                                                  : "auto") +
+                     ":" + std::to_string(w.pieces);
+  if (w.growth > 0) {
+    char g[32];
+    std::snprintf(g, sizeof g, ":%g", w.growth);
+    name += g;
+  }
+  return name;
 }
 const char* scheme_name(DistributedScheme s) {
   return s == DistributedScheme::SortFirst ? "sort-first" : s == DistributedScheme::PartitionFirst ? "partition-first" : "auto";
@@ -377,7 +384,7 @@ nlohmann::json run_case(Group& grp, const Case& k, int reps, const std::map<std:
   const std::int64_t n = std::int64_t(1) << k.log2n, total = n * G;
   const std::int64_t cap = primlab::distributed_capacity(total, G);
   const std::size_t elem = k.pairs ? 8 : 4;
-  const DistributedOptions options{k.way.scheme, k.way.pieces};
+  const DistributedOptions options{k.way.scheme, k.way.pieces, k.way.growth};
   nlohmann::json j = {{"keys_per_gpu_log2", k.log2n}, {"pairs", k.pairs}, {"keys", dist_name(k.dist)},
                       {"way", way_name(k.way)}, {"total_keys", total}};
   const std::size_t ws_bytes = k.pairs ? primlab::distributed_sort_pairs_workspace_bytes<std::uint32_t, std::uint32_t>(n, cap, G, options)
@@ -478,7 +485,7 @@ nlohmann::json run_case(Group& grp, const Case& k, int reps, const std::map<std:
   const auto single = one_gpu.find({total, k.pairs, int(k.dist)});
   const double single_ms = single == one_gpu.end() ? -1 : single->second;
   auto ratio = [&](double nccl) { return moves ? nlohmann::json(nccl / exchange) : nlohmann::json(nullptr); };
-  j.update({{"scheme_run", scheme_name(t.scheme)}, {"pieces_run", t.pieces}, {"transfers", t.transfers},
+  j.update({{"scheme_run", scheme_name(t.scheme)}, {"pieces_run", t.pieces}, {"growth_run", t.piece_growth}, {"transfers", t.transfers},
             {"ms", total_ms}, {"gkeys_per_s", double(total) / total_ms / 1e6},
             {"phases_ms", {{"agree", agree}, {"splitters", splitters}, {"partition", partition}, {"exchange", exchange}, {"local", local}}},
             {"phases_sum_ms", agree + splitters + partition + exchange + local},
@@ -535,17 +542,27 @@ std::vector<int> parse_sizes(const std::string& s) {
   return v;
 }
 
+// scheme[:pieces[:growth]], each way of a comma-separated list.
 std::vector<Way> parse_ways(const std::string& s) {
   std::vector<Way> v;
   for (const std::string& item : split(s)) {
-    const std::size_t colon = item.find(':');
-    const std::string scheme = item.substr(0, colon);
-    const int pieces = colon == std::string::npos ? 0 : std::atoi(item.c_str() + colon + 1);
-    Way w{DistributedScheme::Auto, pieces};
+    std::stringstream fields(item);
+    std::string scheme, pieces, growth, extra;
+    std::getline(fields, scheme, ':');
+    std::getline(fields, pieces, ':');
+    std::getline(fields, growth, ':');
+    Way w{DistributedScheme::Auto, 0, 0};
     if (scheme == "sort-first") w.scheme = DistributedScheme::SortFirst;
     else if (scheme == "partition-first") w.scheme = DistributedScheme::PartitionFirst;
-    else if (scheme != "auto") die("--ways takes auto, sort-first or partition-first, each with :pieces: '" + item + "'");
-    if (pieces < 0 || pieces > primlab::kDistributedMaxPieces) die("pieces go from 0 (tuned) to 16: '" + item + "'");
+    else if (scheme != "auto") die("--ways takes auto, sort-first or partition-first, each with :pieces and :growth: '" + item + "'");
+    char* end = nullptr;
+    if (!pieces.empty()) w.pieces = int(std::strtol(pieces.c_str(), &end, 10));
+    if ((!pieces.empty() && *end != '\0') || w.pieces < 0 || w.pieces > primlab::kDistributedMaxPieces)
+      die("pieces go from 0 (tuned) to 16: '" + item + "'");
+    if (!growth.empty()) w.growth = std::strtod(growth.c_str(), &end);
+    if ((!growth.empty() && *end != '\0') || std::getline(fields, extra) ||
+        !(w.growth == 0 || (w.growth >= 1 && w.growth <= primlab::kDistributedMaxPieceGrowth)))
+      die("growth goes from 1 to 4 (0: tuned): '" + item + "'");
     v.push_back(w);
   }
   return v;
@@ -578,7 +595,7 @@ int run(int argc, char** argv) {
   std::vector<int> sizes = {26, 28, 30};
   std::vector<bool> kinds = {false, true};
   std::vector<Dist> dists = {Dist::Uniform, Dist::Skewed, Dist::AllEqual};
-  std::vector<Way> ways = {{DistributedScheme::SortFirst, 4}, {DistributedScheme::PartitionFirst, 4}};
+  std::vector<Way> ways = {{DistributedScheme::SortFirst, 4, 0}, {DistributedScheme::PartitionFirst, 4, 0}};
   int reps = 5, gpus_asked = 0, rank = -1, ranks = 0;
   bool single = true;
   std::string json_path, id_file, transport = "nccl", commit = std::getenv("PRIMLAB_COMMIT") ? std::getenv("PRIMLAB_COMMIT") : "unknown";

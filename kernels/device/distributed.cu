@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <tuple>
@@ -249,7 +250,7 @@ class Stopwatch {
 static_assert(kRunAlign == kExchangeAlign, "one alignment tells both schemes where a rank's regions start");
 enum Header {
   kStatus, kCount, kCapacity, kWorkspaceAt,
-  kBegin, kBits, kOrder, kLocal, kKeySize, kValueSize, kScheme, kPieces, kHeaderSize
+  kBegin, kBits, kOrder, kLocal, kKeySize, kValueSize, kScheme, kPieces, kGrowth, kHeaderSize
 };
 
 template <class K, class V, bool PAIRS>
@@ -261,6 +262,7 @@ Status check_shard(const Shard<K, V>& s, int ranks, Local local, int begin_bit, 
   if (local == Local::Partition && (num_bits < 1 || num_bits > kRadixPartitionMaxBits || s.d_offsets == nullptr))
     return Status::InvalidArgument;
   if (options.pieces < 0 || options.pieces > kDistributedMaxPieces ||
+      !(options.piece_growth == 0 || (options.piece_growth >= 1 && options.piece_growth <= kDistributedMaxPieceGrowth)) ||
       (local == Local::Partition && options.scheme == Scheme::SortFirst))
     return Status::InvalidArgument;
   if (options.scheme == Scheme::SortFirst && ranks > kSortFirstMaxRanks) return Status::Unsupported;
@@ -422,7 +424,7 @@ struct Call {
   }
 };
 
-// The pieces of the call's scheme: the options' where they say, else the measured count.
+// The pieces of the call's scheme and their growth: the options' where they say, else the measured ones.
 template <class K, class V, bool PAIRS>
 void choose_pieces(Call<K, V, PAIRS>& c) {
   const std::int64_t per_rank = c.total / c.G;
@@ -434,9 +436,11 @@ void choose_pieces(Call<K, V, PAIRS>& c) {
     c.pieces = int(std::max<std::int64_t>(1, std::min<std::int64_t>(c.pieces, per_rank / DistributedTuning::kMinPieceKeys)));
   }
   c.pieces = std::min(c.pieces, max_pieces(c.G));
-  c.growth = DistributedTuning::piece_growth(c.scheme, PAIRS);
+  if (c.options.piece_growth > 0) c.growth = c.options.piece_growth;
+  else c.growth = tuned.scheme == c.scheme ? tuned.growth : DistributedTuning::piece_growth(c.scheme, PAIRS);
   c.t.scheme = c.scheme;
   c.t.pieces = c.pieces;
+  c.t.piece_growth = c.growth;
 }
 
 // Which scheme and how many pieces: the options' where they say, else the measured choice for
@@ -481,6 +485,7 @@ Status agree(Call<K, V, PAIRS>& c) {
     h[kValueSize] = PAIRS ? sizeof(V) : 0;
     h[kScheme] = int(c.options.scheme);
     h[kPieces] = c.options.pieces;
+    std::memcpy(&h[kGrowth], &c.options.piece_growth, sizeof(double));
   }
   PRIMLAB_TRY(c.ex.all_gather(h_local.data(), kHeaderSize, h_all.data()));
   for (int r = 0; r < c.G; ++r) {
@@ -1097,9 +1102,10 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
   // where the run's start has the receiver's alignment, as the stage's gaps give it where the
   // partition is by the top digit, else from a copy in `aux` that has it):
   // NCCL copies a body with ends off 16 bytes at 43 % of its speed, off 256 at 64-77 %. A piece's
-  // bodies go in one transfer, its heads in the next: a head in its body's NCCL group, to the same
-  // peer, halved the body's rate (2 x H100, 184 against 344 GB/s, bench/NOTES-distributed.md). A
-  // transfer with nothing to move (every rank knows every run) is not made.
+  // bodies go in one transfer; every piece's heads in one transfer after the first piece's bodies:
+  // a head in a body's NCCL group, to the same peer, halved the body's rate (2 x H100, 184 against
+  // 344 GB/s, bench/NOTES-distributed.md), and each group costs NCCL a launch. A transfer with
+  // nothing to move (every rank knows every run) is not made.
   const bool sort = c.local == Local::Sort;
   auto recv_of = [&](int l, int part) { return part == 0 ? c.ws[l].recv_keys : c.ws[l].recv_values; };
   auto aux_of = [&](int l, int part) { return part == 0 ? c.ws[l].aux_keys : c.ws[l].aux_values; };
@@ -1117,8 +1123,10 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
     return false;
   };
   std::vector<std::size_t> aux_used(std::size_t(L) * parts, 0);
-  // Piece j's moves of one part on driven rank l: the copies, and the bodies' and heads' sizes.
+  // Piece j's moves of one part on driven rank l: the copies, and the bodies' and heads' sizes
+  // (the heads' as part j * parts + part of every piece's heads).
   auto plan = [&](int l, int j, int part, Plans& bodies, Plans& heads) -> Status {
+    const int head_part = j * parts + part;
     const int me = ex.rank(l);
     const std::size_t elem = elems[part];
     const cudaStream_t stream = ex.stream(l);
@@ -1126,7 +1134,7 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
     unsigned char* recv = recv_of(l, part);
     unsigned char* aux = aux_of(l, part);
     const unsigned char* staged = stage_of(l, part);
-    std::size_t* head = heads.sizes(l, part);
+    std::size_t* head = heads.sizes(l, head_part);
     std::size_t* body = bodies.sizes(l, part);
     for (int s = 0; s < G; ++s) {
       // Receiving from rank s its run of piece j, which lands at `in_at`.
@@ -1166,20 +1174,30 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
       body[s] = out - h;
       body[G + s] = head[G + s] + h;
     }
-    heads.set(l, part, base, recv);
+    heads.set(l, head_part, base, recv);
     bodies.set(l, part, base, recv);
     return Status::Success;
   };
-  std::vector<int> arrival(P, -1);  // the transfer after which piece j's runs are in (-1: none)
+  std::vector<Plans> bodies;
+  Plans heads(G, L, P * parts);
+  std::vector<bool> has_heads;  // per piece
   for (int j = 0; j < P; ++j) {
-    Plans bodies(G, L, parts), heads(G, L, parts);
-    for (int l = 0; l < L; ++l) {
-      PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
-      for (int part = 0; part < parts; ++part) PRIMLAB_TRY(plan(l, j, part, bodies, heads));
-    }
-    PRIMLAB_TRY(c.clock.lap(&c.t.partition));  // the copies
-    if (routes.crosses(j)) PRIMLAB_TRY(c.transfer(bodies.plans, parts, &arrival[j]));
-    if (any_head(j)) PRIMLAB_TRY(c.transfer(heads.plans, parts, &arrival[j]));
+    bodies.emplace_back(G, L, parts);
+    has_heads.push_back(any_head(j));
+  }
+  const bool some_head = std::find(has_heads.begin(), has_heads.end(), true) != has_heads.end();
+  for (int l = 0; l < L; ++l) {
+    PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
+    for (int j = 0; j < P; ++j)
+      for (int part = 0; part < parts; ++part) PRIMLAB_TRY(plan(l, j, part, bodies[std::size_t(j)], heads));
+  }
+  PRIMLAB_TRY(c.clock.lap(&c.t.partition));  // the copies
+  std::vector<int> arrival(P, -1);  // the transfer after which piece j's runs are in (-1: none)
+  int heads_ticket = -1;
+  for (int j = 0; j < P; ++j) {
+    if (routes.crosses(j)) PRIMLAB_TRY(c.transfer(bodies[std::size_t(j)].plans, parts, &arrival[j]));
+    if (some_head && heads_ticket < 0 && arrival[j] >= 0) PRIMLAB_TRY(c.transfer(heads.plans, P * parts, &heads_ticket));
+    if (has_heads[std::size_t(j)]) arrival[j] = std::max(arrival[j], heads_ticket);
   }
 
   // [SECTION] 7. The local sort (or partition) of each piece once its runs are in, in its place in

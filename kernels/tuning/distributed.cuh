@@ -38,6 +38,7 @@ struct DistributedTuning {
     int min_log2_keys;  // from 2^min_log2_keys keys per rank on
     DistributedScheme scheme;
     int pieces;
+    double growth;  // of each piece over the one before (DistributedOptions::piece_growth)
   };
   // The rows: the fastest way on uniform u32 keys (and u32 pairs) of runs 4 and 5 of issue 26, two
   // 4 x NVIDIA H200 machines (2 ranks: GPUs 0-1 of the same machine), NCCL 2.28.3, commit a402a69
@@ -80,18 +81,18 @@ struct DistributedTuning {
   // measured); 5 ranks and more partition first, as sort-first merges at most 4 runs (not
   // measured past 4 ranks either).
   static constexpr Choice kChoices[] = {
-      {1, false, 0, DistributedScheme::PartitionFirst, 1},
-      {1, true, 0, DistributedScheme::PartitionFirst, 1},
-      {2, false, 0, DistributedScheme::PartitionFirst, 2},
-      {2, false, 28, DistributedScheme::PartitionFirst, 4},
-      {2, true, 0, DistributedScheme::PartitionFirst, 2},
-      {2, true, 28, DistributedScheme::PartitionFirst, 6},
-      {4, false, 0, DistributedScheme::PartitionFirst, 3},
-      {4, false, 28, DistributedScheme::PartitionFirst, 4},
-      {4, true, 0, DistributedScheme::PartitionFirst, 3},
-      {4, true, 28, DistributedScheme::PartitionFirst, 6},
-      {5, false, 0, DistributedScheme::PartitionFirst, 4},
-      {5, true, 0, DistributedScheme::PartitionFirst, 4},
+      {1, false, 0, DistributedScheme::PartitionFirst, 1, 1.5},
+      {1, true, 0, DistributedScheme::PartitionFirst, 1, 1.0},
+      {2, false, 0, DistributedScheme::PartitionFirst, 2, 1.5},
+      {2, false, 28, DistributedScheme::PartitionFirst, 4, 1.5},
+      {2, true, 0, DistributedScheme::PartitionFirst, 2, 1.0},
+      {2, true, 28, DistributedScheme::PartitionFirst, 6, 1.0},
+      {4, false, 0, DistributedScheme::PartitionFirst, 3, 1.5},
+      {4, false, 28, DistributedScheme::PartitionFirst, 4, 1.5},
+      {4, true, 0, DistributedScheme::PartitionFirst, 3, 1.0},
+      {4, true, 28, DistributedScheme::PartitionFirst, 6, 1.0},
+      {5, false, 0, DistributedScheme::PartitionFirst, 4, 1.5},
+      {5, true, 0, DistributedScheme::PartitionFirst, 4, 1.0},
   };
 
   // The pieces of a scheme that runs where its row names the other (a forced scheme, or a

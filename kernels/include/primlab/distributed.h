@@ -89,8 +89,13 @@ struct DistributedOptions {
   // on the range gets one piece; past 15 ranks a call cuts fewer, (257 - G) / G, so that the
   // pieces' bounds fit 256 key classes. 0: the tuned count.
   int pieces = 0;
+  // How many times larger each piece is than the one before it (1 to kDistributedMaxPieceGrowth):
+  // the first piece's transfer is the one nothing hides, and each later one travels while the piece
+  // before it is sorted. 0: the tuned growth.
+  double piece_growth = 0;
 };
 constexpr int kDistributedMaxPieces = 16;
+constexpr double kDistributedMaxPieceGrowth = 4.0;
 
 // Wall-clock milliseconds of each step, summed over the driven ranks' streams. The call waits
 // for each step (the partition, each transfer, each piece's sort) when given one of these, so
@@ -102,6 +107,7 @@ struct DistributedTimes {
   double agree = 0, splitters = 0, partition = 0, exchange = 0, local = 0;
   DistributedScheme scheme = DistributedScheme::Auto;  // the scheme that ran
   int pieces = 0;                                      // and its pieces
+  double piece_growth = 0;                             // and how each grew over the one before
   int splitter_rounds = 0;     // histogram passes (1 when the top 8 bits balance the ranks)
   int splitter_launches = 0;   // the rounds that launched their counting (partition-first's second
                                // round of the top digit that its first round's sample found hot
