@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -286,7 +287,8 @@ TEST(Distributed, SortPairsIsStable) {
   sort_cases<std::uint64_t>(true);
 }
 
-// Both schemes with every count of pieces, on every rank count each takes, with shards of uneven
+// Both schemes with every count of pieces (three of them at the steepest growth, the first a 21st
+// of a rank's range), on every rank count each takes, with shards of uneven
 // sizes, keys and pairs, ascending and descending: keys whose cuts are top-digit edges (one radix
 // partition pass), few distinct keys (cuts inside runs of equal keys, pieces that stay empty),
 // Zipf keys (cuts and pieces that take a second splitter round) and sorted ones.
@@ -304,12 +306,15 @@ void every_scheme_and_pipeline(std::int64_t n) {
             const auto shards = split(make_keys<K>(d, n, 7), G, true);
             const auto ids = global_positions(shards);
             CallSetup setup;
-            setup.options = {scheme, pieces};
+            const double growth = pieces == 3 ? primlab::kDistributedMaxPieceGrowth : 0;
+            setup.options = {scheme, pieces, growth};
             const int bits = int(sizeof(K) * 8);
             const auto with_values = run<K, std::uint32_t>(Op::Sort, shards, ids, order, 0, bits, setup);
             expect_result<K>(Op::Sort, shards, with_values, order, 0, bits, true);
             EXPECT_EQ(with_values.times.scheme, scheme);
             EXPECT_EQ(with_values.times.pieces, pieces);
+            if (growth > 0) EXPECT_EQ(with_values.times.piece_growth, growth);
+            else EXPECT_GE(with_values.times.piece_growth, 1.0);
             expect_result<K>(Op::Sort, shards, run<K, std::uint32_t>(Op::Sort, shards, {}, order, 0, bits, setup), order, 0,
                              bits, false);
           }
@@ -757,6 +762,12 @@ TEST(Distributed, OneBadRankStopsEveryRank) {
             Status::InvalidArgument);
   EXPECT_EQ(primlab::distributed_partition_keys(ex, shard.data(), 0, 8, nullptr, {DistributedScheme::SortFirst, 0}),
             Status::InvalidArgument);
+  for (double growth : {0.5, -1.0, primlab::kDistributedMaxPieceGrowth + 0.5, std::nan(""), HUGE_VAL}) {
+    SCOPED_TRACE(testing::Message() << "piece growth " << growth);
+    EXPECT_EQ(primlab::distributed_sort_keys(ex, shard.data(), SortOrder::Ascending, 0, 32, nullptr,
+                                             {DistributedScheme::PartitionFirst, 4, growth}),
+              Status::InvalidArgument);
+  }
   EXPECT_EQ(first_bit_mismatch(to_host(in[1], 1000), before), -1) << "the input is untouched";
   primlab::LoopbackExchange too_many(primlab::kDistributedMaxRanks + 1, nullptr);
   EXPECT_EQ(primlab::distributed_sort_keys(too_many, shard.data(), SortOrder::Ascending, 0, 32), Status::Unsupported);
