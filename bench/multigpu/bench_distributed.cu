@@ -10,7 +10,9 @@
 // bandwidth, one GPU's sort and radix partition of a shard, and NCCL's all-to-all of a shard.
 //   bench-multigpu [--gpus G] [--log2 26,28,30] [--kinds keys,pairs] [--dists uniform,skewed,all-equal]
 //                  [--ways sort-first:1,partition-first:4:2] [--reps 5] [--no-single] [--json FILE]
-//                  [--commit SHA] [--transport nccl|peer] [--rank R --ranks G --id-file FILE]
+//                  [--commit SHA] [--transport nccl|peer] [--register] [--rank R --ranks G --id-file FILE]
+// --register: the workspaces (and NCCL's own all-to-all's buffers) from ncclMemAlloc, registered
+// with the communicators (NcclExchange::register_memory).
 // The JSON is rewritten after every case, so that a run cut short keeps what it measured.
 #include <cuda_runtime.h>
 #include <nccl.h>
@@ -162,6 +164,7 @@ struct Group {
   bool one_process = true;
   std::unique_ptr<primlab::Exchange> transport;  // the calls' (NCCL's all-to-all is timed beside it)
   std::unique_ptr<RecordingExchange> ex;
+  primlab::NcclExchange* registers = nullptr;    // --register: the exchange the workspaces register with
 
   bool leader() const { return gpus.front().rank == 0; }
   void sync() const {
@@ -203,6 +206,40 @@ struct Group {
     }
     return median(ms);
   }
+};
+
+// Device memory of driven rank `local` that the transfers use: from cudaMalloc, or with
+// --register from ncclMemAlloc and registered with the exchange's communicator (as NCCL's own
+// all-to-all beside it is), so that NCCL copies it straight to the peer's.
+class TransferMemory {
+ public:
+  TransferMemory(const Group& grp, int local, std::size_t bytes) : reg_(grp.registers), local_(local) {
+    bytes = std::max<std::size_t>(bytes, 1);
+    check(cudaSetDevice(grp.gpus[std::size_t(local)].device), "cudaSetDevice");
+    if (!reg_) {
+      check(cudaMalloc(&p_, bytes), "cudaMalloc");
+      return;
+    }
+    check(ncclMemAlloc(&p_, bytes), "ncclMemAlloc");
+    check(reg_->register_memory(local, p_, bytes), "register_memory", reg_);
+  }
+  ~TransferMemory() {
+    if (!p_) return;
+    if (reg_) {
+      reg_->deregister_memory(local_, p_);
+      ncclMemFree(p_);
+    } else {
+      cudaFree(p_);
+    }
+  }
+  TransferMemory(const TransferMemory&) = delete;
+  TransferMemory& operator=(const TransferMemory&) = delete;
+  unsigned char* get() const { return static_cast<unsigned char*>(p_); }
+
+ private:
+  primlab::NcclExchange* reg_;
+  int local_;
+  void* p_ = nullptr;
 };
 
 // [SECTION] references: copy, one GPU, NCCL's all-to-all
@@ -267,7 +304,7 @@ double one_gpu_ms(const Group& grp, std::int64_t n, bool pairs, Dist d, bool par
 double nccl_ms(const Group& grp, const std::vector<Traffic>& transfers, int reps, std::size_t offset = 0) {
   const int L = int(grp.gpus.size()), G = grp.size;
   auto round = [](std::size_t b) { return (b + 511) / 256 * 256; };
-  std::vector<primlab::DeviceBuffer<char>> sbuf, rbuf;
+  std::vector<std::unique_ptr<TransferMemory>> sbuf, rbuf;
   for (int l = 0; l < L; ++l) {
     std::size_t s_most = 0, r_most = 0;  // the largest transfer's bytes
     for (const Traffic& t : transfers) {
@@ -279,9 +316,8 @@ double nccl_ms(const Group& grp, const std::vector<Traffic>& transfers, int reps
       s_most = std::max(s_most, s_total);
       r_most = std::max(r_most, r_total);
     }
-    check(cudaSetDevice(grp.gpus[l].device), "cudaSetDevice");
-    sbuf.emplace_back(std::max<std::size_t>(s_most, 1));
-    rbuf.emplace_back(std::max<std::size_t>(r_most, 1));
+    sbuf.push_back(std::make_unique<TransferMemory>(grp, l, s_most));
+    rbuf.push_back(std::make_unique<TransferMemory>(grp, l, r_most));
   }
   return grp.time_ms(reps, [&] {
     for (const Traffic& t : transfers) {
@@ -291,9 +327,9 @@ double nccl_ms(const Group& grp, const std::vector<Traffic>& transfers, int reps
         for (int p = 0; p < G; ++p) {
           const std::size_t send = t.sent[std::size_t(l) * G + p], recv = t.received[std::size_t(l) * G + p];
           if (send > 0)
-            check(ncclSend(sbuf[l].get() + s_at, send, ncclChar, p, grp.gpus[l].comm, grp.gpus[l].stream), "ncclSend");
+            check(ncclSend(sbuf[l]->get() + s_at, send, ncclChar, p, grp.gpus[l].comm, grp.gpus[l].stream), "ncclSend");
           if (recv > 0)
-            check(ncclRecv(rbuf[l].get() + r_at, recv, ncclChar, p, grp.gpus[l].comm, grp.gpus[l].stream), "ncclRecv");
+            check(ncclRecv(rbuf[l]->get() + r_at, recv, ncclChar, p, grp.gpus[l].comm, grp.gpus[l].stream), "ncclRecv");
           s_at += round(send);
           r_at += round(recv);
         }
@@ -397,7 +433,7 @@ nlohmann::json run_case(Group& grp, const Case& k, int reps, const std::map<std:
     return j;
   }
   std::vector<primlab::DeviceBuffer<std::uint32_t>> keys_in, keys_out, values_in, values_out;
-  std::vector<primlab::DeviceBuffer<unsigned char>> ws;
+  std::vector<std::unique_ptr<TransferMemory>> ws;
   std::vector<primlab::Shard<std::uint32_t, std::uint32_t>> shards(L);
   for (int l = 0; l < L; ++l) {
     const Gpu& g = grp.gpus[l];
@@ -406,10 +442,10 @@ nlohmann::json run_case(Group& grp, const Case& k, int reps, const std::map<std:
     keys_out.emplace_back(cap);
     values_in.emplace_back(k.pairs ? n : 1);
     values_out.emplace_back(k.pairs ? cap : 1);
-    ws.emplace_back(ws_bytes);
+    ws.push_back(std::make_unique<TransferMemory>(grp, l, ws_bytes));
     fill_keys<<<1024, 256, 0, g.stream>>>(keys_in[l].get(), n, 1234567u * (g.rank + 1), k.dist);
     if (k.pairs) fill_iota<<<1024, 256, 0, g.stream>>>(values_in[l].get(), n);
-    shards[l] = {keys_in[l].get(), keys_out[l].get(), n, cap, {ws[l].get(), ws_bytes},
+    shards[l] = {keys_in[l].get(), keys_out[l].get(), n, cap, {ws[l]->get(), ws_bytes},
                  k.pairs ? values_in[l].get() : nullptr, k.pairs ? values_out[l].get() : nullptr};
   }
   // The input's pair hash, summed over the ranks, which the result's must equal.
@@ -597,11 +633,12 @@ int run(int argc, char** argv) {
   std::vector<Dist> dists = {Dist::Uniform, Dist::Skewed, Dist::AllEqual};
   std::vector<Way> ways = {{DistributedScheme::SortFirst, 4, 0}, {DistributedScheme::PartitionFirst, 4, 0}};
   int reps = 5, gpus_asked = 0, rank = -1, ranks = 0;
-  bool single = true;
+  bool single = true, registered = false;
   std::string json_path, id_file, transport = "nccl", commit = std::getenv("PRIMLAB_COMMIT") ? std::getenv("PRIMLAB_COMMIT") : "unknown";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--no-single") { single = false; continue; }
+    if (a == "--register") { registered = true; continue; }
     if (i + 1 >= argc) die("missing value after " + a);
     const std::string v = argv[++i];
     if (a == "--log2") sizes = parse_sizes(v);
@@ -633,6 +670,7 @@ int run(int argc, char** argv) {
     }
     else die("unknown option " + a);
   }
+  if (registered && transport == "peer") die("--register registers NCCL's buffers: it takes --transport nccl");
   int devices = 0;
   check(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
   Group grp;
@@ -676,6 +714,7 @@ int run(int argc, char** argv) {
     for (const Gpu& g : grp.gpus) nccl_ranks.push_back({g.comm, g.stream});
     std::unique_ptr<primlab::NcclExchange> nccl;
     check(primlab::NcclExchange::create(nccl_ranks, nccl, &error), error.c_str());
+    if (registered) grp.registers = nccl.get();
     grp.transport = std::move(nccl);
   }
   grp.ex = std::make_unique<RecordingExchange>(*grp.transport);
@@ -691,7 +730,7 @@ int run(int argc, char** argv) {
   std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
   nlohmann::json out = {
       {"gpu", prop.name}, {"gpu_count", grp.size}, {"gpus_on_machine", devices},
-      {"processes", grp.one_process ? 1 : grp.size}, {"transport", transport}, {"date", date}, {"commit", commit}, {"primlab", PRIMLAB_VERSION_STRING},
+      {"processes", grp.one_process ? 1 : grp.size}, {"transport", transport}, {"registered", registered}, {"date", date}, {"commit", commit}, {"primlab", PRIMLAB_VERSION_STRING},
       {"cuda_runtime", version(runtime, 1000, 10, 100)}, {"cuda_driver", version(driver, 1000, 10, 100)},
       {"nccl_version", version(nccl_version, 10000, 100, 100) + "." + std::to_string(nccl_version % 100)},
       {"cub_version", std::to_string(CUB_VERSION / 100000) + "." + std::to_string(CUB_VERSION / 100 % 1000) + "." + std::to_string(CUB_VERSION % 100)},

@@ -91,6 +91,7 @@ NcclExchange::~NcclExchange() {
   for (Local& l : local_) {
     cudaSetDevice(l.device);
     if (l.transfer) cudaStreamSynchronize(l.transfer);
+    for (const auto& [memory, handle] : l.registered) ncclCommDeregister(l.nccl.comm, handle);
     l.events.destroy();
     if (l.transfer) cudaStreamDestroy(l.transfer);
     if (l.d_gather) cudaFree(l.d_gather);
@@ -161,6 +162,32 @@ Status NcclExchange::all_to_all_v(const ExchangePlan* plans, int parts, int* tic
     PRIMLAB_NCCL_CUDA(l.events.finish(t, l.transfer));
   }
   *ticket = t;
+  return Status::Success;
+}
+
+Status NcclExchange::register_memory(int local, void* ptr, std::size_t bytes) {
+  if (local < 0 || local >= local_count() || ptr == nullptr || bytes == 0) return Status::InvalidArgument;
+  Local& l = local_[std::size_t(local)];
+  for (const auto& r : l.registered)
+    if (r.first == ptr) return Status::InvalidArgument;
+  detail::DeviceGuard restore_device;
+  PRIMLAB_NCCL_CUDA(cudaSetDevice(l.device));
+  void* handle = nullptr;
+  PRIMLAB_NCCL_TRY(ncclCommRegister(l.nccl.comm, ptr, bytes, &handle), l.nccl.comm);
+  l.registered.emplace_back(ptr, handle);
+  return Status::Success;
+}
+
+Status NcclExchange::deregister_memory(int local, void* ptr) {
+  if (local < 0 || local >= local_count()) return Status::InvalidArgument;
+  Local& l = local_[std::size_t(local)];
+  const auto it = std::find_if(l.registered.begin(), l.registered.end(), [&](const auto& r) { return r.first == ptr; });
+  if (it == l.registered.end()) return Status::InvalidArgument;
+  detail::DeviceGuard restore_device;
+  PRIMLAB_NCCL_CUDA(cudaSetDevice(l.device));
+  void* handle = it->second;
+  l.registered.erase(it);
+  PRIMLAB_NCCL_TRY(ncclCommDeregister(l.nccl.comm, handle), l.nccl.comm);
   return Status::Success;
 }
 

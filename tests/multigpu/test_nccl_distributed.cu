@@ -72,10 +72,12 @@ struct Rank {
   std::int64_t n = 0, capacity = 0;
   primlab::DeviceBuffer<std::uint32_t> keys_in, keys_out, values_in, values_out, offsets;
   primlab::DeviceBuffer<unsigned char> ws;
+  void* nccl_ws = nullptr;  // the workspace from ncclMemAlloc, where the shard takes that instead
   cudaStream_t stream = nullptr;
   primlab::Shard<std::uint32_t, std::uint32_t> shard;
   ~Rank() {
     if (stream) cudaStreamDestroy(stream);
+    if (nccl_ws) ncclMemFree(nccl_ws);
   }
 };
 
@@ -201,6 +203,35 @@ TEST(NcclDistributed, OneProcessDrivesTheGpus) {
       std::string error;
       EXPECT_EQ(primlab::NcclExchange::create(nccl_ranks, ex, &error), Status::Success) << error;
       return ex;
+    });
+    for (ncclComm_t c : comms) ncclCommDestroy(c);
+  }
+}
+
+// The same with every rank's workspace from ncclMemAlloc, registered with its communicator
+// (NcclExchange::register_memory): NCCL copies the runs straight between the ranks' workspaces.
+// Memory registered twice, or deregistered without being registered, is refused.
+TEST(NcclDistributed, RegisteredWorkspacesSortAndPartition) {
+  for (int G : rank_counts()) {
+    std::vector<ncclComm_t> comms = init_all(G);
+    every_way_on(G, [&](std::vector<Rank>& ranks) -> std::unique_ptr<primlab::Exchange> {
+      std::vector<primlab::NcclRank> nccl_ranks;
+      for (std::size_t g = 0; g < ranks.size(); ++g) nccl_ranks.push_back({comms[g], ranks[g].stream});
+      std::unique_ptr<primlab::NcclExchange> ex;
+      std::string error;
+      EXPECT_EQ(primlab::NcclExchange::create(nccl_ranks, ex, &error), Status::Success) << error;
+      if (!ex) return ex;
+      for (std::size_t g = 0; g < ranks.size(); ++g) {
+        Rank& r = ranks[g];
+        EXPECT_EQ(cudaSetDevice(r.device), cudaSuccess);
+        const std::size_t bytes = std::max<std::size_t>(r.shard.ws.bytes, 1);
+        EXPECT_EQ(ncclMemAlloc(&r.nccl_ws, bytes), ncclSuccess);
+        r.shard.ws.ptr = r.nccl_ws;
+        EXPECT_EQ(ex->register_memory(int(g), r.nccl_ws, bytes), Status::Success) << ex->last_error();
+      }
+      EXPECT_EQ(ex->register_memory(0, ranks[0].nccl_ws, 1), Status::InvalidArgument);
+      EXPECT_EQ(ex->deregister_memory(0, ranks[0].keys_in.get()), Status::InvalidArgument);
+      return ex;  // which deregisters the workspaces before the ranks free them
     });
     for (ncclComm_t c : comms) ncclCommDestroy(c);
   }
