@@ -15,7 +15,7 @@ Each phase is predicted from what one GPU and the links do alone, measured in th
 Constants fitted to the first 4 x H200 run (f0a1a4d, bench/NOTES-distributed.md) are named below.
 
 The pipeline: every rank's range is cut into P pieces by key (PartitionFirst keys: each 1.5x the
-one before; otherwise equal); piece j travels in its own transfer, and is sorted (PartitionFirst)
+one before by default; otherwise equal); piece j travels in its own transfer, and is sorted (PartitionFirst)
 or merged (SortFirst) once it is in, while piece j + 1 travels. A kernel and NCCL's kernel side by
 side share the SMs: the region where they overlap costs max(a, b) + KAPPA * min(a, b).
   SortFirst:      T_sort(n) + splitters + X_0 + overlap(M_0..P-2, X_1..P-1) + M_P-1
@@ -147,15 +147,18 @@ def overlap(a, b):
     return max(a, b) + KAPPA * min(a, b)
 
 
-def piece_fractions(scheme, pairs, pieces):
-    growth = 1.5 if scheme == "partition-first" and not pairs else 1.0
+def piece_fractions(scheme, pairs, pieces, growth=None):
+    """Each piece's share of a rank's range: sizes 1, growth, growth^2, ... (the case's growth where
+    its JSON says, else the library's default: 1.5 for partition-first keys, else 1)."""
+    if growth is None:
+        growth = 1.5 if scheme == "partition-first" and not pairs else 1.0
     w = [growth ** j for j in range(pieces)]
     return [x / sum(w) for x in w]
 
 
 def phases(m, G, log2n, pairs, scheme, pieces, dist="uniform", moved_per_gpu=None, rounds=1, rate=None,
            transfers=None, gaps=True, segmented=True, copied=None, stage_passes=None, tried=0,
-           hot_by_ballot=True, launches=None):
+           hot_by_ballot=True, launches=None, growth=None):
     """Predicted phase times (ms) and the total with the overlap, for one rank count and shard size.
     rate: the exchange's GB/s per GPU (default NCCL's all-to-all of a shard at this size).
     gaps, segmented: the code of run 3 (the stage's gaps; segmented local sorts), where the cuts allow it.
@@ -164,7 +167,10 @@ def phases(m, G, log2n, pairs, scheme, pieces, dist="uniform", moved_per_gpu=Non
     hot_by_ballot: the pass by the top digit ranks a hot digit by ballot (else by shared atomics).
     launches: the splitter rounds that read the shard (None: every round; 41d28b5 on, a second round
     of the top digit that the first round's sample found hot reads none).
-    tried: partition-first's splitter rounds that read the shard before the call turned to sort first."""
+    tried: partition-first's splitter rounds that read the shard before the call turned to sort first.
+    growth: each piece's size over the one before's (None: the library's default).
+    transfers: the call's NCCL groups (None: one a piece, and for partition-first one more, which
+    carries every piece's heads)."""
     n = 2.0 ** log2n
     elem = 8 if pairs else 4
     moved = moved_per_gpu if moved_per_gpu is not None else n * elem * (G - 1) / G
@@ -172,9 +178,9 @@ def phases(m, G, log2n, pairs, scheme, pieces, dist="uniform", moved_per_gpu=Non
     read_ms = n * 4 / (m.hbm * 1e6)
     # Keys all equal on the range: every rank keeps its keys, one piece.
     P = 1 if dist == "all-equal" else pieces
-    f = piece_fractions(scheme, pairs, P)
+    f = piece_fractions(scheme, pairs, P, growth)
     if transfers is None:
-        transfers = 0 if moved == 0 else P * (2 if scheme == "partition-first" else 1)
+        transfers = 0 if moved == 0 else P + (1 if scheme == "partition-first" else 0)
     x = [moved / (rate * 1e6) * fj + transfers / P * LAUNCH_MS for fj in f] if moved > 0 else [0.0] * P
     if scheme == "sort-first":
         t_sort = m.sort_ms(n, pairs, dist)
@@ -236,7 +242,7 @@ def case_phases(m, G, c, commit=""):
     return phases(m, G, c["keys_per_gpu_log2"], c["pairs"], c["scheme_run"], c["pieces_run"], c["keys"],
                   c["moved_bytes_per_gpu"], c["splitter_rounds"], rate, c.get("transfers"), "realigned" in c,
                   commit not in WHOLE_PIECE_SORTS, c.get("copied"), c.get("stage_passes"), tried,
-                  commit not in HOT_BY_ATOMICS, c.get("splitter_launches"))
+                  commit not in HOT_BY_ATOMICS, c.get("splitter_launches"), c.get("growth_run"))
 
 
 def results(run):

@@ -21,11 +21,12 @@ Status cuda_status(cudaError_t e) {
 
 }  // namespace
 
-#define PRIMLAB_NCCL_CUDA(expr)                                  \
+#define PRIMLAB_NCCL_STATUS(expr)                                \
   do {                                                           \
-    const Status _s = cuda_status(expr);                         \
+    const Status _s = (expr);                                    \
     if (_s != Status::Success) return _s;                        \
   } while (0)
+#define PRIMLAB_NCCL_CUDA(expr) PRIMLAB_NCCL_STATUS(cuda_status(expr))
 #define PRIMLAB_NCCL_TRY(expr, comm)                             \
   do {                                                           \
     const ncclResult_t _r = (expr);                              \
@@ -92,6 +93,7 @@ NcclExchange::~NcclExchange() {
     cudaSetDevice(l.device);
     if (l.transfer) cudaStreamSynchronize(l.transfer);
     for (const auto& [memory, handle] : l.registered) ncclCommDeregister(l.nccl.comm, handle);
+    if (l.kept.ptr) ncclMemFree(l.kept.ptr);
     l.events.destroy();
     if (l.transfer) cudaStreamDestroy(l.transfer);
     if (l.d_gather) cudaFree(l.d_gather);
@@ -188,6 +190,43 @@ Status NcclExchange::deregister_memory(int local, void* ptr) {
   void* handle = it->second;
   l.registered.erase(it);
   PRIMLAB_NCCL_TRY(ncclCommDeregister(l.nccl.comm, handle), l.nccl.comm);
+  return Status::Success;
+}
+
+Status NcclExchange::kept_workspace(int local, std::size_t bytes, Workspace* out) {
+  if (local < 0 || local >= local_count() || out == nullptr) return Status::InvalidArgument;
+  Local& l = local_[std::size_t(local)];
+  if (l.kept.ptr == nullptr || l.kept.bytes < bytes) {
+    PRIMLAB_NCCL_STATUS(release_kept(l, local));
+    detail::DeviceGuard restore_device;
+    PRIMLAB_NCCL_CUDA(cudaSetDevice(l.device));
+    void* p = nullptr;
+    const std::size_t size = std::max<std::size_t>(bytes, 1);
+    PRIMLAB_NCCL_TRY(ncclMemAlloc(&p, size), l.nccl.comm);
+    if (const Status st = register_memory(local, p, size); st != Status::Success) {
+      ncclMemFree(p);
+      return st;
+    }
+    l.kept = {p, size};
+  }
+  *out = l.kept;
+  return Status::Success;
+}
+
+Status NcclExchange::release_kept_workspaces() {
+  for (std::size_t i = 0; i < local_.size(); ++i) PRIMLAB_NCCL_STATUS(release_kept(local_[i], int(i)));
+  return Status::Success;
+}
+
+Status NcclExchange::release_kept(Local& l, int local) {
+  if (l.kept.ptr == nullptr) return Status::Success;
+  detail::DeviceGuard restore_device;
+  PRIMLAB_NCCL_CUDA(cudaSetDevice(l.device));
+  PRIMLAB_NCCL_CUDA(cudaStreamSynchronize(l.nccl.stream));
+  PRIMLAB_NCCL_CUDA(cudaStreamSynchronize(l.transfer));
+  PRIMLAB_NCCL_STATUS(deregister_memory(local, l.kept.ptr));
+  PRIMLAB_NCCL_TRY(ncclMemFree(l.kept.ptr), l.nccl.comm);
+  l.kept = {};
   return Status::Success;
 }
 

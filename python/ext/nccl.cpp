@@ -2,7 +2,8 @@
 // made once (ncclCommInitAll: this process drives every GPU of the group, one communicator and
 // one stream per GPU) and kept for the life of the process: communicators are costly to make,
 // and destroying them at exit races CUDA's own teardown. A group reaches _primlab as a capsule
-// holding its Exchange.
+// holding its Exchange, whose kept workspaces (registered with NCCL, so that the runs go straight
+// between the GPUs' workspaces) the calls use and release_workspace gives back.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/vector.h>
 
@@ -31,10 +32,14 @@ struct Group {
   std::unique_ptr<primlab::NcclExchange> exchange;
 };
 
+std::map<std::vector<int>, Group>& groups() {
+  static auto* all = new std::map<std::vector<int>, Group>();  // never freed, as said above
+  return *all;
+}
+
 nb::capsule group(const std::vector<int>& devices) {
-  static auto* groups = new std::map<std::vector<int>, Group>();  // never freed, as said above
-  auto it = groups->find(devices);
-  if (it == groups->end()) {
+  auto it = groups().find(devices);
+  if (it == groups().end()) {
     // NVLink SHARP multicast stays off, as the GPU machines primlab is measured on ask
     // (kernels/README-multigpu.md); a value the user set is kept.
     setenv("NCCL_NVLS_ENABLE", "0", 0);
@@ -52,15 +57,24 @@ nb::capsule group(const std::vector<int>& devices) {
     }
     std::string error;
     if (primlab::NcclExchange::create(ranks, g.exchange, &error) != primlab::Status::Success) fail("NcclExchange: " + error);
-    it = groups->emplace(devices, std::move(g)).first;
+    it = groups().emplace(devices, std::move(g)).first;
   }
   return nb::capsule(static_cast<primlab::Exchange*>(it->second.exchange.get()), "primlab.Exchange");
+}
+
+// Gives back the registered workspaces the groups' exchanges keep (primlab.release_workspace).
+void release_workspace() {
+  for (auto& [devices, g] : groups()) {
+    if (const primlab::Status st = g.exchange->release_kept_workspaces(); st != primlab::Status::Success)
+      fail(std::string("releasing the workspaces: ") + primlab::status_string(st) + " " + g.exchange->last_error());
+  }
 }
 
 }  // namespace
 
 NB_MODULE(_nccl, m) {
   m.def("group", &group);
+  m.def("release_workspace", &release_workspace);
   m.def("version", [] {
     int v = 0;
     ncclGetVersion(&v);

@@ -555,6 +555,33 @@ def test_distributed_across_gpus(transport):
         assert o[0] == 0 and o[-1] == len(part)
 
 
+def test_nccl_groups_keep_a_registered_workspace():
+    """Over NCCL each GPU's workspace is the group's kept, registered one: a call larger than the
+    last grows it, a smaller one reuses it, release_workspace() gives it back and the next call
+    keeps a new one; every result is the host's order."""
+    import cupy
+
+    if cupy.cuda.runtime.getDeviceCount() < 2:
+        pytest.skip("needs two GPUs")
+    if not primlab.build_info()["nccl"]:
+        pytest.skip("this build has no NCCL")
+
+    def sort_across(n, seed):
+        chunks = [random(n + i, "uint32", seed=seed + i) for i in range(2)]
+        parts = []
+        for i, c in enumerate(chunks):
+            with cupy.cuda.Device(i):
+                parts.append(cupy.asarray(c))
+        got = numpy.concatenate([cupy.asnumpy(a) for a in primlab.distributed.sort(parts, transport="nccl")])
+        same_bits(got, numpy.sort(numpy.concatenate(chunks)))
+
+    for n, seed in ((1000, 1), (2**21, 2), (5000, 3)):
+        sort_across(n, seed)
+    primlab.release_workspace()
+    sort_across(2**20, 4)
+    primlab.release_workspace()
+
+
 def test_nccl_loads():
     """The NCCL module loads here (PyTorch's NCCL); groups across GPUs need two GPUs."""
     if not primlab.build_info()["nccl"]:

@@ -237,6 +237,68 @@ TEST(NcclDistributed, RegisteredWorkspacesSortAndPartition) {
   }
 }
 
+// The workspaces an NcclExchange keeps (kept_workspace: ncclMemAlloc, registered), which a
+// caller that takes one per call (primlab.distributed) uses: a larger call grows each, a smaller
+// one reuses it, release_kept_workspaces gives them back; every sort is the host's order. The
+// other transports keep none.
+TEST(NcclDistributed, KeptWorkspacesGrowAndAreGivenBack) {
+  const int G = 2;
+  if (gpu_count() < G) GTEST_SKIP() << "needs two GPUs";
+  std::vector<ncclComm_t> comms = init_all(G);
+  std::vector<cudaStream_t> streams(G);
+  for (int g = 0; g < G; ++g) {
+    ASSERT_EQ(cudaSetDevice(g), cudaSuccess);
+    ASSERT_EQ(cudaStreamCreate(&streams[g]), cudaSuccess);
+  }
+  {
+    std::unique_ptr<primlab::NcclExchange> ex;
+    std::string error;
+    ASSERT_EQ(primlab::NcclExchange::create({{comms[0], streams[0]}, {comms[1], streams[1]}}, ex, &error), Status::Success)
+        << error;
+    primlab::Workspace none{};
+    EXPECT_EQ(ex->kept_workspace(G, 1, &none), Status::InvalidArgument);
+    std::vector<void*> kept_at(G, nullptr);
+    for (std::int64_t per_rank : {std::int64_t(100003), std::int64_t(400009), std::int64_t(5000), std::int64_t(0),
+                                  std::int64_t(200003)}) {
+      SCOPED_TRACE(testing::Message() << "n/rank " << per_rank);
+      if (per_rank == 0) {  // stands for the release between the calls
+        EXPECT_EQ(ex->release_kept_workspaces(), Status::Success);
+        continue;
+      }
+      const auto all = make_keys<std::uint32_t>(Dist::Uniform, per_rank * G, std::uint32_t(per_rank));
+      const std::int64_t cap = primlab::distributed_capacity(std::int64_t(all.size()), G);
+      std::vector<Rank> ranks(G);
+      std::vector<primlab::Shard<std::uint32_t, std::uint32_t>> shards;
+      for (int g = 0; g < G; ++g) {
+        setup(ranks[g], g, G, std::vector<std::uint32_t>(all.begin() + g * per_rank, all.begin() + (g + 1) * per_rank),
+              std::uint32_t(g * per_rank), cap, false);
+        primlab::Workspace kept{};
+        ASSERT_EQ(ex->kept_workspace(g, ranks[g].shard.ws.bytes, &kept), Status::Success) << ex->last_error();
+        EXPECT_GE(kept.bytes, ranks[g].shard.ws.bytes);
+        if (per_rank == 5000) EXPECT_EQ(kept.ptr, kept_at[g]) << "a smaller call reuses the kept workspace";
+        kept_at[g] = kept.ptr;
+        ranks[g].shard.ws.ptr = kept.ptr;
+        shards.push_back(ranks[g].shard);
+      }
+      const Status st = primlab::distributed_sort_pairs(*ex, shards.data(), primlab::SortOrder::Ascending, 0, 32);
+      ASSERT_EQ(st, Status::Success) << ex->last_error();
+      for (int g = 0; g < G; ++g) ranks[g].shard.count = shards[g].count;
+      expect_global_order(all, ranks, false);
+    }
+  }
+  for (int g = 0; g < G; ++g) {
+    cudaStreamDestroy(streams[g]);
+    ncclCommDestroy(comms[g]);
+  }
+  std::vector<primlab::PeerRank> peer_ranks = {{0, nullptr}, {1, nullptr}};
+  std::unique_ptr<primlab::PeerExchange> peer;
+  ASSERT_EQ(primlab::PeerExchange::create(peer_ranks, peer), Status::Success);
+  primlab::Workspace w{};
+  EXPECT_EQ(peer->kept_workspace(0, 1024, &w), Status::Unsupported);
+  primlab::LoopbackExchange loopback(2, nullptr);
+  EXPECT_EQ(loopback.kept_workspace(0, 1024, &w), Status::Unsupported);
+}
+
 // The same over CUDA peer copies (PeerExchange), GPU to GPU.
 TEST(PeerDistributed, OneProcessDrivesTheGpus) {
   for (int G : rank_counts())

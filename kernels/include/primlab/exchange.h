@@ -86,6 +86,17 @@ class Exchange {
   virtual Status join(int local, int ticket) = 0;
   // Why the last call that returned CommError failed (the transport's own message).
   virtual std::string last_error() const = 0;
+  // A workspace of at least `bytes` on driven rank `local`'s device in memory this transport moves
+  // fastest, kept by the transport for callers that take a workspace per call: valid until a
+  // later request for the rank asks for more, release_kept_workspaces() or the transport's end.
+  // Ask for every driven rank's before a call. Unsupported where any device memory moves as fast
+  // (the default; the caller then uses its own).
+  virtual Status kept_workspace(int local, std::size_t bytes, Workspace* out) {
+    (void)local, (void)bytes, (void)out;
+    return Status::Unsupported;
+  }
+  // Gives the kept workspaces back, once the ranks' streams are done with them.
+  virtual Status release_kept_workspaces() { return Status::Success; }
 };
 
 // G virtual ranks on the current CUDA device, all driven by this process on one stream:

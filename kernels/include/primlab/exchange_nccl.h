@@ -58,6 +58,9 @@ class NcclExchange final : public Exchange {
   // deregisters what is left.
   Status register_memory(int local, void* ptr, std::size_t bytes);
   Status deregister_memory(int local, void* ptr);
+  // Memory from ncclMemAlloc, registered: what the transfers copy straight between the ranks.
+  Status kept_workspace(int local, std::size_t bytes, Workspace* out) override;
+  Status release_kept_workspaces() override;
 
  private:
   struct Local {
@@ -67,7 +70,9 @@ class NcclExchange final : public Exchange {
     cudaStream_t transfer = nullptr;   // all_to_all_v's stream
     detail::TransferEvents events;
     std::vector<std::pair<void*, void*>> registered;  // (memory, NCCL's handle)
+    Workspace kept;                                   // kept_workspace's, registered
   };
+  Status release_kept(Local& l, int local);
   NcclExchange() = default;
   Status fail(ncclResult_t r, ncclComm_t comm);
 

@@ -36,9 +36,11 @@ __version__ = build_info()["version"]
 
 def release_workspace():
     """Gives back the workspace primlab keeps for each stream it ran on (up to 32 MiB each, 64 MiB
-    in all; larger calls take theirs from a stream-ordered pool and give it back as they return).
-    Waits for the devices that hold one."""
+    in all; larger calls take theirs from a stream-ordered pool and give it back as they return),
+    and the registered workspaces primlab.distributed's NCCL groups keep. Waits for the devices
+    that hold one."""
     _ext.release_workspace()
+    distributed._release_workspace()
 
 
 # Each call below costs its Python host time before the sort's first launch, which a small sort

@@ -6,11 +6,12 @@
 Shards on distinct GPUs exchange keys over NCCL (transport="nccl": the communicators, one per
 GPU with NCCL_NVLS_ENABLE=0 unless set) or over CUDA peer copies that the copy engines carry
 (transport="peer": no NCCL needed). The default is NCCL where this build has it and it loads,
-else peer copies; on 2 x H200 peer copies were the faster (keys 2^28 per GPU: 5.87 against 6.18
-ms), on 4 NCCL at 2^28 keys per GPU (kernels/README-multigpu.md). A group is made on the first
-call for that set of GPUs and kept for the life of the process. Shards that all lie on one GPU
-run as virtual ranks over the library's loopback, the same algorithm on one device. The order is
-stable over (shard, position). Each output is a view of an array with room for the largest share
+else peer copies. A group is made on the first call for that set of GPUs and kept for the life
+of the process; an NCCL group also keeps each GPU's workspace of its largest call, registered
+with NCCL so that the keys go straight between the GPUs' workspaces (primlab.release_workspace()
+gives them back). Which transport is the faster, and by how much, is in
+kernels/README-multigpu.md. Shards that all lie on one GPU run as virtual ranks over the
+library's loopback, the same algorithm on one device. The order is stable over (shard, position). Each output is a view of an array with room for the largest share
 (distributed.h); the call waits for the exchange's agreement steps, and the outputs are ready in
 the input library's current stream of each GPU.
 """
@@ -78,6 +79,13 @@ def _setup(shards, transport):
             return kind, streams, _ext.peer_group(devices)
         return kind, streams, nccl.group(devices)
     return kind, streams, _nccl().group(devices) if transport == "nccl" else _ext.peer_group(devices)
+
+
+def _release_workspace():
+    """Gives back the registered workspaces the NCCL groups keep, where primlab._nccl is loaded."""
+    module = sys.modules.get(__package__ + "._nccl")
+    if module is not None:
+        module.release_workspace()
 
 
 def _nccl():
