@@ -1,7 +1,8 @@
 // The multi-GPU sort and partition over real NCCL communicators: one process driving 2 and then
 // every GPU it sees (ncclCommInitAll), one thread per GPU with its own communicator, one process
 // per GPU (the test starts itself once per rank, the communicator from ncclGetUniqueId passed
-// through a file), both schemes with one piece and with several; and an NCCL failure mid-pipeline.
+// through a file), both schemes with one piece and with several, the workspaces registered with
+// NCCL or not, and the workspaces an NcclExchange keeps; and an NCCL failure mid-pipeline.
 // One process driving the GPUs over CUDA peer copies (PeerExchange) takes the same checks. The
 // same checks as the loopback tests: the ranks' results, concatenated, are the host's stable
 // order, and the shares are balanced.
@@ -193,7 +194,11 @@ void every_way_on(int G, const Transport& transport) {
         }
 }
 
-TEST(NcclDistributed, OneProcessDrivesTheGpus) {
+// Every way on 2 and on every GPU over NcclExchange, one process driving the GPUs; `registered`:
+// every rank's workspace from ncclMemAlloc, registered with its communicator
+// (NcclExchange::register_memory), so that NCCL copies the runs straight between the ranks'
+// workspaces; memory registered twice, or deregistered without being registered, is refused.
+void every_way_over_nccl(bool registered) {
   for (int G : rank_counts()) {
     std::vector<ncclComm_t> comms = init_all(G);
     every_way_on(G, [&](std::vector<Rank>& ranks) -> std::unique_ptr<primlab::Exchange> {
@@ -202,25 +207,7 @@ TEST(NcclDistributed, OneProcessDrivesTheGpus) {
       std::unique_ptr<primlab::NcclExchange> ex;
       std::string error;
       EXPECT_EQ(primlab::NcclExchange::create(nccl_ranks, ex, &error), Status::Success) << error;
-      return ex;
-    });
-    for (ncclComm_t c : comms) ncclCommDestroy(c);
-  }
-}
-
-// The same with every rank's workspace from ncclMemAlloc, registered with its communicator
-// (NcclExchange::register_memory): NCCL copies the runs straight between the ranks' workspaces.
-// Memory registered twice, or deregistered without being registered, is refused.
-TEST(NcclDistributed, RegisteredWorkspacesSortAndPartition) {
-  for (int G : rank_counts()) {
-    std::vector<ncclComm_t> comms = init_all(G);
-    every_way_on(G, [&](std::vector<Rank>& ranks) -> std::unique_ptr<primlab::Exchange> {
-      std::vector<primlab::NcclRank> nccl_ranks;
-      for (std::size_t g = 0; g < ranks.size(); ++g) nccl_ranks.push_back({comms[g], ranks[g].stream});
-      std::unique_ptr<primlab::NcclExchange> ex;
-      std::string error;
-      EXPECT_EQ(primlab::NcclExchange::create(nccl_ranks, ex, &error), Status::Success) << error;
-      if (!ex) return ex;
+      if (!ex || !registered) return ex;
       for (std::size_t g = 0; g < ranks.size(); ++g) {
         Rank& r = ranks[g];
         EXPECT_EQ(cudaSetDevice(r.device), cudaSuccess);
@@ -236,6 +223,9 @@ TEST(NcclDistributed, RegisteredWorkspacesSortAndPartition) {
     for (ncclComm_t c : comms) ncclCommDestroy(c);
   }
 }
+
+TEST(NcclDistributed, OneProcessDrivesTheGpus) { every_way_over_nccl(false); }
+TEST(NcclDistributed, RegisteredWorkspacesSortAndPartition) { every_way_over_nccl(true); }
 
 // The workspaces an NcclExchange keeps (kept_workspace: ncclMemAlloc, registered), which a
 // caller that takes one per call (primlab.distributed) uses: a larger call grows each, a smaller

@@ -91,8 +91,7 @@ class Exchange {
   // later request for the rank asks for more, release_kept_workspaces() or the transport's end.
   // Ask for every driven rank's before a call. Unsupported where any device memory moves as fast
   // (the default; the caller then uses its own).
-  virtual Status kept_workspace(int local, std::size_t bytes, Workspace* out) {
-    (void)local, (void)bytes, (void)out;
+  virtual Status kept_workspace(int /*local*/, std::size_t /*bytes*/, Workspace* /*out*/) {
     return Status::Unsupported;
   }
   // Gives the kept workspaces back, once the ranks' streams are done with them.
