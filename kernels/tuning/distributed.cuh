@@ -86,7 +86,7 @@ struct DistributedTuning {
       {2, false, 0, DistributedScheme::PartitionFirst, 2, 1.5},
       {2, false, 28, DistributedScheme::PartitionFirst, 4, 1.5},
       {2, true, 0, DistributedScheme::PartitionFirst, 2, 1.0},
-      {2, true, 28, DistributedScheme::PartitionFirst, 6, 1.0},
+      {2, true, 28, DistributedScheme::PartitionFirst, 6, 1.5},
       {4, false, 0, DistributedScheme::PartitionFirst, 3, 1.5},
       {4, false, 28, DistributedScheme::PartitionFirst, 4, 1.5},
       {4, true, 0, DistributedScheme::PartitionFirst, 3, 1.0},
@@ -99,15 +99,19 @@ struct DistributedTuning {
   // partition, which always partitions first): the rows' count.
   static constexpr int kDefaultPieces = 4;
 
-  // How much each piece grows over the one before it. Piece k + 1 travels while piece k is sorted
-  // or merged, so it may be as much larger as that work is slower than the transfer per key; the
+  // How much each piece grows over the one before it (the rows' last column; this, for a scheme
+  // that runs where its row names the other). Piece k + 1 travels while piece k is sorted or
+  // merged, so it may be as much larger as that work is slower than the transfer per key; the
   // first piece's transfer is the one nothing hides. Set from run 1 (4 x H200, 2^28 keys per GPU,
   // f0a1a4d): partition-first's local sort took 1.44x the exchange for keys (5.10 against 3.54 ms),
   // 1.04x for pairs (7.39 against 7.12): 1.5 and 1; sort-first's merges were faster than its
-  // transfers (1.98 ms against 3.12): equal pieces. Run 2 (4 x H100, cd199d6, pieces 4) measured
-  // 1.87x for keys (5.64 against 3.01 ms), 1.46x for pairs (9.04 against 6.18) and sort-first's
-  // merges at 0.88x its transfers (2.48 against 2.83): larger growth for partition-first is
-  // suggested, not measured; the factors stay until a run compares them.
+  // transfers (1.98 ms against 3.12): equal pieces. Run 15 swept it (bench-multigpu --ways
+  // partition-first:P:growth; 2 and 4 x H100, 2 x H200): keys gained nothing from 2 or 2.5 at 4 or
+  // 5 pieces (what the call spends past its compute is NCCL's share of the SMs, not the first
+  // transfer); pairs on 2 ranks from 2^28 keys gained 0.3 ms from 1.5 where the transfers are fast
+  // (registered workspaces on 2 x H200: 9.00-9.01 ms against 9.32-9.33; peer copies on 2 x H100:
+  // 10.09-10.26 against 10.48-10.52; over NCCL unregistered on 2 x H100 the same either way), so
+  // that row takes 1.5.
   static constexpr double piece_growth(DistributedScheme scheme, bool pairs) {
     return scheme == DistributedScheme::PartitionFirst && !pairs ? 1.5 : 1.0;
   }
