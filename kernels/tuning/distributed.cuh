@@ -79,10 +79,13 @@ struct DistributedTuning {
   // 4 ranks keep 4 pieces at 2^30 keys (6 measured 0.9 % faster there, within the runs' spread:
   // pf:4 was 7.11 ms in run 4 and 7.24 in run 5 at 2^28). 3 ranks take the 2-rank rows (not
   // measured); 5 ranks and more partition first, as sort-first merges at most 4 runs (not
-  // measured past 4 ranks either).
+  // measured past 4 ranks either). One rank sorts first: with no cut, partition-first stages its
+  // shard by class for nothing before the whole sort (one H200, run 15, f89a8ea: 2^28 keys 7.27
+  // ms against sort-first's 5.80, pairs 10.85 against 8.72; 1.25-1.40x at 2^26 to 2^29 for every
+  // distribution; one GPU's sort alone: 5.18 and 7.48).
   static constexpr Choice kChoices[] = {
-      {1, false, 0, DistributedScheme::PartitionFirst, 1, 1.5},
-      {1, true, 0, DistributedScheme::PartitionFirst, 1, 1.0},
+      {1, false, 0, DistributedScheme::SortFirst, 1, 1.0},
+      {1, true, 0, DistributedScheme::SortFirst, 1, 1.0},
       {2, false, 0, DistributedScheme::PartitionFirst, 2, 1.5},
       {2, false, 28, DistributedScheme::PartitionFirst, 4, 1.5},
       {2, true, 0, DistributedScheme::PartitionFirst, 2, 1.0},

@@ -21,10 +21,11 @@
 // exchange of those runs from where they lie, piece by piece; 5. the stable merge of the G sorted
 // runs of each piece a rank holds (ceil(log2 G) rounds of pairwise merges), while the next piece
 // travels. Which scheme runs by default is measured per rank count and size
-// (kernels/tuning/distributed.cuh, bench/NOTES-distributed.md). Partition first stages a shard by
-// its top 8 bits (one radix pass); where a second splitter round refined one bucket alone (skewed
-// keys: one top digit holds every open cut), by those bits and that bucket's next 8 (a second pass,
-// over its keys). On 2 to 4 ranks, a sort with DistributedScheme::Auto sorts first where the
+// (kernels/tuning/distributed.cuh, bench/NOTES-distributed.md): partition first from 2 ranks, sort
+// first on one (its sort is the whole call). Partition first stages a shard by its top 8 bits (one
+// radix pass); where a second splitter round refined one bucket alone (skewed keys: one top digit
+// holds every open cut), by those bits and that bucket's next 8 in the same pass (511 bins; two
+// passes on a GPU that cannot give a block its shared memory). On 2 to 4 ranks, a sort with DistributedScheme::Auto sorts first where the
 // splitter rounds leave a cut open: after the first where its open cuts lie in more than one top
 // digit or in the one that holds every key, else after the second.
 // Either way the result is the stable global order: equal keys keep the order of (rank, position).

@@ -30,7 +30,7 @@ constexpr int kDistMaxClasses = 2 * kDistMaxGpus - 1 + kDistMaxGpus * (kDistPiec
 enum class DistScheme { PartitionFirst, SortFirst };
 
 // The library's choice for keys (kernels/tuning/distributed.cuh) is partition first on every rank
-// count and size. The most GPUs sort first runs on (its merge joins at most 4 runs): partition
+// count the lab steps (2 to 8) and every size (one rank sorts first). The most GPUs sort first runs on (its merge joins at most 4 runs): partition
 // first on up to this many GPUs turns to sort first where its splitter rounds leave a cut open (a
 // first round with open cuts in more than one bucket or in the one that holds every key, or a
 // second, which refines the one bucket that holds them, still with one open or a run of equal
