@@ -131,15 +131,16 @@ nb::tuple run(const Job& job, nb::list shards, nb::handle values, nb::handle all
       constexpr bool kPairs = !std::is_same_v<decltype(value), KeysOnly<K>>;
       using V = typename decltype(value)::type;
       std::vector<Shard<K, V>> shard(G);
-      auto workspace_bytes = [&](std::size_t r) {
-        return job.partition ? (pairs ? distributed_partition_pairs_workspace_bytes<K, V>(k[r].size, capacity, int(G), job.num_bits)
-                                      : distributed_partition_keys_workspace_bytes<K>(k[r].size, capacity, int(G), job.num_bits))
-                             : (pairs ? distributed_sort_pairs_workspace_bytes<K, V>(k[r].size, capacity, int(G))
-                                      : distributed_sort_keys_workspace_bytes<K>(k[r].size, capacity, int(G)));
-      };
+      std::vector<std::size_t> workspace_bytes(G);  // each rank's
+      for (std::size_t r = 0; r < G; ++r)
+        workspace_bytes[r] =
+            job.partition ? (pairs ? distributed_partition_pairs_workspace_bytes<K, V>(k[r].size, capacity, int(G), job.num_bits)
+                                   : distributed_partition_keys_workspace_bytes<K>(k[r].size, capacity, int(G), job.num_bits))
+                          : (pairs ? distributed_sort_pairs_workspace_bytes<K, V>(k[r].size, capacity, int(G))
+                                   : distributed_sort_keys_workspace_bytes<K>(k[r].size, capacity, int(G)));
       // NCCL's registered memory (NcclExchange): every rank's or none (NCCL's rule).
       bool keeps = true;
-      for (std::size_t r = 0; r < G && keeps; ++r) keeps = ex->kept_workspace(int(r), workspace_bytes(r), &kept[r]) == Status::Success;
+      for (std::size_t r = 0; r < G && keeps; ++r) keeps = ex->kept_workspace(int(r), workspace_bytes[r], &kept[r]) == Status::Success;
       for (std::size_t r = 0; r < G; ++r) {
         nb::handle like = shards[r];
         nb::object o = alloc(like, capacity, dtype_name(k[r].dtype));
@@ -158,13 +159,13 @@ nb::tuple run(const Job& job, nb::list shards, nb::handle values, nb::handle all
         DeviceScope on(fn, {&k[r]});
         const cudaStream_t rank_stream = ex->stream(int(r));
         order_after(reinterpret_cast<cudaStream_t>(streams[r]), rank_stream, fn);
-        if (!keeps) ws[r] = std::make_unique<PoolBuffer>(workspace_bytes(r), rank_stream, fn);
+        if (!keeps) ws[r] = std::make_unique<PoolBuffer>(workspace_bytes[r], rank_stream, fn);
         Shard<K, V>& s = shard[r];
         s.d_keys_in = static_cast<const K*>(k[r].ptr);
         s.d_keys_out = static_cast<K*>(ko[r].ptr);
         s.n = k[r].size;
         s.capacity = capacity;
-        s.ws = keeps ? Workspace{kept[r].ptr, workspace_bytes(r)} : ws[r]->workspace();
+        s.ws = keeps ? Workspace{kept[r].ptr, workspace_bytes[r]} : ws[r]->workspace();
         if constexpr (kPairs) {
           s.d_values_in = static_cast<const V*>(v[r].ptr);
           s.d_values_out = static_cast<V*>(vo[r].ptr);
