@@ -458,16 +458,17 @@ __global__ void __launch_bounds__(THREADS)
 
 // [SECTION] the digit counts of a segmented sort
 
-// Segment s's count of digit d in pass p goes to counts[(p * segments + s) * 256 + d] (zeroed by
-// the caller). Block b counts tiles [b * per_block, (b + 1) * per_block) of the table, in shared
-// memory, and adds its counts to a segment's when the segment changes: a segment's tiles are
-// consecutive. A tile's keys are read in 16-byte loads from its first 16-byte boundary, ITEMS of
-// them in flight per thread.
+// Segment s's count of digit d in pass p is added to counts[(p * segments + s) * 256 + d], for the
+// tiles whose keys start inside keys[from, from + span) (`inside`) or outside it. Block b counts
+// tiles [b * per_block, (b + 1) * per_block) of the table, in shared memory, and adds its counts to
+// a segment's when the segment changes: a segment's tiles are consecutive. A tile's keys are read
+// in 16-byte loads from its first 16-byte boundary, ITEMS of them in flight per thread.
 template <class Bits, int THREADS, int ITEMS>
 __global__ void __launch_bounds__(THREADS)
     segment_histogram_kernel(const Bits* __restrict__ keys, const SegmentTile* __restrict__ tiles,
-                             std::uint32_t tile_count, std::uint32_t per_block, int segments, int begin_bit,
-                             int passes, std::uint32_t last_mask, Bits enc0, Bits enc1, std::uint32_t* counts) {
+                             std::uint32_t tile_count, std::uint32_t per_block, std::uint32_t from, std::uint32_t span,
+                             bool inside, int segments, int begin_bit, int passes, std::uint32_t last_mask, Bits enc0,
+                             Bits enc1, std::uint32_t* counts) {
   constexpr int kMaxPasses = sizeof(Bits);
   __shared__ std::uint32_t s_hist[kMaxPasses * kRadix];
   const std::uint32_t t0 = blockIdx.x * per_block, t1 = min(tile_count, t0 + per_block);
@@ -484,6 +485,7 @@ __global__ void __launch_bounds__(THREADS)
   std::uint32_t seg = t0 < t1 ? tiles[t0].seg : 0u;
   for (std::uint32_t t = t0; t < t1; ++t) {
     const SegmentTile tile = tiles[t];
+    if ((tile.src - from < span) != inside) continue;
     if (tile.seg != seg) {
       __syncthreads();
       flush(seg);

@@ -138,8 +138,9 @@ struct Layout {
 
   // Each piece's segmented sort (segmented_sorts): its tables, at most one tile per kTile keys plus
   // one per chunk (a rank's keys of one segment, at least one key) for pass 0, one per segment for
-  // the later passes, a segment per bin (StageBins: at most 511) in all; its state, for the widest
-  // key's passes; and the middle pass's output of the pieces sorted by two digits.
+  // the later passes, a segment per bin (StageBins: at most 511) in all; its digit counts; the
+  // state of one sort, for the widest key's passes; and the middle pass's output of the pieces
+  // sorted by two digits.
   static std::size_t segmented_ws(std::int64_t capacity, int ranks) {
     using Bits = typename RadixKey<K>::Bits;
     using VBits = typename ValueBits<V>::type;
@@ -151,8 +152,9 @@ struct Layout {
     const std::size_t tables = (first + later) * sizeof(SegmentTile) + segments * sizeof(std::uint32_t) +
                                3 * kAlign * kDistributedMaxPieces;
     const std::size_t alt = aligned(cap * sizeof(K)) + (PAIRS ? aligned(cap * sizeof(V)) : 0);
-    return tables + aligned(onesweep::segmented_state_bytes(int(sizeof(K)) - 1, int(segments), std::uint32_t(first))) +
-           alt;
+    const int passes = int(sizeof(K)) - 1;
+    return tables + aligned(onesweep::segmented_counts_bytes(passes, int(segments))) +
+           aligned(onesweep::segmented_state_bytes(passes, std::uint32_t(first))) + alt;
   }
   static std::size_t sort_ws(std::int64_t count) {
     return PAIRS ? radix_sort_pairs_workspace_bytes<K, V>(count) : radix_sort_keys_workspace_bytes<K>(count);
@@ -690,11 +692,14 @@ struct SegmentedPiece {
   std::uint32_t first_count = 0, later_count = 0;
   int segments = 0;
   int digits = 1;  // the digits the partition sorted it by: 2 where its segments are sub-digits
+  std::uint32_t* counts = nullptr;  // its segments' digit counts (onesweep::count_segments)
 };
 struct Segmented {
   bool on = false;
   std::vector<SegmentedPiece> pieces;
-  void* state = nullptr;
+  void* counts = nullptr;  // every piece's, one after another
+  std::size_t counts_bytes = 0;
+  void* state = nullptr;  // one sort's at a time
   void* alt_keys = nullptr;  // the middle pass's output of a piece sorted by two digits
   void* alt_values = nullptr;
 };
@@ -734,9 +739,9 @@ Status segmented_sorts(Call<K, V, PAIRS>& c, const Routes& routes, bool by_top_d
     // some piece's chunks miss some of its keys.
     std::vector<SegmentPlan> plans(static_cast<std::size_t>(P));
     std::vector<int> digits(static_cast<std::size_t>(P), 1);
-    std::size_t bytes = 0, state = 0, alt = 0;
+    std::size_t bytes = 0, counts = 0, state = 0, alt = 0;
     auto plan_pieces = [&](bool fine) {
-      bytes = state = alt = 0;
+      bytes = counts = state = alt = 0;
       // Rank q's run of piece j holds its keys after those it sends to earlier (rank, piece)s.
       std::vector<std::int64_t> first(G, 0);
       for (int q = 0; q < G; ++q)
@@ -762,8 +767,9 @@ Status segmented_sorts(Call<K, V, PAIRS>& c, const Routes& routes, bool by_top_d
         p = segment_plan(chunks, segments, kTile);
         bytes += aligned(p.first_tiles * sizeof(SegmentTile)) + aligned(p.later_tiles * sizeof(SegmentTile)) +
                  aligned(p.start.size() * sizeof(std::uint32_t));
-        state = std::max(state, onesweep::segmented_state_bytes(passes + 1 - digits[std::size_t(j)], int(p.start.size()),
-                                                                std::max(p.first_tiles, p.later_tiles)));
+        const int piece_passes = passes + 1 - digits[std::size_t(j)];
+        counts += onesweep::segmented_counts_bytes(piece_passes, int(p.start.size()));
+        state = std::max(state, onesweep::segmented_state_bytes(piece_passes, std::max(p.first_tiles, p.later_tiles)));
         if (digits[std::size_t(j)] == 2) alt = std::max(alt, std::size_t(keys));
       }
       return true;
@@ -772,8 +778,9 @@ Status segmented_sorts(Call<K, V, PAIRS>& c, const Routes& routes, bool by_top_d
     auto alt_bytes = [&] { return aligned(alt * sizeof(Bits)) + (PAIRS ? aligned(alt * sizeof(VBits)) : 0); };
     const bool fine = bins.hot >= 0 && passes > 1;
     if (!plan_pieces(fine)) continue;
-    if (bytes + aligned(state) + alt_bytes() > ws.bytes && fine && !plan_pieces(false)) continue;
-    if (bytes + aligned(state) + alt_bytes() > ws.bytes) continue;
+    auto need = [&] { return bytes + aligned(counts) + aligned(state) + alt_bytes(); };
+    if (need() > ws.bytes && fine && !plan_pieces(false)) continue;
+    if (need() > ws.bytes) continue;
     // Every piece's tables, cut after the partition that used this workspace.
     PRIMLAB_CUDA_TRY(cudaSetDevice(c.ex.device(l)));
     unsigned char* at = static_cast<unsigned char*>(ws.ptr);
@@ -783,6 +790,9 @@ Status segmented_sorts(Call<K, V, PAIRS>& c, const Routes& routes, bool by_top_d
       return region;
     };
     Segmented& seg = out[std::size_t(l)];
+    seg.counts_bytes = counts;
+    seg.counts = take(counts);
+    std::uint32_t* piece_counts = static_cast<std::uint32_t*>(seg.counts);
     for (std::size_t j = 0; j < plans.size(); ++j) {
       const SegmentPlan& p = plans[j];
       SegmentTile* first = reinterpret_cast<SegmentTile*>(take(p.first_tiles * sizeof(SegmentTile)));
@@ -790,7 +800,8 @@ Status segmented_sorts(Call<K, V, PAIRS>& c, const Routes& routes, bool by_top_d
       std::uint32_t* start = reinterpret_cast<std::uint32_t*>(take(p.start.size() * sizeof(std::uint32_t)));
       PRIMLAB_TRY(onesweep::cut_tiles(p.first, p.first_tiles, kTile, first, nullptr, c.ex.stream(l)));
       PRIMLAB_TRY(onesweep::cut_tiles(p.later, p.later_tiles, kTile, later, start, c.ex.stream(l)));
-      seg.pieces.push_back({first, later, start, p.first_tiles, p.later_tiles, int(p.start.size()), digits[j]});
+      seg.pieces.push_back({first, later, start, p.first_tiles, p.later_tiles, int(p.start.size()), digits[j], piece_counts});
+      piece_counts += onesweep::segmented_counts_bytes(passes + 1 - digits[j], int(p.start.size())) / sizeof(std::uint32_t);
     }
     seg.state = take(state);
     seg.alt_keys = take(alt * sizeof(Bits));
@@ -1181,11 +1192,12 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
   std::vector<Plans> bodies;
   Plans heads(G, L, P * parts);
   std::vector<bool> has_heads;  // per piece
+  bool some_head = false;
   for (int j = 0; j < P; ++j) {
     bodies.emplace_back(G, L, parts);
     has_heads.push_back(any_head(j));
+    some_head = some_head || has_heads.back();
   }
-  const bool some_head = std::find(has_heads.begin(), has_heads.end(), true) != has_heads.end();
   for (int l = 0; l < L; ++l) {
     PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
     for (int j = 0; j < P; ++j)
@@ -1201,9 +1213,27 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
   }
 
   // [SECTION] 7. The local sort (or partition) of each piece once its runs are in, in its place in
-  // the result; a partition's offsets are the sum of its pieces'.
+  // the result; a partition's offsets are the sum of its pieces'. A segmented sort counts the
+  // digits of every piece's own run first, which lies in place once the partition is done, while
+  // the first piece travels; a piece's received keys once they are in.
   const int end_bit = c.begin_bit + c.num_bits;
   const std::size_t offsets = (std::size_t(1) << c.num_bits) + 1;
+  auto count_piece = [&](int l, int j, bool own) {
+    const SegmentedPiece& piece = segmented[l].pieces[std::size_t(j)];
+    const int me = ex.rank(l);
+    const std::size_t i = routes.at(me, me, j);
+    const std::int64_t at = routes.piece_start(me, j);
+    return onesweep::count_segments<Bits>(reinterpret_cast<const Bits*>(c.ws[l].recv_keys) + at, piece.first,
+                                          piece.first_count, std::uint32_t(routes.landing[i] - at),
+                                          std::uint32_t(routes.send[i]), own, piece.segments, c.begin_bit,
+                                          end_bit - kRadixBits * piece.digits, c.codec, piece.counts, ex.stream(l));
+  };
+  for (int l = 0; l < L; ++l) {
+    if (!sort || !segmented[l].on) continue;
+    PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
+    PRIMLAB_CUDA_TRY(cudaMemsetAsync(segmented[l].counts, 0, segmented[l].counts_bytes, ex.stream(l)));
+    for (int j = 0; j < P; ++j) PRIMLAB_TRY(count_piece(l, j, true));
+  }
   for (int j = 0; j < P; ++j) {
     for (int l = 0; l < L; ++l) {
       Shard<K, V>& s = c.shards[l];
@@ -1221,13 +1251,14 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
         // two (six): recv -> alt -> out.
         const Segmented& seg = segmented[l];
         const SegmentedPiece& piece = seg.pieces[std::size_t(j)];
+        PRIMLAB_TRY(count_piece(l, j, false));
         Bits* alt_keys = piece.digits == 2 ? static_cast<Bits*>(seg.alt_keys) : reinterpret_cast<Bits*>(recv_keys);
         VBits* alt_values = piece.digits == 2 ? static_cast<VBits*>(seg.alt_values) : reinterpret_cast<VBits*>(recv_values);
         PRIMLAB_TRY((onesweep::run_segmented<Bits, VBits, PAIRS>(
             reinterpret_cast<const Bits*>(recv_keys), reinterpret_cast<Bits*>(keys), alt_keys,
             reinterpret_cast<const VBits*>(recv_values), reinterpret_cast<VBits*>(values), alt_values, piece.first,
             piece.first_count, piece.later, piece.later_count, piece.segments, piece.start, c.begin_bit,
-            end_bit - kRadixBits * piece.digits, c.codec, seg.state, stream)));
+            end_bit - kRadixBits * piece.digits, c.codec, piece.counts, seg.state, stream)));
         continue;
       }
       if (sort) {

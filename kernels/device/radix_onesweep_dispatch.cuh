@@ -407,44 +407,61 @@ inline Status cut_tiles(const std::vector<TileSpan>& spans, std::uint32_t count,
   return Status::Success;
 }
 
-// A segmented sort's state: [tile counters: 64 words][digit counts: passes x segments x 256]
-// [look-back words: passes x tiles x 256], zeroed by the sort.
-inline std::size_t segmented_state_bytes(int passes, int segments, std::uint32_t tiles) {
-  return (64 + std::size_t(passes) * kRadix * (std::size_t(segments) + tiles)) * sizeof(std::uint32_t);
+// A segmented sort's digit counts: passes x segments x 256 words, which count_segments adds to.
+inline std::size_t segmented_counts_bytes(int passes, int segments) {
+  return std::size_t(passes) * std::size_t(segments) * kRadix * sizeof(std::uint32_t);
+}
+// A segmented sort's state: [tile counters: 64 words][look-back words: passes x tiles x 256],
+// zeroed by the sort.
+inline std::size_t segmented_state_bytes(int passes, std::uint32_t tiles) {
+  return (64 + std::size_t(passes) * kRadix * tiles) * sizeof(std::uint32_t);
 }
 
-// Sorts segments each on its own by bits [begin_bit, end_bit) of their keys' image: one launch for
-// the digit counts, then one a pass. Pass 0 takes its tiles (first_tiles) from keys_in, where a
-// segment's keys may lie in several places; the passes after it take theirs (later_tiles) from the
-// segments as the pass before left them, segment s from seg_start[s] on. Pass p writes keys_out
-// where passes - 1 - p is even, else alt (which may be keys_in where the passes are odd, since pass
-// 0 has read it by then). `state`: segmented_state_bytes of device memory.
+// Adds to `counts` (segmented_counts_bytes, zeroed before the first call) the digits of the passes
+// over bits [begin_bit, end_bit) of the keys of the tiles of `tiles` that start inside keys[from,
+// from + span) where `inside`, else outside it: a segmented sort's counts, in one call over every
+// tile or in two over complementary ones. The tiles are shared out so that the launch is at least
+// four waves of blocks (eight of 256 threads fit an SM), each block counting a few tiles so that it
+// adds few counts.
+template <class Bits>
+Status count_segments(const Bits* keys, const SegmentTile* tiles, std::uint32_t tile_count, std::uint32_t from,
+                      std::uint32_t span, bool inside, int segments, int begin_bit, int end_bit, const KeyCodec<Bits>& codec,
+                      std::uint32_t* counts, cudaStream_t stream) {
+  if (tile_count == 0) return Status::Success;
+  constexpr int kHistThreads = 256, kHistItems = 4, kHistBlocksPerSm = 8, kHistWaves = 4;
+  const DigitPasses digits(begin_bit, end_bit);
+  DeviceFacts facts;
+  PRIMLAB_TRY(device_facts(facts));
+  const std::uint32_t per_block = std::max<std::uint32_t>(
+      1, tile_count / std::uint32_t(std::max(1, facts.sm_count * kHistBlocksPerSm * kHistWaves)));
+  segment_histogram_kernel<Bits, kHistThreads, kHistItems><<<(tile_count + per_block - 1) / per_block, kHistThreads, 0, stream>>>(
+      keys, tiles, tile_count, per_block, from, span, inside, segments, begin_bit, digits.count, digits.last_mask,
+      codec.enc0, codec.enc1, counts);
+  PRIMLAB_LAUNCH_TRY();
+  return Status::Success;
+}
+
+// Sorts segments each on its own by bits [begin_bit, end_bit) of their keys' image, whose digits
+// count_segments counted into `counts`: one launch a pass. Pass 0 takes its tiles (first_tiles)
+// from keys_in, where a segment's keys may lie in several places; the passes after it take theirs
+// (later_tiles) from the segments as the pass before left them, segment s from seg_start[s] on.
+// Pass p writes keys_out where passes - 1 - p is even, else alt (which may be keys_in where the
+// passes are odd, since pass 0 has read it by then). `state`: segmented_state_bytes of device
+// memory.
 template <class Bits, class VBits, bool PAIRS>
 Status run_segmented(const Bits* keys_in, Bits* keys_out, Bits* keys_alt, const VBits* vals_in, VBits* vals_out,
                      VBits* vals_alt, const SegmentTile* first_tiles, std::uint32_t first_count,
                      const SegmentTile* later_tiles, std::uint32_t later_count, int segments,
                      const std::uint32_t* seg_start, int begin_bit, int end_bit, const KeyCodec<Bits>& codec,
-                     void* state, cudaStream_t stream) {
+                     std::uint32_t* counts, void* state, cudaStream_t stream) {
   using C = SegmentedConfig<Bits, VBits, PAIRS>;
   if (first_count == 0) return Status::Success;
   const DigitPasses digits(begin_bit, end_bit);
   const int passes = digits.count;
   const std::uint32_t tiles = std::max(first_count, later_count);
   std::uint32_t* counters = static_cast<std::uint32_t*>(state);
-  std::uint32_t* counts = counters + 64;
-  std::uint32_t* status = counts + std::size_t(passes) * segments * kRadix;
-  PRIMLAB_CUDA_TRY(cudaMemsetAsync(state, 0, segmented_state_bytes(passes, segments, tiles), stream));
-  // The digit counts: tiles shared out so that the launch is at least four waves of blocks (eight
-  // of 256 threads fit an SM), each block counting a few tiles so that it adds few counts.
-  constexpr int kHistThreads = 256, kHistItems = 4, kHistBlocksPerSm = 8, kHistWaves = 4;
-  DeviceFacts facts;
-  PRIMLAB_TRY(device_facts(facts));
-  const std::uint32_t per_block = std::max<std::uint32_t>(
-      1, first_count / std::uint32_t(std::max(1, facts.sm_count * kHistBlocksPerSm * kHistWaves)));
-  segment_histogram_kernel<Bits, kHistThreads, kHistItems><<<(first_count + per_block - 1) / per_block, kHistThreads, 0, stream>>>(
-      keys_in, first_tiles, first_count, per_block, segments, begin_bit, passes, digits.last_mask, codec.enc0, codec.enc1,
-      counts);
-  PRIMLAB_LAUNCH_TRY();
+  std::uint32_t* status = counters + 64;
+  PRIMLAB_CUDA_TRY(cudaMemsetAsync(state, 0, segmented_state_bytes(passes, tiles), stream));
   auto kernel = pass_kernel<Bits, VBits, PAIRS, C::kThreads, C::kItems, C::kMinBlocks, C::kWindow, C::kFewDigits,
                             NoProbe, false, true>;
   PRIMLAB_TRY(allow_dynamic_smem(kernel, C::kSmem));
