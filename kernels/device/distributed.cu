@@ -1204,11 +1204,20 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
       for (int part = 0; part < parts; ++part) PRIMLAB_TRY(plan(l, j, part, bodies[std::size_t(j)], heads));
   }
   PRIMLAB_TRY(c.clock.lap(&c.t.partition));  // the copies
-  // A segmented sort counts the digits of every piece's own run, which lies in place once the
-  // partition is done, while the first piece travels: queued after that piece's transfer and the
-  // heads', so that only the later pieces' transfers wait for them. It counts a piece's received
-  // keys once they are in.
+  std::vector<int> arrival(P, -1);  // the transfer after which piece j's runs are in (-1: none)
+  int heads_ticket = -1;
+  for (int j = 0; j < P; ++j) {
+    if (routes.crosses(j)) PRIMLAB_TRY(c.transfer(bodies[std::size_t(j)].plans, parts, &arrival[j]));
+    if (some_head && heads_ticket < 0 && arrival[j] >= 0) PRIMLAB_TRY(c.transfer(heads.plans, P * parts, &heads_ticket));
+    if (has_heads[std::size_t(j)]) arrival[j] = std::max(arrival[j], heads_ticket);
+  }
+
+  // [SECTION] 7. The local sort (or partition) of each piece once its runs are in, in its place in
+  // the result; a partition's offsets are the sum of its pieces'. A segmented sort counts the
+  // digits of every piece's own run first, which lies in place once the partition is done, while
+  // the first piece travels; a piece's received keys once they are in.
   const int end_bit = c.begin_bit + c.num_bits;
+  const std::size_t offsets = (std::size_t(1) << c.num_bits) + 1;
   auto count_piece = [&](int l, int j, bool own) {
     const SegmentedPiece& piece = segmented[l].pieces[std::size_t(j)];
     const int me = ex.rank(l);
@@ -1219,30 +1228,12 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
                                           std::uint32_t(routes.send[i]), own, piece.segments, c.begin_bit,
                                           end_bit - kRadixBits * piece.digits, c.codec, piece.counts, ex.stream(l));
   };
-  bool own_counted = false;
-  auto count_own = [&]() -> Status {
-    own_counted = true;
-    for (int l = 0; l < L; ++l) {
-      if (!sort || !segmented[l].on) continue;
-      PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
-      PRIMLAB_CUDA_TRY(cudaMemsetAsync(segmented[l].counts, 0, segmented[l].counts_bytes, ex.stream(l)));
-      for (int j = 0; j < P; ++j) PRIMLAB_TRY(count_piece(l, j, true));
-    }
-    return c.clock.lap(&c.t.local);
-  };
-  std::vector<int> arrival(P, -1);  // the transfer after which piece j's runs are in (-1: none)
-  int heads_ticket = -1;
-  for (int j = 0; j < P; ++j) {
-    if (routes.crosses(j)) PRIMLAB_TRY(c.transfer(bodies[std::size_t(j)].plans, parts, &arrival[j]));
-    if (some_head && heads_ticket < 0 && arrival[j] >= 0) PRIMLAB_TRY(c.transfer(heads.plans, P * parts, &heads_ticket));
-    if (has_heads[std::size_t(j)]) arrival[j] = std::max(arrival[j], heads_ticket);
-    if (!own_counted && arrival[j] >= 0) PRIMLAB_TRY(count_own());
+  for (int l = 0; l < L; ++l) {
+    if (!sort || !segmented[l].on) continue;
+    PRIMLAB_CUDA_TRY(cudaSetDevice(ex.device(l)));
+    PRIMLAB_CUDA_TRY(cudaMemsetAsync(segmented[l].counts, 0, segmented[l].counts_bytes, ex.stream(l)));
+    for (int j = 0; j < P; ++j) PRIMLAB_TRY(count_piece(l, j, true));
   }
-  if (!own_counted) PRIMLAB_TRY(count_own());
-
-  // [SECTION] 7. The local sort (or partition) of each piece once its runs are in, in its place in
-  // the result; a partition's offsets are the sum of its pieces'.
-  const std::size_t offsets = (std::size_t(1) << c.num_bits) + 1;
   for (int j = 0; j < P; ++j) {
     for (int l = 0; l < L; ++l) {
       Shard<K, V>& s = c.shards[l];
