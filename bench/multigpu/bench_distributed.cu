@@ -298,9 +298,9 @@ double one_gpu_ms(const Group& grp, std::int64_t n, bool pairs, Dist d, bool par
   });
 }
 
-// NCCL's own grouped send/recv of the same bytes: one group per transfer, each waited for (as the
-// call's transfers are when its steps are timed), every message from and to a 256-byte boundary
-// (plus `offset` bytes). The time of the whole sequence.
+// NCCL's own grouped send/recv of the same bytes: one group per transfer, back to back and waited
+// for at the end (as the call's transfers are when its steps are timed), every message from and to
+// a 256-byte boundary (plus `offset` bytes). The time of the whole sequence.
 double nccl_ms(const Group& grp, const std::vector<Traffic>& transfers, int reps, std::size_t offset = 0) {
   const int L = int(grp.gpus.size()), G = grp.size;
   auto round = [](std::size_t b) { return (b + 511) / 256 * 256; };
@@ -335,8 +335,8 @@ double nccl_ms(const Group& grp, const std::vector<Traffic>& transfers, int reps
         }
       }
       check(ncclGroupEnd(), "ncclGroupEnd");
-      grp.sync();
     }
+    grp.sync();
   });
 }
 
@@ -740,10 +740,11 @@ int run(int argc, char** argv) {
                  "slowest rank); median of reps (3 at 2^30 keys per GPU) after one warm-up. phases_ms from a separate "
                  "set of runs that wait after each step, so nothing overlaps there: phases_sum_ms - ms is what the "
                  "overlap hides. For partition-first, `partition` is the partition with the copies that ready the "
-                 "runs; for sort-first it is the local sort and `local` the merges; `exchange` is the transfers alone. "
+                 "runs; for sort-first it is the local sort and `local` the merges; `exchange` is the transfers alone, "
+                 "back to back as the call starts them, waited for at the end. "
                  "nccl_same_bytes_ms: NCCL's grouped send/recv of the bytes each rank's transfers moved to each peer, "
                  "in one group, from and to 256-byte boundaries; nccl_same_transfers_ms: the same in the call's own "
-                 "transfers (one group each, each waited for); exchange_vs_* = that time / the exchange step's (null "
+                 "transfers (one group each, back to back); exchange_vs_* = that time / the exchange step's (null "
                  "where nothing moves). verified: the last run's keys are in order on and across the ranks, and hold "
                  "the input's (key, value) pairs (a hash summed over the ranks). single_gpu_ms: primlab's sort of the "
                  "same total keys of the same distribution on the first GPU, in this run."},

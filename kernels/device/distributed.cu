@@ -410,13 +410,18 @@ struct Call {
   int last_ticket = -1;  // the last transfer started
   DistributedTimes t;
 
-  // Starts a transfer; when timing, waits for it.
+  // Starts a transfer.
   Status transfer(const std::vector<ExchangePlan>& plans, int parts, int* ticket) {
     PRIMLAB_TRY(ex.all_to_all_v(plans.data(), parts, ticket));
     last_ticket = *ticket;
     ++t.transfers;
+    return Status::Success;
+  }
+  // Once a scheme has started every transfer; when timing, waits for them: the exchange step is
+  // the call's transfers back to back, as it makes them, with nothing beside them.
+  Status transfers_started() {
     if (!clock.on()) return Status::Success;
-    PRIMLAB_TRY(join_all(*ticket));
+    PRIMLAB_TRY(join_all(last_ticket));
     return clock.lap(&t.exchange);
   }
   // Every driven rank's stream waits for the transfer `ticket` and those before it.
@@ -1211,6 +1216,7 @@ Status partition_first(Call<K, V, PAIRS>& c, const SplitterSearch& search) {
     if (some_head && heads_ticket < 0 && arrival[j] >= 0) PRIMLAB_TRY(c.transfer(heads.plans, P * parts, &heads_ticket));
     if (has_heads[std::size_t(j)]) arrival[j] = std::max(arrival[j], heads_ticket);
   }
+  PRIMLAB_TRY(c.transfers_started());
 
   // [SECTION] 7. The local sort (or partition) of each piece once its runs are in, in its place in
   // the result; a partition's offsets are the sum of its pieces'. A segmented sort counts the
@@ -1408,6 +1414,7 @@ Status sort_first(Call<K, V, PAIRS>& c) {
       plan(j, plans, 1, sizeof(VBits), [&](int l) { return c.ws[l].sorted_values; }, [&](int l) { return c.ws[l].recv_values; });
     if (routes.crosses(j)) PRIMLAB_TRY(c.transfer(plans.plans, parts, &arrival[j]));
   }
+  PRIMLAB_TRY(c.transfers_started());
 
   // [SECTION] 6. The merge of each piece's G sorted runs, in rank order (equal keys keep the order
   // of (rank, position)), into its place in the result, once the piece's transfer is in.

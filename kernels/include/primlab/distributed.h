@@ -99,11 +99,11 @@ constexpr int kDistributedMaxPieces = 16;
 constexpr double kDistributedMaxPieceGrowth = 4.0;
 
 // Wall-clock milliseconds of each step, summed over the driven ranks' streams. The call waits
-// for each step (the partition, each transfer, each piece's sort) when given one of these, so
+// for each step (the partition, the transfers, each piece's sort) when given one of these, so
 // times are exact but nothing overlaps: their sum less the time of a call without them is what
 // the overlap hides. `partition` is step 3 with the copies that ready the runs to go (for
-// SortFirst, the local sort), `exchange` the transfers alone, `local` step 5 (for SortFirst, the
-// merges).
+// SortFirst, the local sort), `exchange` the transfers alone (every piece's, back to back, as the
+// call starts them), `local` step 5 (for SortFirst, the merges).
 struct DistributedTimes {
   double agree = 0, splitters = 0, partition = 0, exchange = 0, local = 0;
   DistributedScheme scheme = DistributedScheme::Auto;  // the scheme that ran
