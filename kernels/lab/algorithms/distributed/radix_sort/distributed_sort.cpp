@@ -533,7 +533,11 @@ Result plan_distributed_sort(const StepConfig& cfg, Trace& t) {
                                                     "pieces are equal: the library's merges ran faster than its "
                                                     "transfers, so a larger next piece would not hide behind them."
                                                   : "No sort can hide the first piece's transfer, which is why the "
-                                                    "pieces grow: the first is the smallest.")
+                                                    "pieces grow: the first is the smallest. Beside it the library "
+                                                    "counts the digits of every piece's own run for its sorts' "
+                                                    "passes: the run lies in place once the partition is done, and "
+                                                    "counting it is the one part of a sort that waits for no "
+                                                    "received key.")
                                     : "The library runs this transfer on the exchange's own stream (NCCL's, at the "
                                       "highest priority) while each GPU's stream " + local_verb + " the piece before, "
                                       "the next step: the two run at the same time. The lab runs them one after the "
