@@ -77,6 +77,13 @@ MISALIGNED = 63 / 64
 # (8ae9c9c, 8801c59), where the local sorts overlap the transfers: 0.4 (0.5 left 4 GPUs' uniform
 # keys at 2^28 of 8801c59's machine at +16.5 %).
 KAPPA = 0.4
+# Partition-first's host work before its first transfer, per rank the process drives: the classes
+# and routes, the partition's places and launch, every piece's segment tables (host timers around
+# those steps, run 16, 4 and 2 x H200, 18d6555: 0.11-0.18 ms a rank after one splitter round,
+# 0.11-0.25 after two, whose split pass has 511 bins; the first ranks' passes start before the
+# last rank's plan, so the values are the low end that fits runs 13-16). The partition's step takes
+# the longer of it and the GPU's pass: at 2^26 keys on 4 GPUs driven by one process the host's.
+HOST_MS_PER_RANK = {1: 0.10, 2: 0.20}
 # The one run with the stage's gaps but whole-piece local sorts (run 3's first call).
 WHOLE_PIECE_SORTS = {"fb6b1cb"}
 # Past one node: 400 Gb/s per GPU, 45 GB/s after protocol overheads.
@@ -158,7 +165,7 @@ def piece_fractions(scheme, pairs, pieces, growth=None):
 
 def phases(m, G, log2n, pairs, scheme, pieces, dist="uniform", moved_per_gpu=None, rounds=1, rate=None,
            transfers=None, gaps=True, segmented=True, copied=None, stage_passes=None, tried=0,
-           hot_by_ballot=True, launches=None, growth=None):
+           hot_by_ballot=True, launches=None, growth=None, driven=None):
     """Predicted phase times (ms) and the total with the overlap, for one rank count and shard size.
     rate: the exchange's GB/s per GPU (default NCCL's all-to-all of a shard at this size).
     gaps, segmented: the code of run 3 (the stage's gaps; segmented local sorts), where the cuts allow it.
@@ -170,7 +177,8 @@ def phases(m, G, log2n, pairs, scheme, pieces, dist="uniform", moved_per_gpu=Non
     tried: partition-first's splitter rounds that read the shard before the call turned to sort first.
     growth: each piece's size over the one before's (None: the library's default).
     transfers: the call's NCCL groups (None: one a piece, and for partition-first one more, which
-    carries every piece's heads)."""
+    carries every piece's heads).
+    driven: the ranks one process drives (None: all G; 1 for one process per GPU)."""
     n = 2.0 ** log2n
     elem = 8 if pairs else 4
     moved = moved_per_gpu if moved_per_gpu is not None else n * elem * (G - 1) / G
@@ -218,9 +226,11 @@ def phases(m, G, log2n, pairs, scheme, pieces, dist="uniform", moved_per_gpu=Non
             hot = min((min(HOT_SPAN[1], (r + 1) / G) - max(HOT_SPAN[0], r / G)) * G for r in range(G))
             passes = 0.75 * (1 - max(hot, 0.0)) + 0.5 * max(hot, 0.0)
         sorts = [fj * read_ms + passes * (s - fj * read_ms) for s, fj in zip(sorts, f)]
-    p = {"splitters": split, "partition": t_part + copies + LAUNCH_MS, "exchange": sum(x), "local": sum(sorts)}
+    host = HOST_MS_PER_RANK[2 if by_top_digit and rounds == 2 else 1] * (G if driven is None else driven)
+    stage = max(t_part + LAUNCH_MS, host)
+    p = {"splitters": split, "partition": stage + copies, "exchange": sum(x), "local": sum(sorts)}
     first = copies / P + max(x[0], copies * (P - 1) / P)
-    p["total"] = split + t_part + LAUNCH_MS + first + overlap(sum(sorts[:-1]), sum(x[1:])) + sorts[-1]
+    p["total"] = split + stage + first + overlap(sum(sorts[:-1]), sum(x[1:])) + sorts[-1]
     return p
 
 
@@ -280,7 +290,7 @@ def check(paths):
 def predict(path):
     """8 GPUs on one NVLink node (NCCL's all-to-all at the rate the run measured for a shard), and
     16 to 64 GPUs in nodes of 8 over InfiniBand: a key that leaves its node crosses one NIC, so the
-    exchange takes the longer of its NVLink and its InfiniBand share."""
+    exchange takes the longer of its NVLink and its InfiniBand share. One process per GPU."""
     run = load(path)
     m = Machine(run)
     G_run = run["gpu_count"]
@@ -306,7 +316,7 @@ def predict(path):
                                        ("partition-first", 4), ("partition-first", 8)):
                     if scheme == "sort-first" and G > 4:
                         continue
-                    p = phases(m, G, log2n, pairs, scheme, pieces, rate=rate)
+                    p = phases(m, G, log2n, pairs, scheme, pieces, rate=rate, driven=1)
                     if best is None or p["total"] < best[2]["total"]:
                         best = (scheme, pieces, p)
                 scheme, pieces, p = best
