@@ -437,33 +437,23 @@ __global__ void __launch_bounds__(THREADS, resident_blocks_bound(THREADS, MIN_BL
 
 // [SECTION] the tables of a segmented sort
 
-// A batch of slices of tables travels in the launch's parameters (no copy from the host, which
-// would wait for the stream): up to kSpanBatch spans (24 KB of the 32 KB a launch takes from Volta
-// on) and kSliceBatch slices. A slice cuts tiles [tile_begin, tile_end) of one table from its
-// spans at spans[span_begin, span_begin + span_count) of the batch (tile_base in the table's
-// tiles), and where `start` is set (the later passes' table, one span per segment from its start)
-// writes start[seg] of each of its spans too.
-constexpr int kSpanBatch = 1200;
-constexpr int kSliceBatch = 32;
-struct TableSlice {
-  SegmentTile* tiles;
-  std::uint32_t* start;
-  std::uint32_t span_begin, span_count, tile_begin, tile_end;
-};
+// A batch of spans travels in the launch's parameters (no copy from the host, which would wait
+// for the stream): 1024 of them are 20 KB of the 32 KB a launch takes from Volta on.
+constexpr int kSpanBatch = 1024;
 struct SpanBatch {
   TileSpan spans[kSpanBatch];
-  TableSlice slices[kSliceBatch];
+  int n;
+  std::uint32_t tile_begin, tile_end;  // the tiles the batch's spans cut
 };
 
-// Slice blockIdx.y's tiles, one thread each.
+// tiles[t] for the batch's tiles, one thread each; where `start` is set (the later passes' table,
+// one span per segment from its start), start[seg] of each span too.
 template <int THREADS>
-__global__ void __launch_bounds__(THREADS) cut_tiles_kernel(SpanBatch b, std::uint32_t tile) {
-  const TableSlice& slice = b.slices[blockIdx.y];
-  const TileSpan* spans = b.spans + slice.span_begin;
+__global__ void __launch_bounds__(THREADS)
+    cut_tiles_kernel(SpanBatch b, std::uint32_t tile, SegmentTile* tiles, std::uint32_t* start) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  const std::uint32_t t = slice.tile_begin + i;
-  if (t < slice.tile_end) slice.tiles[t] = tile_of(spans, int(slice.span_count), t, tile);
-  if (slice.start != nullptr && i < slice.span_count) slice.start[spans[i].seg] = spans[i].src;
+  if (b.tile_begin + i < b.tile_end) tiles[b.tile_begin + i] = tile_of(b.spans, b.n, b.tile_begin + i, tile);
+  if (start != nullptr && i < std::uint32_t(b.n)) start[b.spans[i].seg] = b.spans[i].src;
 }
 
 // [SECTION] the digit counts of a segmented sort

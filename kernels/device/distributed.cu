@@ -714,11 +714,11 @@ struct Segmented {
 // passes instead of four (seven of eight for 64-bit ones). A piece whose keys all lie in the hot
 // digit (StageBins), staged by its sub-digit too, is sorted sub-digit by sub-digit by the bits below
 // both: two passes (six), through `alt` in the workspace. Every driven rank's tables, for all its
-// pieces, are cut on its GPU (onesweep::cut_tiles, in one launch where their spans fit its
-// parameters, as after one splitter round) into the start of its local workspace, after the
-// partition on its stream; a rank whose workspace cannot hold them (with `alt`, else by top digits
-// only), or whose device cannot run the pass, or a range whose passes below the top digit are even
-// (the passes alternate between the received keys and the result), sorts whole pieces.
+// pieces, are cut on its GPU (onesweep::cut_tiles, from spans in the launches' parameters) into the
+// start of its local workspace, after the partition on its stream; a rank whose workspace cannot
+// hold them (with `alt`, else by top digits only), or whose device cannot run the pass, or a range
+// whose passes below the top digit are even (the passes alternate between the received keys and
+// the result), sorts whole pieces.
 template <class K, class V, bool PAIRS>
 Status segmented_sorts(Call<K, V, PAIRS>& c, const Routes& routes, bool by_top_digit, const StageBins& bins,
                        const std::vector<std::int64_t>& bin_counts, std::vector<Segmented>& out) {
@@ -798,18 +798,16 @@ Status segmented_sorts(Call<K, V, PAIRS>& c, const Routes& routes, bool by_top_d
     seg.counts_bytes = counts;
     seg.counts = take(counts);
     std::uint32_t* piece_counts = static_cast<std::uint32_t*>(seg.counts);
-    std::vector<onesweep::TableCut> tables;
     for (std::size_t j = 0; j < plans.size(); ++j) {
       const SegmentPlan& p = plans[j];
       SegmentTile* first = reinterpret_cast<SegmentTile*>(take(p.first_tiles * sizeof(SegmentTile)));
       SegmentTile* later = reinterpret_cast<SegmentTile*>(take(p.later_tiles * sizeof(SegmentTile)));
       std::uint32_t* start = reinterpret_cast<std::uint32_t*>(take(p.start.size() * sizeof(std::uint32_t)));
-      tables.push_back({&p.first, p.first_tiles, first, nullptr});
-      tables.push_back({&p.later, p.later_tiles, later, start});
+      PRIMLAB_TRY(onesweep::cut_tiles(p.first, p.first_tiles, kTile, first, nullptr, c.ex.stream(l)));
+      PRIMLAB_TRY(onesweep::cut_tiles(p.later, p.later_tiles, kTile, later, start, c.ex.stream(l)));
       seg.pieces.push_back({first, later, start, p.first_tiles, p.later_tiles, int(p.start.size()), digits[j], piece_counts});
       piece_counts += onesweep::segmented_counts_bytes(passes + 1 - digits[j], int(p.start.size())) / sizeof(std::uint32_t);
     }
-    PRIMLAB_TRY(onesweep::cut_tiles(tables, kTile, c.ex.stream(l)));
     seg.state = take(state);
     seg.alt_keys = take(alt * sizeof(Bits));
     seg.alt_values = take(PAIRS ? alt * sizeof(VBits) : 0);

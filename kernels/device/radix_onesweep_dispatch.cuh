@@ -388,49 +388,23 @@ bool segmented_runs_on(const DeviceFacts& facts) {
   return SegmentedConfig<Bits, VBits, PAIRS>::kSmem <= std::size_t(facts.max_smem_optin);
 }
 
-// A table to cut: `count` tiles into `tiles` from `spans` (tile_base from 0), and where `start` is
-// set, start[seg] of each span.
-struct TableCut {
-  const std::vector<TileSpan>* spans;
-  std::uint32_t count;
-  SegmentTile* tiles;
-  std::uint32_t* start;
-};
-// Every table of `tables` cut on the stream, in as few launches as their spans fill (SpanBatch): a
-// launch takes whole tables while they fit, and a table of more spans than a batch in slices.
-inline Status cut_tiles(const std::vector<TableCut>& tables, int tile, cudaStream_t stream) {
+// tiles[0, count) cut from spans (and start[seg] of each span where start is set), in launches of
+// kSpanBatch spans.
+inline Status cut_tiles(const std::vector<TileSpan>& spans, std::uint32_t count, int tile, SegmentTile* tiles,
+                        std::uint32_t* start, cudaStream_t stream) {
   constexpr int kThreads = 256;
-  SpanBatch b;
-  int spans = 0, slices = 0;
-  std::uint32_t widest = 0;  // the most threads a slice of the batch needs
-  auto launch = [&]() -> Status {
-    if (slices == 0) return Status::Success;
-    const dim3 grid((widest + kThreads - 1) / kThreads, unsigned(slices));
-    cut_tiles_kernel<kThreads><<<grid, kThreads, 0, stream>>>(b, std::uint32_t(tile));
+  for (std::size_t b0 = 0; b0 < spans.size(); b0 += kSpanBatch) {
+    SpanBatch b;
+    b.n = int(std::min<std::size_t>(kSpanBatch, spans.size() - b0));
+    std::copy(spans.begin() + std::ptrdiff_t(b0), spans.begin() + std::ptrdiff_t(b0) + b.n, b.spans);
+    b.tile_begin = spans[b0].tile_base;
+    b.tile_end = b0 + b.n < spans.size() ? spans[b0 + b.n].tile_base : count;
+    const std::uint32_t threads = std::max<std::uint32_t>(b.tile_end - b.tile_begin, std::uint32_t(b.n));
+    cut_tiles_kernel<kThreads><<<(threads + kThreads - 1) / kThreads, kThreads, 0, stream>>>(b, std::uint32_t(tile), tiles,
+                                                                                          start);
     PRIMLAB_LAUNCH_TRY();
-    spans = slices = 0;
-    widest = 0;
-    return Status::Success;
-  };
-  for (const TableCut& t : tables) {
-    const std::vector<TileSpan>& all = *t.spans;
-    for (std::size_t s0 = 0; s0 < all.size();) {
-      if (spans == kSpanBatch || slices == kSliceBatch) PRIMLAB_TRY(launch());
-      const std::size_t n = std::min<std::size_t>(all.size() - s0, std::size_t(kSpanBatch - spans));
-      if (n < all.size() - s0 && spans > 0) {  // a table that would not fit whole starts a batch
-        PRIMLAB_TRY(launch());
-        continue;
-      }
-      std::copy(all.begin() + std::ptrdiff_t(s0), all.begin() + std::ptrdiff_t(s0 + n), b.spans + spans);
-      TableSlice& slice = b.slices[slices++];
-      slice = {t.tiles, t.start, std::uint32_t(spans), std::uint32_t(n), all[s0].tile_base,
-               s0 + n < all.size() ? all[s0 + n].tile_base : t.count};
-      widest = std::max({widest, slice.tile_end - slice.tile_begin, slice.span_count});
-      spans += int(n);
-      s0 += n;
-    }
   }
-  return launch();
+  return Status::Success;
 }
 
 // A segmented sort's digit counts: passes x segments x 256 words, which count_segments adds to.
