@@ -25,9 +25,10 @@
 // first on one (its sort is the whole call). Partition first stages a shard by its top 8 bits (one
 // radix pass); where a second splitter round refined one bucket alone (skewed keys: one top digit
 // holds every open cut), by those bits and that bucket's next 8 in the same pass (511 bins; two
-// passes on a GPU that cannot give a block its shared memory). On 2 to 4 ranks, a sort with DistributedScheme::Auto sorts first where the
-// splitter rounds leave a cut open: after the first where its open cuts lie in more than one top
-// digit or in the one that holds every key, else after the second.
+// passes on a GPU that cannot give a block its shared memory). On 2 to 4 ranks, a sort with
+// DistributedScheme::Auto sorts first where the splitter rounds leave a cut open: after the first
+// where its open cuts lie in more than one top digit or in the one that holds every key, else after
+// the second.
 // Either way the result is the stable global order: equal keys keep the order of (rank, position).
 // Every message of 256 bytes or more leaves and lands on a 256-byte boundary, where NCCL copies at
 // full speed.

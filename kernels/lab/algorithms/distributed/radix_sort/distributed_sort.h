@@ -30,13 +30,13 @@ constexpr int kDistMaxClasses = 2 * kDistMaxGpus - 1 + kDistMaxGpus * (kDistPiec
 enum class DistScheme { PartitionFirst, SortFirst };
 
 // The library's choice for keys (kernels/tuning/distributed.cuh) is partition first on every rank
-// count the lab steps (2 to 8) and every size (one rank sorts first). The most GPUs sort first runs on (its merge joins at most 4 runs): partition
-// first on up to this many GPUs turns to sort first where its splitter rounds leave a cut open (a
-// first round with open cuts in more than one bucket or in the one that holds every key, or a
-// second, which refines the one bucket that holds them, still with one open or a run of equal
-// keys cut by position), as the library's
-// sort does when its options leave the scheme to it: partition first would stage such keys by
-// class and sort whole pieces.
+// count the lab steps (2 to 8) and every size (one rank sorts first). The most GPUs sort first runs
+// on (its merge joins at most 4 runs): partition first on up to this many GPUs turns to sort first
+// where its splitter rounds leave a cut open (a first round with open cuts in more than one bucket
+// or in the one that holds every key, or a second, which refines the one bucket that holds them,
+// still with one open or a run of equal keys cut by position), as the library's sort does when its
+// options leave the scheme to it: partition first would stage such keys by class and sort whole
+// pieces.
 constexpr int kDistSortFirstMaxGpus = 4;
 
 // The rows the probe names.
